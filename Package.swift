@@ -1,0 +1,52 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+/// Reform: discrete API managers, reformer chains declared in YAML, constant-keyed output.
+///
+/// `ReformSDK` (the API plugins compile against) is a separate package with a `.dynamic` product so
+/// that the engine and every plugin share one copy of its types; see shared/notes/plugins-on-linux.md.
+let upcomingFeatures: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let sdk = Target.Dependency.product(name: "ReformSDK", package: "SDK")
+
+let package = Package(
+    name: "Reform",
+    products: [
+        .executable(name: "reform", targets: ["reform"]),
+        .library(name: "ReformEngine", targets: ["ReformEngine"]),
+        .library(name: "ReformYAML", targets: ["ReformYAML"]),
+    ],
+    dependencies: [
+        .package(path: "SDK"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CYAML",
+            pkgConfig: "yaml-0.1",
+            providers: [.apt(["libyaml-dev"])]
+        ),
+        .target(name: "ReformYAML", dependencies: ["CYAML", sdk], swiftSettings: upcomingFeatures),
+        .target(name: "ReformEngine", dependencies: ["ReformYAML", sdk], swiftSettings: upcomingFeatures),
+        .executableTarget(
+            name: "reform",
+            dependencies: [
+                "ReformEngine", sdk,
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: upcomingFeatures
+        ),
+        .testTarget(name: "ReformSDKTests", dependencies: [sdk], swiftSettings: upcomingFeatures),
+        .testTarget(name: "ReformYAMLTests", dependencies: ["ReformYAML", sdk], swiftSettings: upcomingFeatures),
+        .testTarget(
+            name: "ReformEngineTests",
+            dependencies: ["ReformEngine", "ReformYAML", sdk],
+            swiftSettings: upcomingFeatures
+        ),
+        .testTarget(name: "ReformCLITests", dependencies: [sdk], swiftSettings: upcomingFeatures),
+    ]
+)

@@ -1,0 +1,26 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+/// ReformSDK: the API that the engine and reformer plugins share.
+///
+/// It is a `.dynamic` library of its own package so that the engine and every plugin load one copy
+/// of its type metadata (see shared/notes/plugins-on-linux.md); library evolution keeps old plugins
+/// working against a newer SDK. Hot-path value types are `@frozen` and their accessors
+/// `@inlinable`, so the engine pays nothing for resilience on the data path.
+let package = Package(
+    name: "ReformSDK",
+    products: [
+        .library(name: "ReformSDK", type: .dynamic, targets: ["ReformSDK"])
+    ],
+    targets: [
+        .target(
+            name: "ReformSDK",
+            swiftSettings: [
+                .unsafeFlags(["-enable-library-evolution"]),
+                .enableUpcomingFeature("ExistentialAny"),
+                .enableUpcomingFeature("MemberImportVisibility"),
+                .enableUpcomingFeature("InternalImportsByDefault"),
+            ]
+        )
+    ]
+)
