@@ -34,10 +34,16 @@ struct Composer {
     private var totalNodes = 0
     private var stack: [Frame] = []
     private var root: YAMLNode?
+    /// The input by line and column, for the checks libyaml leaves out.
+    var source: SourceText
+    /// Whether the last document ended without `...`.
+    var previousDocumentEndedImplicitly = false
 
-    init(file: String, limits: YAMLLimits) {
+    /// A composer for the events of `input` (which must outlive it), named `file` in errors.
+    init(input: UnsafeBufferPointer<UInt8>, file: String, limits: YAMLLimits) {
         self.file = file
         self.limits = limits
+        source = SourceText(input)
     }
 
     /// Every document of the stream, in order.
@@ -49,11 +55,13 @@ struct Composer {
                 break
             case .streamEnd:
                 return documents
-            case .documentStart:
+            case .documentStart(let location, let hasDirectives):
+                try checkDocumentStart(at: location, hasDirectives: hasDirectives)
                 anchors = [:]
                 latestAnchor = [:]
                 root = nil
-            case .documentEnd:
+            case .documentEnd(let isImplicit):
+                previousDocumentEndedImplicitly = isImplicit
                 if let root { documents.append(root) }
                 root = nil
             case .alias(let name, let location):
@@ -64,8 +72,8 @@ struct Composer {
                 try open(event, isMapping: false)
             case .mappingStart(let event):
                 try open(event, isMapping: true)
-            case .sequenceEnd, .mappingEnd:
-                try close()
+            case .sequenceEnd(let end), .mappingEnd(let end):
+                try close(at: end)
             }
         }
     }
@@ -73,6 +81,7 @@ struct Composer {
     // MARK: - Events
 
     private mutating func scalar(_ event: ScalarEvent) throws(YAMLError) {
+        try checkScalar(event, parent: stack.last?.event, parentIndent: stack.last.flatMap(Self.blockIndent))
         let value = try Self.value(of: event, file: file)
         let node = YAMLNode(
             content: .scalar(YAMLScalar(text: event.text, style: event.style, value: value)),
@@ -127,9 +136,13 @@ struct Composer {
         stack.append(frame)
     }
 
-    private mutating func close() throws(YAMLError) {
+    private mutating func close(at end: SourceLocation) throws(YAMLError) {
         guard let frame = stack.popLast() else { return }
         let event = frame.event
+        if event.isFlow {
+            try checkFlowCollection(
+                event, isMapping: frame.isMapping, end: end, parentIndent: stack.last.flatMap(Self.blockIndent))
+        }
         let content: YAMLNode.Content
         if frame.isMapping {
             try Self.checkCollectionTag(event, kind: "a mapping", allowed: CoreSchema.Tag.map, file: file)
@@ -168,6 +181,15 @@ struct Composer {
         stack[stack.count - 1].children.append(node)
         stack[stack.count - 1].size += size
         stack[stack.count - 1].height = max(stack[stack.count - 1].height, height + 1)
+    }
+
+    /// The indentation (in spaces) of a block collection, when it is certain.
+    private static func blockIndent(of frame: Frame) -> Int? {
+        guard !frame.event.isFlow else { return nil }
+        // With properties the event starts at them, which may sit on an earlier line.
+        if frame.event.anchor == nil, frame.event.tag == nil { return frame.event.location.column - 1 }
+        if frame.isMapping, let firstKey = frame.children.first { return firstKey.location.column - 1 }
+        return nil
     }
 
     // MARK: - Tags

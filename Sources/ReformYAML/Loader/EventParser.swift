@@ -4,14 +4,16 @@ internal import CYAML
 enum Event {
     case streamStart
     case streamEnd
-    case documentStart(SourceLocation)
-    case documentEnd
+    /// `hasDirectives`: `%YAML` or `%TAG` lines precede the document's `---`.
+    case documentStart(location: SourceLocation, hasDirectives: Bool)
+    /// `isImplicit`: the document ended without a `...` marker.
+    case documentEnd(isImplicit: Bool)
     case alias(name: String, location: SourceLocation)
     case scalar(ScalarEvent)
     case sequenceStart(CollectionEvent)
-    case sequenceEnd
+    case sequenceEnd(end: SourceLocation)
     case mappingStart(CollectionEvent)
-    case mappingEnd
+    case mappingEnd(end: SourceLocation)
 }
 
 /// The properties of a scalar event.
@@ -21,6 +23,8 @@ struct ScalarEvent {
     var text: String
     var style: YAMLScalar.Style
     var location: SourceLocation
+    /// Just past the scalar's last character (the closing quote for quoted scalars).
+    var end: SourceLocation
 }
 
 /// The properties of a sequence or mapping start event.
@@ -81,9 +85,12 @@ struct EventParser: ~Copyable {
             finished = true
             return .streamEnd
         case YAML_DOCUMENT_START_EVENT:
-            return .documentStart(location)
+            let data = event.data.document_start
+            let hasDirectives =
+                data.version_directive != nil || data.tag_directives.start != data.tag_directives.end
+            return .documentStart(location: location, hasDirectives: hasDirectives)
         case YAML_DOCUMENT_END_EVENT:
-            return .documentEnd
+            return .documentEnd(isImplicit: event.data.document_end.implicit != 0)
         case YAML_ALIAS_EVENT:
             return .alias(name: Self.string(event.data.alias.anchor) ?? "", location: location)
         case YAML_SCALAR_EVENT:
@@ -102,7 +109,7 @@ struct EventParser: ~Copyable {
             return .scalar(
                 ScalarEvent(
                     anchor: Self.string(data.anchor), tag: Self.string(data.tag), text: text, style: style,
-                    location: location))
+                    location: location, end: Self.location(event.end_mark)))
         case YAML_SEQUENCE_START_EVENT:
             let data = event.data.sequence_start
             return .sequenceStart(
@@ -110,7 +117,7 @@ struct EventParser: ~Copyable {
                     anchor: Self.string(data.anchor), tag: Self.string(data.tag),
                     isFlow: data.style == YAML_FLOW_SEQUENCE_STYLE, location: location))
         case YAML_SEQUENCE_END_EVENT:
-            return .sequenceEnd
+            return .sequenceEnd(end: Self.location(event.end_mark))
         case YAML_MAPPING_START_EVENT:
             let data = event.data.mapping_start
             return .mappingStart(
@@ -118,7 +125,7 @@ struct EventParser: ~Copyable {
                     anchor: Self.string(data.anchor), tag: Self.string(data.tag),
                     isFlow: data.style == YAML_FLOW_MAPPING_STYLE, location: location))
         case YAML_MAPPING_END_EVENT:
-            return .mappingEnd
+            return .mappingEnd(end: Self.location(event.end_mark))
         default:
             return try next()
         }

@@ -32,7 +32,7 @@ public struct YAMLLoader: Sendable {
         let result: Result<[YAMLNode], YAMLError> = bytes.withUnsafeBufferPointer { buffer in
             Result { () throws(YAMLError) -> [YAMLNode] in
                 var parser = try EventParser(input: buffer, file: file)
-                var composer = Composer(file: file, limits: limits)
+                var composer = Composer(input: buffer, file: file, limits: limits)
                 return try composer.documents(from: &parser)
             }
         }

@@ -1,0 +1,79 @@
+public import ReformSDK
+
+/// Writes RFC 4180 comma-separated values with a header line, streamed.
+///
+/// Lines end with LF, not the CRLF RFC 4180 names: every CSV reader in use accepts LF, and Unix
+/// tools (`wc -l`, `cut`, diffs) read it without stray carriage returns. A field is quoted when it
+/// holds `,`, `"`, CR or LF, with quotes doubled inside; a lone empty field is written `""` so its
+/// line is not blank. Cells read as in the table format (strings raw, `null` empty, numbers and
+/// booleans as JSON, arrays and objects as compact JSON).
+///
+/// Columns are the explicit list, or the keys of the first record; keys first seen later have no
+/// column in a streamed header and are left out. No records and no explicit columns write nothing.
+public struct CSVWriter: RecordWriter {
+    private let output: OutputFile
+    private var columns: [OutputColumn]
+    private var count = 0
+    private var cell: [UInt8] = []
+
+    /// A writer into `output`; `columns` empty (or `nil`) takes them from the first record.
+    public init(output: OutputFile, columns: [OutputColumn]? = nil) {
+        self.output = output
+        self.columns = columns ?? []
+    }
+
+    /// Appends the record's line (after the header, for the first), and flushes when full.
+    public mutating func write(_ record: Value, style: RowStyle) throws(OutputError) {
+        count += 1
+        let object = try CellText.object(record, number: count, format: .csv, output: output)
+        if count == 1 {
+            if columns.isEmpty { columns = object.keys.map { OutputColumn(key: $0) } }
+            writeHeader()
+        }
+        for (i, column) in columns.enumerated() {
+            if i > 0 { output.buffer.append(UInt8(ascii: ",")) }
+            cell.removeAll(keepingCapacity: true)
+            if let value = object[column.key] { CellText.append(value, into: &cell) }
+            appendField(lone: columns.count == 1)
+        }
+        output.buffer.append(UInt8(ascii: "\n"))
+        try output.flushIfFull()
+    }
+
+    /// Writes the header alone when no record came but the columns were given.
+    public mutating func finish() throws(OutputError) {
+        if count == 0, !columns.isEmpty { writeHeader() }
+    }
+
+    private mutating func writeHeader() {
+        for (i, column) in columns.enumerated() {
+            if i > 0 { output.buffer.append(UInt8(ascii: ",")) }
+            cell.removeAll(keepingCapacity: true)
+            CellText.appendUTF8(column.header, into: &cell)
+            appendField(lone: columns.count == 1)
+        }
+        output.buffer.append(UInt8(ascii: "\n"))
+    }
+
+    /// Appends ``cell`` as one field, quoted when it must be.
+    private func appendField(lone: Bool) {
+        CSVWriter.appendField(cell, lone: lone, into: &output.buffer)
+    }
+
+    /// The quoting loop, with the output buffer borrowed once rather than once a byte.
+    private static func appendField(_ cell: [UInt8], lone: Bool, into buffer: inout [UInt8]) {
+        let needsQuotes = cell.contains { byte in
+            byte == UInt8(ascii: ",") || byte == UInt8(ascii: "\"") || byte == 0x0A || byte == 0x0D
+        }
+        guard needsQuotes || (lone && cell.isEmpty) else {
+            buffer.append(contentsOf: cell)
+            return
+        }
+        buffer.append(UInt8(ascii: "\""))
+        for byte in cell {
+            if byte == UInt8(ascii: "\"") { buffer.append(byte) }
+            buffer.append(byte)
+        }
+        buffer.append(UInt8(ascii: "\""))
+    }
+}

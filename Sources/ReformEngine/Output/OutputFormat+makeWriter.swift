@@ -1,0 +1,26 @@
+extension OutputFormat {
+    /// A writer for this format into `output`.
+    ///
+    /// - Parameters:
+    ///   - columns: The columns to write, in order; `nil` or empty derives them from the records
+    ///     (JSON formats then write records whole).
+    ///   - output: Where the bytes go; commit it after the writer's `finish()`.
+    ///   - colour: Whether the table format writes ANSI colour; decide it with ``ColourMode``.
+    ///     Other formats never colour.
+    ///   - maxWidth: The terminal width the table format fits its rows into; `nil` for no limit.
+    ///     Other formats ignore it.
+    public func makeWriter(
+        columns: [OutputColumn]? = nil,
+        output: OutputFile,
+        colour: Bool = false,
+        maxWidth: Int? = nil
+    ) -> any RecordWriter {
+        switch self {
+        case .ndjson: NDJSONWriter(output: output, columns: columns)
+        case .json: JSONArrayWriter(output: output, columns: columns)
+        case .table: TableWriter(output: output, columns: columns, colour: colour, maxWidth: maxWidth)
+        case .csv: CSVWriter(output: output, columns: columns)
+        case .markdown: MarkdownWriter(output: output, columns: columns)
+        }
+    }
+}

@@ -1,0 +1,20 @@
+public import ReformSDK
+
+/// Writes records, one at a time, into an ``OutputFile`` in one ``OutputFormat``.
+///
+/// Call ``write(_:style:)`` for each record, then ``finish()`` once; the caller then commits the
+/// output (or abandons it if anything failed). Streaming writers append each record to the output
+/// buffer as it arrives; the table writer keeps records until ``finish()`` to align its columns.
+public protocol RecordWriter {
+    /// Writes one record, shown with `style` where the format can show it.
+    mutating func write(_ record: Value, style: RowStyle) throws(OutputError)
+    /// Writes whatever closes the output (a closing bracket, a buffered table); call it exactly once.
+    mutating func finish() throws(OutputError)
+}
+
+extension RecordWriter {
+    /// Writes one record in the ``RowStyle/plain`` style.
+    public mutating func write(_ record: Value) throws(OutputError) {
+        try write(record, style: .plain)
+    }
+}

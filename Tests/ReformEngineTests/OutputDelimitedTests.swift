@@ -1,0 +1,61 @@
+import ReformEngine
+import ReformSDK
+import Testing
+
+extension OutputTests {
+    struct CSV {
+        @Test func writesRFC4180WithLFAndColumnsFromTheFirstRecord() throws {
+            // `meta` first appears in the third record, after the header was streamed: left out.
+            let expected: OutputTests.Rendered = """
+                name,city,count,note,tags
+                Alice,上海,3,"say ""hi"", then go","[""a"",""b""]"
+                Bob 🎉,Paris,12.5,"line1
+                line2",
+                Zoe\u{308},,,a|b,
+
+                """
+            let actual = try OutputTests.render(.csv, OutputTests.mixed)
+            #expect(actual == expected)
+        }
+
+        @Test func explicitColumnsChooseOrderAndHeaders() throws {
+            let columns = [OutputColumn(header: "Meta, nested", key: "meta"), OutputColumn(header: "Who", key: "name")]
+            let expected: OutputTests.Rendered = """
+                "Meta, nested",Who
+                ,Alice
+                ,Bob 🎉
+                "{""k"":1,""v"":[true,false]}",Zoe\u{308}
+
+                """
+            let actual = try OutputTests.render(.csv, OutputTests.mixed, columns: columns)
+            #expect(actual == expected)
+        }
+
+        @Test func carriageReturnsAreQuotedAndALoneEmptyFieldIsNotABlankLine() throws {
+            #expect(try OutputTests.render(.csv, [["a": "x\ry"], ["a": ""], ["a": nil]]) == "a\n\"x\ry\"\n\"\"\n\"\"\n")
+        }
+    }
+
+    struct Markdown {
+        @Test func writesAPipeTableWithEscapedCells() throws {
+            let expected: OutputTests.Rendered = #"""
+                | name | city | count | note | tags |
+                | --- | --- | --- | --- | --- |
+                | Alice | 上海 | 3 | say "hi", then go | ["a","b"] |
+                | Bob 🎉 | Paris | 12.5 | line1<br>line2 |  |
+                | Zoe\#u{308} |  |  | a\|b |  |
+
+                """#
+            let actual = try OutputTests.render(.markdown, OutputTests.mixed)
+            #expect(actual == expected)
+        }
+
+        @Test func explicitColumnsAndCRLFBreaks() throws {
+            let columns = [OutputColumn(header: "A|B", key: "a")]
+            #expect(
+                try OutputTests.render(.markdown, [["a": "one\r\ntwo\rthree"]], columns: columns)
+                    == "| A\\|B |\n| --- |\n| one<br>two<br>three |\n"
+            )
+        }
+    }
+}
