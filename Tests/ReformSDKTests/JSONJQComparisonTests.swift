@@ -1,0 +1,69 @@
+import Foundation
+import ReformSDK
+import Testing
+
+/// Compares ``JSON/write(_:into:)`` and ``JSON/writePretty(_:indent:into:)`` with jq byte for byte.
+@Suite struct JSONJQComparisonTests {
+    static let jq = "/usr/bin/jq"
+
+    /// Documents jq and Reform must print identically (ints stay within 2^53: jq 1.6 keeps only doubles).
+    static let samples = #"""
+        {"id":123456,"name":"Some name 123","title":"Bright two-room flat","imageUrl":"https://img.example.com/zufang/123456.jpg"}
+        [1e-5, 1.5e-7, 1e16, 1e100, 1e15, 1.0, -0.0, 0.1, 0.0001, 0.001234, 1e17, 1.234567e20, 5e-324]
+        [1.7976931348623157e308, 1e1000, -1e1000, 123456789.123456789, 4.35, 0.3, 1e21, 2.5e-3, 100, -7, 9007199254740991]
+        [2.2250738585072014e-308, 1e-7, 0.1e-3, 12.34e5, 1E400, 3.141592653589793, 1e22, 1e23, 6.02214076e23]
+        "\u0000\u001f\u007f\b\f\n\r\t\"\\\/ é \ud83d\ude00 \u2028 \u0080"
+        {"a":1,"b":2,"a":3,"nested":{"x":[],"y":{},"z":[[],[{}]]}}
+        {"é":"中文","":"",  "k" : [ true , false , null ] }
+        "\udc00 lone low surrogate"
+        [0.1, 0.2, 0.30000000000000004, 1.1, 2.675, 1e-4, 9.999999999999999e-5, 123e-20]
+        """#
+
+    @Test func compactOutputMatchesJQ() throws {
+        guard FileManager.default.isExecutableFile(atPath: Self.jq) else {
+            print("skipped: \(Self.jq) not found; install jq 1.6 to compare output with it")
+            return
+        }
+        let expected = try Self.run(["-c", "."], input: Self.samples)
+        var ours: [UInt8] = []
+        for value in try JSON.parseSequence(Self.samples) {
+            JSON.write(value, into: &ours)
+            ours.append(UInt8(ascii: "\n"))
+        }
+        let oursText = String(decoding: ours, as: UTF8.self)
+        for (a, b) in zip(oursText.split(separator: "\n"), expected.split(separator: "\n")) {
+            #expect(a == b)
+        }
+        #expect(ours == Array(expected.utf8))
+    }
+
+    @Test func prettyOutputMatchesJQ() throws {
+        guard FileManager.default.isExecutableFile(atPath: Self.jq) else {
+            print("skipped: \(Self.jq) not found; install jq 1.6 to compare output with it")
+            return
+        }
+        let expected = try Self.run(["."], input: Self.samples)
+        var ours: [UInt8] = []
+        for value in try JSON.parseSequence(Self.samples) {
+            JSON.writePretty(value, into: &ours)
+            ours.append(UInt8(ascii: "\n"))
+        }
+        #expect(String(decoding: ours, as: UTF8.self) == expected)
+    }
+
+    static func run(_ arguments: [String], input: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: jq)
+        process.arguments = arguments
+        let stdin = Pipe()
+        let stdout = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        try process.run()
+        stdin.fileHandleForWriting.write(Data(input.utf8))
+        try stdin.fileHandleForWriting.close()
+        let data = stdout.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+}
