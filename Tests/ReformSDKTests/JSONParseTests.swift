@@ -149,3 +149,21 @@ import Testing
         #expect(error.relocated(documentLine: 10, documentColumn: 3, documentOffset: 100).offset == 104)
     }
 }
+
+@Suite struct JSONKeyTests {
+    @Test func escapedAndPlainSpellingsOfAKeyAreOneKey() throws {
+        let value = try JSON.parse(#"{"a":1,"\u0061":2,"long key of more than sixteen bytes":3,"long key of more than sixteen\u0020bytes":4}"#)
+        #expect(JSON.compactString(value) == #"{"a":2,"long key of more than sixteen bytes":4}"#)
+    }
+
+    @Test func reusedParserKeepsKeysApart() throws {
+        var parser = JSONParser()
+        var texts: [String] = []
+        for i in 0..<2000 { texts.append(#"{"k\#(i % 300)":\#(i),"x":1,"k\#(i % 300)x":2}"#) }
+        for text in texts {
+            var bytes = Array(text.utf8)
+            let value = try bytes.withUnsafeMutableBytes { try parser.parse(UnsafeRawBufferPointer($0)) }
+            #expect(JSON.compactString(value) == text)
+        }
+    }
+}

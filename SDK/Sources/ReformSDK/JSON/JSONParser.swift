@@ -8,20 +8,29 @@ public struct JSONParser {
     /// The limits every document parsed by this parser must respect.
     public var limits: JSONLimits
 
-    /// One open container.
+    /// One open container; its elements or members are built in place and moved out when it closes.
     @usableFromInline
     internal struct Frame {
         var isObject: Bool
-        /// Where this container's elements (or members) start in the scratch stack.
-        var start: Int
-        /// The key read for the member whose value is being parsed.
+        var elements: [Value]
+        var members: [Object.Member]
+        /// Where this object's key fingerprints start in ``JSONParser/prints``.
+        var printStart: Int
+        /// The key read for the member whose value is being parsed, and its fingerprint.
         var key: String
+        var keyPrint: KeyPrint
     }
 
     @usableFromInline internal var frames: [Frame] = []
-    @usableFromInline internal var values: [Value] = []
-    @usableFromInline internal var members: [Object.Member] = []
+    /// Fingerprints of the keys of every open object, for the duplicate-key check.
+    @usableFromInline internal var prints: [KeyPrint] = []
+    /// The member count of the last object closed at each depth: the capacity to reserve for the
+    /// next one, exact for the same-shaped records of a stream.
+    @usableFromInline internal var capacityHints: [Int] = []
     @usableFromInline internal var scratch: [UInt8] = []
+    /// Recently seen short keys, so that repeated keys are neither validated nor allocated again.
+    @usableFromInline internal var keyCache: [KeyCacheEntry] = Array(
+        repeating: KeyCacheEntry(print: KeyPrint(low: 0, high: 0, length: -1), key: ""), count: 256)
 
     /// A parser that enforces `limits`.
     public init(limits: JSONLimits = .init()) {
@@ -85,9 +94,13 @@ public struct JSONParser {
                     value = .object(Object())
                 } else {
                     try checkDepth(&s, baseDepth)
-                    let key = try parseKey(&s)
-                    frames.append(Frame(isObject: true, start: members.count, key: key))
-                    s.skipWhitespace()
+                    let (key, print) = try parseKey(&s)
+                    var members: [Object.Member] = []
+                    members.reserveCapacity(capacityHint(frames.count))
+                    frames.append(
+                        Frame(
+                            isObject: true, elements: [], members: members, printStart: prints.count, key: key,
+                            keyPrint: print))
                     continue nextValue
                 }
             case UInt8(ascii: "["):
@@ -98,7 +111,12 @@ public struct JSONParser {
                     value = .array([])
                 } else {
                     try checkDepth(&s, baseDepth)
-                    frames.append(Frame(isObject: false, start: values.count, key: ""))
+                    var elements: [Value] = []
+                    elements.reserveCapacity(capacityHint(frames.count))
+                    frames.append(
+                        Frame(
+                            isObject: false, elements: elements, members: [], printStart: 0, key: "",
+                            keyPrint: KeyPrint(low: 0, high: 0, length: 0)))
                     continue nextValue
                 }
             case UInt8(ascii: "t"):
@@ -121,7 +139,7 @@ public struct JSONParser {
                 let top = frames.count - 1
                 s.skipWhitespace()
                 if frames[top].isObject {
-                    addMember(key: frames[top].key, value: value, from: frames[top].start)
+                    addMember(value, to: top)
                     guard s.pos < s.end else {
                         throw s.error("expected ',' or '}' after an object member", found: true)
                     }
@@ -129,18 +147,16 @@ public struct JSONParser {
                     if c == UInt8(ascii: ",") {
                         s.pos += 1
                         s.skipWhitespace()
-                        frames[top].key = try parseKey(&s)
-                        s.skipWhitespace()
+                        (frames[top].key, frames[top].keyPrint) = try parseKey(&s)
                         continue nextValue
                     } else if c == UInt8(ascii: "}") {
                         s.pos += 1
-                        value = .object(closeObject(from: frames[top].start))
-                        frames.removeLast()
+                        value = .object(closeObject())
                     } else {
                         throw s.error("expected ',' or '}' after an object member", found: true)
                     }
                 } else {
-                    values.append(value)
+                    frames[top].elements.append(value)
                     guard s.pos < s.end else {
                         throw s.error("expected ',' or ']' after an array element", found: true)
                     }
@@ -151,10 +167,9 @@ public struct JSONParser {
                         continue nextValue
                     } else if c == UInt8(ascii: "]") {
                         s.pos += 1
-                        let start = frames[top].start
-                        value = .array(Array(values[start...]))
-                        values.removeSubrange(start...)
-                        frames.removeLast()
+                        let frame = frames.removeLast()
+                        setCapacityHint(frame.elements.count, depth: top)
+                        value = .array(frame.elements)
                     } else {
                         throw s.error("expected ',' or ']' after an array element", found: true)
                     }
@@ -174,43 +189,85 @@ public struct JSONParser {
         }
     }
 
-    /// Reads `"key"` and the `:` after it.
+    /// Reads `"key"`, the `:` after it and the whitespace before the value.
     @inline(__always)
-    private mutating func parseKey(_ s: inout Scanner) throws(JSONError) -> String {
+    private mutating func parseKey(_ s: inout Scanner) throws(JSONError) -> (String, KeyPrint) {
         guard s.pos < s.end, s.base[s.pos] == UInt8(ascii: "\"") else {
             throw s.error("expected a string key", found: true)
         }
-        let key = try parseString(&s)
+        let result: (String, KeyPrint)
+        if let cached = cachedKey(&s) {
+            result = cached
+        } else {
+            let key = try parseString(&s)
+            result = (key, KeyPrint(decoded: key))
+        }
         s.skipWhitespace()
         guard s.pos < s.end, s.base[s.pos] == UInt8(ascii: ":") else {
             throw s.error("expected ':' after an object key", found: true)
         }
         s.pos += 1
         s.skipWhitespace()
-        return key
+        return result
     }
 
-    /// Appends a member, or replaces the value of an earlier member with the same key in place.
+    /// A short, escape-free key at the cursor seen before; stores new ones for next time.
     @inline(__always)
-    private mutating func addMember(key: String, value: Value, from start: Int) {
-        var i = start
-        while i < members.count {
-            if members[i].key == key {
-                members[i].value = value
+    private mutating func cachedKey(_ s: inout Scanner) -> (String, KeyPrint)? {
+        let start = s.pos + 1
+        let i = s.firstSpecialStringByte(from: start, limit: min(s.end, start + 17))
+        guard i < s.end, i - start <= 16, s.base[i] == UInt8(ascii: "\"") else { return nil }
+        let length = i - start
+        let print = KeyPrint(s.base + start, length)
+        let slot = print.slot
+        s.pos = i + 1
+        if keyCache[slot].print == print { return (keyCache[slot].key, print) }
+        let key = String(decoding: UnsafeBufferPointer(start: s.base + start, count: length), as: UTF8.self)
+        keyCache[slot] = KeyCacheEntry(print: print, key: key)
+        return (key, print)
+    }
+
+    /// Appends the member being parsed to the object at `top`, or replaces the value of an earlier
+    /// member with the same key in place.
+    @inline(__always)
+    private mutating func addMember(_ value: Value, to top: Int) {
+        let print = frames[top].keyPrint
+        var i = frames[top].printStart
+        let count = prints.count
+        while i < count {
+            if prints[i] == print && (print.length >= 0 || frames[top].members[i - frames[top].printStart].key == frames[top].key) {
+                frames[top].members[i - frames[top].printStart].value = value
                 return
             }
             i += 1
         }
-        members.append(Object.Member(key: key, value: value))
+        prints.append(print)
+        frames[top].members.append(Object.Member(key: frames[top].key, value: value))
     }
 
     @inline(__always)
-    private mutating func closeObject(from start: Int) -> Object {
+    private mutating func closeObject() -> Object {
+        let frame = frames.removeLast()
+        prints.removeSubrange(frame.printStart...)
+        setCapacityHint(frame.members.count, depth: frames.count)
         var object = Object()
-        object.storage = Array(members[start...])
-        members.removeSubrange(start...)
-        if object.storage.count > Object.indexThreshold { object.rebuildIndex() }
+        object.storage = frame.members
+        if frame.members.count > Object.indexThreshold { object.rebuildIndex() }
         return object
+    }
+
+    @inline(__always)
+    private func capacityHint(_ depth: Int) -> Int {
+        depth < capacityHints.count ? capacityHints[depth] : 4
+    }
+
+    @inline(__always)
+    private mutating func setCapacityHint(_ count: Int, depth: Int) {
+        if depth < capacityHints.count {
+            capacityHints[depth] = min(count, 64)
+        } else if depth == capacityHints.count && depth < 64 {
+            capacityHints.append(min(count, 64))
+        }
     }
 
     // MARK: Strings
@@ -219,16 +276,11 @@ public struct JSONParser {
     @inline(__always)
     private mutating func parseString(_ s: inout Scanner) throws(JSONError) -> String {
         let start = s.pos + 1
-        var i = start
         let base = s.base
-        while i < s.end {
-            let c = base[i]
-            if c == UInt8(ascii: "\"") {
-                s.pos = i + 1
-                return String(decoding: UnsafeBufferPointer(start: base + start, count: i - start), as: UTF8.self)
-            }
-            if c == UInt8(ascii: "\\") || c < 0x20 || c >= 0x80 { break }
-            i += 1
+        let i = s.firstSpecialStringByte(from: start)
+        if i < s.end && base[i] == UInt8(ascii: "\"") {
+            s.pos = i + 1
+            return String(decoding: UnsafeBufferPointer(start: base + start, count: i - start), as: UTF8.self)
         }
         return try parseStringSlow(&s, start: start, from: i)
     }
@@ -436,6 +488,67 @@ public struct JSONParser {
     ]
 }
 
+/// A short key packed into two words, for cache look-ups and duplicate checks without comparing
+/// strings; keys longer than 16 bytes (or with escapes) all share ``long`` and are compared as strings.
+@usableFromInline
+internal struct KeyPrint: Equatable {
+    var low: UInt64
+    var high: UInt64
+    var length: Int
+
+    init(low: UInt64, high: UInt64, length: Int) {
+        self.low = low
+        self.high = high
+        self.length = length
+    }
+
+    static var long: KeyPrint { KeyPrint(low: 0, high: 0, length: -2) }
+
+    /// The fingerprint of a decoded key (one that had escapes), or ``long``.
+    init(decoded key: String) {
+        guard key.utf8.count <= 16 else {
+            self = .long
+            return
+        }
+        var low: UInt64 = 0
+        var high: UInt64 = 0
+        for (k, byte) in key.utf8.enumerated() {
+            if k < 8 { low |= UInt64(byte) << (8 * UInt64(k)) } else { high |= UInt64(byte) << (8 * UInt64(k - 8)) }
+        }
+        self.init(low: low, high: high, length: key.utf8.count)
+    }
+
+    @inline(__always)
+    init(_ bytes: UnsafePointer<UInt8>, _ length: Int) {
+        var low: UInt64 = 0
+        var high: UInt64 = 0
+        var k = 0
+        while k < length && k < 8 {
+            low |= UInt64(bytes[k]) << (8 * UInt64(k))
+            k += 1
+        }
+        while k < length {
+            high |= UInt64(bytes[k]) << (8 * UInt64(k - 8))
+            k += 1
+        }
+        self.init(low: low, high: high, length: length)
+    }
+
+    /// The key cache slot for this key.
+    @inline(__always)
+    var slot: Int {
+        var h = low &* 0x9E37_79B9_7F4A_7C15
+        h ^= (high &+ UInt64(length)) &* 0xC2B2_AE3D_27D4_EB4F
+        return Int(truncatingIfNeeded: h >> 56)
+    }
+}
+
+@usableFromInline
+internal struct KeyCacheEntry {
+    var print: KeyPrint
+    var key: String
+}
+
 /// `0xNN` (or with another prefix) for messages.
 internal func hexByte(_ byte: UInt8, prefix: String = "0x") -> String {
     let digits: [Character] = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "A", "B", "C", "D", "E", "F"]
@@ -458,6 +571,33 @@ internal struct Scanner {
     init(base: UnsafePointer<UInt8>, end: Int) {
         self.base = base
         self.end = end
+    }
+
+    /// The index of the first byte at or after `i` that ends the simple part of a string: a quote,
+    /// a backslash, a control character or a non-ASCII byte; `end` (or a little past `limit`) if none.
+    @inline(__always)
+    func firstSpecialStringByte(from start: Int, limit: Int? = nil) -> Int {
+        let stop = limit ?? end
+        var i = start
+        // Eight bytes at a time: flag bytes equal to '"' or '\\', below 0x20, or with the high bit.
+        while i + 8 <= end && i < stop {
+            let x = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            let highs: UInt64 = 0x8080_8080_8080_8080
+            let quote = x ^ (ones &* 0x22)
+            let backslash = x ^ (ones &* 0x5C)
+            let special =
+                ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((x &- ones &* 0x20) & ~x) | x
+            let hits = special & highs
+            if hits != 0 { return i + hits.trailingZeroBitCount / 8 }
+            i += 8
+        }
+        while i < end {
+            let c = base[i]
+            if c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") || c < 0x20 || c >= 0x80 { return i }
+            i += 1
+        }
+        return end
     }
 
     @inline(__always)
