@@ -1,10 +1,22 @@
 import ArgumentParser
 
 /// The `reform` command: a table of contents of the engine's entry points.
+///
+/// Exit codes (scripts rely on them):
+/// - 0: done, nothing rejected
+/// - 1: the run failed (a source, an input file or an output could not be used); outputs untouched
+/// - 2: the pipeline or an input document is invalid (`file:line:column: error: …` on stderr)
+/// - 3: the run finished but rejected records (they are in the dead-letter file)
+/// - 64: wrong command-line usage
 @main
-struct Reform: ParsableCommand {
+struct Reform: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "reform",
-        abstract: "Run API managers through reformer chains declared in YAML."
+        abstract: "Run API managers through reformer chains declared in YAML.",
+        discussion: """
+            Exit codes: 0 done; 1 run failed (outputs untouched); 2 invalid pipeline or input;
+            3 finished with rejected records (see the dead-letter file); 64 usage error.
+            """,
+        subcommands: [RunCommand.self, ValidateCommand.self, CatCommand.self, KeysCommand.self]
     )
 }

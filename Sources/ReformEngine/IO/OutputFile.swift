@@ -36,6 +36,7 @@ public final class OutputFile {
 
     /// A new file at `path`, written to a temporary file beside it until ``commit()``.
     public static func atomic(path: String) throws(OutputError) -> OutputFile {
+        try makeFolders(for: path)
         var template = Array((path + ".reform-XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { name in name.baseAddress.map { mkstemp($0) } ?? -1 }
         guard fd >= 0 else {
@@ -99,6 +100,19 @@ public final class OutputFile {
 
     deinit {
         abandon()
+    }
+
+    /// Creates the folders above `path` that do not exist yet (`mkdir -p` of its parent).
+    private static func makeFolders(for path: String) throws(OutputError) {
+        var prefix = ""
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropLast()
+        for (i, part) in parts.enumerated() {
+            prefix += (i == 0 ? "" : "/") + part
+            guard !part.isEmpty, part != ".", part != ".." else { continue }
+            if mkdir(prefix, 0o755) != 0 && errno != EEXIST {
+                throw OutputError(path: path, message: "cannot create the folder \(prefix): \(systemError())")
+            }
+        }
     }
 
     private static func systemError() -> String {

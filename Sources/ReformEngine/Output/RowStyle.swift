@@ -2,7 +2,7 @@
 ///
 /// Only the table format shows styles, and only when colour is on; every other format writes the
 /// record the same way whatever its style.
-public enum RowStyle: Sendable, Hashable, CaseIterable {
+public enum RowStyle: String, Sendable, Hashable, CaseIterable {
     /// An ordinary row.
     case plain
     /// A row to notice first (for example event rows among festival rows): bold yellow.

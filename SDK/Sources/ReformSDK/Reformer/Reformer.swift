@@ -1,10 +1,11 @@
 /// An adapter from landed records to what one consumer needs (seeds/004's reformer).
 ///
 /// The engine calls ``reform(_:from:into:)`` once per landed record, in order, and ``finish(into:)``
-/// once after the last one. A reformer appends zero, one or many records to `output`: a filter
-/// appends none, a mapping one, an explode step many. Reformers that need the whole stream (sort,
-/// dedupe) keep state and append in ``finish(into:)``. Each run (and each worker of a run) gets its
-/// own instance, so a reformer may keep mutable state without locks.
+/// once after the last one. A reformer appends zero, one or many values to `output`: a filter
+/// appends none, a mapping one, an explode step many; each appended value keeps the provenance
+/// (manager, position) of the record being reformed. Reformers that need the whole stream (sort,
+/// dedupe) keep ``Record``s and append them in ``finish(into:)``. Each run (and each worker of a
+/// run) gets its own instance, so a reformer may keep mutable state without locks.
 ///
 /// Throw ``RecordError`` to reject one record: the engine writes it to the dead-letter file with
 /// the reason and the manager it came from, and the run carries on.
@@ -14,10 +15,10 @@ public protocol Reformer {
     var keys: KeySet? { get }
 
     /// Reforms one record that `manager` landed, appending the results to `output`.
-    mutating func reform(_ record: Value, from manager: ManagerRef, into output: inout [Value]) throws(RecordError)
+    mutating func reform(_ record: Value, from manager: ManagerRef, into output: inout RecordBuffer) throws(RecordError)
 
     /// Appends whatever the reformer held back until the end of the stream.
-    mutating func finish(into output: inout [Value]) throws(RecordError)
+    mutating func finish(into output: inout RecordBuffer) throws(RecordError)
 }
 
 extension Reformer {
@@ -25,7 +26,7 @@ extension Reformer {
     public var keys: KeySet? { nil }
 
     /// By default a reformer holds nothing back.
-    public mutating func finish(into output: inout [Value]) throws(RecordError) {}
+    public mutating func finish(into output: inout RecordBuffer) throws(RecordError) {}
 }
 
 /// The manager a record came from: its name and its position among the pipeline's managers.

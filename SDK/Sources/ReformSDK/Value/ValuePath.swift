@@ -116,6 +116,12 @@ public struct ValuePathError: Error, Sendable, Equatable {
     public let column: Int
     /// What was expected there.
     public let message: String
+
+    /// An error at the 1-based `column` of the text, saying what was expected there.
+    public init(column: Int, message: String) {
+        self.column = column
+        self.message = message
+    }
 }
 
 extension Value {

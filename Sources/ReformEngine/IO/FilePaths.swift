@@ -1,0 +1,78 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Small path helpers over POSIX calls (no Foundation on the engine's paths).
+enum FilePaths {
+    /// `relative` resolved against `folder` unless it is absolute.
+    static func resolve(_ relative: String, against folder: String) -> String {
+        if relative.hasPrefix("/") || folder.isEmpty { return relative }
+        return folder.hasSuffix("/") ? folder + relative : folder + "/" + relative
+    }
+
+    /// The folder part of `path` (`.` for a bare name).
+    static func folder(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    /// The last component of `path`.
+    static func name(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return path }
+        return String(path[path.index(after: slash)...])
+    }
+
+    static func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0
+    }
+
+    /// The names in a folder, sorted, without `.` and `..`.
+    static func contents(of folder: String) -> [String]? {
+        guard let dir = opendir(folder) else { return nil }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names.sorted()
+    }
+
+    /// The whole file as bytes.
+    static func readAll(_ path: String) throws(FileReadError) -> [UInt8] {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { throw FileReadError(path: path, reason: String(cString: strerror(errno))) }
+        defer { close(fd) }
+        var out: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw FileReadError(path: path, reason: String(cString: strerror(errno)))
+            }
+            if n == 0 { break }
+            out.append(contentsOf: chunk[0..<n])
+        }
+        return out
+    }
+}
+
+/// A file could not be read.
+public struct FileReadError: Error, Sendable, CustomStringConvertible {
+    /// The path as given.
+    public let path: String
+    /// The system's reason.
+    public let reason: String
+
+    /// `cannot read PATH: reason`.
+    public var description: String { "cannot read \(path): \(reason)" }
+}

@@ -1,0 +1,259 @@
+public import ReformSDK
+public import ReformYAML
+
+/// Collects every diagnostic while a pipeline is decoded, and reads typed values out of nodes.
+///
+/// Readers never stop at the first problem: they record a diagnostic and return `nil`, so that one
+/// `reform validate` reports everything wrong with a file.
+final class DecodingContext {
+    let file: String
+    let environment: [String: String]
+    private(set) var diagnostics: [Diagnostic] = []
+
+    init(file: String, environment: [String: String]) {
+        self.file = file
+        self.environment = environment
+    }
+
+    var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
+
+    func error(_ message: String, at location: SourceLocation) {
+        diagnostics.append(Diagnostic(file: file, location: location, message: message))
+    }
+
+    func warning(_ message: String, at location: SourceLocation) {
+        diagnostics.append(Diagnostic(file: file, location: location, severity: .warning, message: message))
+    }
+
+    /// The location of the `offset`-th (1-based) character inside a scalar, accounting for a quote.
+    func location(in node: YAMLNode, column offset: Int) -> SourceLocation {
+        var shift = 0
+        if case .scalar(let s) = node.content, s.style == .singleQuoted || s.style == .doubleQuoted { shift = 1 }
+        return SourceLocation(line: node.location.line, column: node.location.column + shift + offset - 1)
+    }
+
+    // MARK: Mappings
+
+    /// A mapping's entries by key, after reporting unknown keys (with suggestions) and a wrong kind.
+    func mapping(_ node: YAMLNode, _ what: String, allowed: [String]?) -> Mapping? {
+        guard case .mapping(let pairs) = node.content else {
+            error("\(what) must be a mapping, not \(node.kindDescription)", at: node.location)
+            return nil
+        }
+        var entries: [Mapping.Entry] = []
+        for pair in pairs {
+            guard case .scalar(let key) = pair.key.content else {
+                error("keys in \(what) must be plain names, not \(pair.key.kindDescription)", at: pair.key.location)
+                continue
+            }
+            if let allowed, !allowed.contains(key.text) {
+                error(
+                    "unknown key '\(key.text)' in \(what)\(Suggestions.hint(for: key.text, in: allowed))"
+                        + (Suggestions.closest(to: key.text, in: allowed) == nil
+                            ? "; expected one of: \(allowed.joined(separator: ", "))" : ""),
+                    at: pair.key.location)
+                continue
+            }
+            entries.append(Mapping.Entry(key: key.text, keyLocation: pair.key.location, value: pair.value))
+        }
+        return Mapping(node: node, entries: entries)
+    }
+
+    /// The mapping at `key` of `parent`, if present and a mapping.
+    func requireKey(_ key: String, in mapping: Mapping, _ what: String) -> YAMLNode? {
+        guard let node = mapping[key] else {
+            error("\(what) needs '\(key)'", at: mapping.node.location)
+            return nil
+        }
+        return node
+    }
+
+    // MARK: Scalars
+
+    /// A string, with `${VAR}` references resolved from the environment.
+    func string(_ node: YAMLNode, _ what: String) -> String? {
+        guard case .scalar(let scalar) = node.content else {
+            error("\(what) must be a string, not \(node.kindDescription)", at: node.location)
+            return nil
+        }
+        return interpolate(scalar.text, node: node, what)
+    }
+
+    /// A string kept with its `${VAR}` references unresolved (service headers and auth).
+    func template(_ node: YAMLNode, _ what: String) -> InterpolatedString? {
+        guard case .scalar(let scalar) = node.content else {
+            error("\(what) must be a string, not \(node.kindDescription)", at: node.location)
+            return nil
+        }
+        do {
+            return try InterpolatedString(parsing: scalar.text)
+        } catch {
+            self.error(error.message, at: location(in: node, column: error.column))
+            return nil
+        }
+    }
+
+    func interpolate(_ text: String, node: YAMLNode, _ what: String) -> String? {
+        guard text.contains("$") else { return text }
+        do {
+            return try InterpolatedString(parsing: text).resolve(in: environment)
+        } catch {
+            self.error(error.message + " (in \(what))", at: location(in: node, column: error.column))
+            return nil
+        }
+    }
+
+    /// A whole number within `range`.
+    func int(_ node: YAMLNode, _ what: String, in range: ClosedRange<Int> = Int.min...Int.max) -> Int? {
+        let value = scalarValue(node)
+        guard case .int(let i)? = value else {
+            error("\(what) must be a whole number, not \(node.kindDescription)", at: node.location)
+            return nil
+        }
+        guard range.contains(i) else {
+            error("\(what) must be between \(range.lowerBound) and \(range.upperBound), not \(i)", at: node.location)
+            return nil
+        }
+        return i
+    }
+
+    /// A number.
+    func number(_ node: YAMLNode, _ what: String) -> Double? {
+        guard let d = scalarValue(node)?.doubleValue else {
+            error("\(what) must be a number, not \(node.kindDescription)", at: node.location)
+            return nil
+        }
+        return d
+    }
+
+    /// `true` or `false`.
+    func bool(_ node: YAMLNode, _ what: String) -> Bool? {
+        guard case .bool(let b)? = scalarValue(node) else {
+            error("\(what) must be true or false, not \(node.kindDescription)", at: node.location)
+            return nil
+        }
+        return b
+    }
+
+    /// A duration in seconds: a number, or text like `10s`, `200ms`, `2m`.
+    func duration(_ node: YAMLNode, _ what: String) -> Double? {
+        if let d = scalarValue(node)?.doubleValue, d >= 0 { return d }
+        guard case .scalar(let s) = node.content else {
+            error("\(what) must be a duration like 10s or 200ms, not \(node.kindDescription)", at: node.location)
+            return nil
+        }
+        let units: [(String, Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600)]
+        for (unit, factor) in units where s.text.hasSuffix(unit) {
+            if let n = Double(s.text.dropLast(unit.count)), n >= 0 { return n * factor }
+        }
+        error("\(what) must be a duration like 10s, 200ms or 2m, not '\(s.text)'", at: node.location)
+        return nil
+    }
+
+    /// One of an enumeration's raw values, with a suggestion for a near miss.
+    func choice<E: RawRepresentable & CaseIterable>(_ node: YAMLNode, _ what: String, as type: E.Type) -> E?
+    where E.RawValue == String {
+        guard let text = string(node, what) else { return nil }
+        if let value = E(rawValue: text) { return value }
+        let names = E.allCases.map(\.rawValue)
+        error(
+            "unknown \(what) '\(text)'\(Suggestions.hint(for: text, in: names)); expected one of: \(names.joined(separator: ", "))",
+            at: node.location)
+        return nil
+    }
+
+    /// A string or a list of strings.
+    func stringList(_ node: YAMLNode, _ what: String) -> [String]? {
+        switch node.content {
+        case .scalar: return string(node, what).map { [$0] }
+        case .sequence(let items):
+            let strings = items.compactMap { string($0, "each entry of \(what)") }
+            return strings.count == items.count ? strings : nil
+        case .mapping:
+            error("\(what) must be a name or a list of names, not a mapping", at: node.location)
+            return nil
+        }
+    }
+
+    /// A record path like `data.list`.
+    func path(_ node: YAMLNode, _ what: String) -> ValuePath? {
+        guard let text = string(node, what) else { return nil }
+        do {
+            return try ValuePath(parsing: text)
+        } catch {
+            self.error("\(what): \(error.message)", at: location(in: node, column: error.column))
+            return nil
+        }
+    }
+
+    /// Any value, with `${VAR}` references in strings resolved.
+    func value(_ node: YAMLNode, _ what: String) -> Value? {
+        switch node.content {
+        case .scalar(let s):
+            if case .string(let text) = s.value, text.contains("$") {
+                return interpolate(text, node: node, what).map(Value.string)
+            }
+            return s.value
+        case .sequence(let items):
+            var out: [Value] = []
+            for item in items {
+                guard let v = value(item, what) else { return nil }
+                out.append(v)
+            }
+            return .array(out)
+        case .mapping(let pairs):
+            var object = Object()
+            for pair in pairs {
+                guard case .scalar(let key) = pair.key.content else {
+                    error("keys in \(what) must be plain names", at: pair.key.location)
+                    return nil
+                }
+                guard let v = value(pair.value, what) else { return nil }
+                object[key.text] = v
+            }
+            return .object(object)
+        }
+    }
+
+    private func scalarValue(_ node: YAMLNode) -> Value? {
+        guard case .scalar(let s) = node.content else { return nil }
+        return s.value
+    }
+}
+
+/// A mapping node's entries, looked up by key.
+struct Mapping {
+    struct Entry {
+        let key: String
+        let keyLocation: SourceLocation
+        let value: YAMLNode
+    }
+
+    let node: YAMLNode
+    let entries: [Entry]
+
+    subscript(key: String) -> YAMLNode? {
+        entries.first { $0.key == key }?.value
+    }
+
+    func entry(_ key: String) -> Entry? {
+        entries.first { $0.key == key }
+    }
+}
+
+extension YAMLNode {
+    /// `a mapping`, `a list`, `the string 'x'`, `the number 3`, … for messages.
+    var kindDescription: String {
+        switch content {
+        case .mapping: return "a mapping"
+        case .sequence: return "a list"
+        case .scalar(let s):
+            switch s.value {
+            case .null: return "null"
+            case .bool(let b): return "the boolean \(b)"
+            case .int, .double: return "the number \(s.text)"
+            default: return "the string '\(s.text)'"
+            }
+        }
+    }
+}

@@ -1,0 +1,90 @@
+/// A string with `${NAME}` and `${NAME:-default}` environment references, resolved when needed.
+///
+/// `$${` writes a literal `${`. Service headers keep their references unresolved until a request
+/// is built, so secrets never sit in the plan and are never printed.
+public struct InterpolatedString: Sendable, CustomStringConvertible {
+    enum Part: Sendable {
+        case literal(String)
+        case variable(name: String, fallback: String?)
+    }
+
+    let parts: [Part]
+    /// The text as written, references included (safe to print: it holds no secret values).
+    public let description: String
+
+    /// The names of the environment variables referenced.
+    public var variables: [String] {
+        parts.compactMap { if case .variable(let name, _) = $0 { name } else { nil } }
+    }
+
+    /// Parses the references in `text`; the error's column is 1-based within `text`.
+    init(parsing text: String) throws(InterpolationError) {
+        description = text
+        var parts: [Part] = []
+        var literal = ""
+        let scalars = Array(text.unicodeScalars)
+        var i = 0
+        while i < scalars.count {
+            if scalars[i] == "$", i + 2 < scalars.count, scalars[i + 1] == "$", scalars[i + 2] == "{" {
+                literal += "${"
+                i += 3
+                continue
+            }
+            if scalars[i] == "$", i + 1 < scalars.count, scalars[i + 1] == "{" {
+                guard let close = scalars[(i + 2)...].firstIndex(of: "}") else {
+                    throw InterpolationError(column: i + 1, message: "'${' is not closed; write '$${' for a literal '${'")
+                }
+                let inner = String(String.UnicodeScalarView(scalars[(i + 2)..<close]))
+                var name = inner
+                var fallback: String?
+                if let range = inner.firstRange(of: ":-") {
+                    name = String(inner[..<range.lowerBound])
+                    fallback = String(inner[range.upperBound...])
+                }
+                guard !name.isEmpty, name.unicodeScalars.allSatisfy({ $0 == "_" || ("A"..."Z").contains($0) || ("a"..."z").contains($0) || ("0"..."9").contains($0) })
+                else {
+                    throw InterpolationError(
+                        column: i + 1, message: "'${\(inner)}' is not a variable reference; write ${NAME} or ${NAME:-default}")
+                }
+                if !literal.isEmpty { parts.append(.literal(literal)) }
+                literal = ""
+                parts.append(.variable(name: name, fallback: fallback))
+                i = close + 1
+                continue
+            }
+            literal.unicodeScalars.append(scalars[i])
+            i += 1
+        }
+        if !literal.isEmpty { parts.append(.literal(literal)) }
+        self.parts = parts
+    }
+
+    /// The text with every reference replaced from `environment`; throws naming the first unset variable.
+    public func resolve(in environment: [String: String]) throws(InterpolationError) -> String {
+        var out = ""
+        for part in parts {
+            switch part {
+            case .literal(let s): out += s
+            case .variable(let name, let fallback):
+                if let value = environment[name] {
+                    out += value
+                } else if let fallback {
+                    out += fallback
+                } else {
+                    throw InterpolationError(
+                        column: 1,
+                        message: "environment variable '\(name)' is not set; set it, or give a default with ${\(name):-value}")
+                }
+            }
+        }
+        return out
+    }
+}
+
+/// A bad or unresolvable `${…}` reference.
+public struct InterpolationError: Error, Sendable {
+    /// The 1-based column within the string.
+    public let column: Int
+    /// What is wrong and how to fix it.
+    public let message: String
+}

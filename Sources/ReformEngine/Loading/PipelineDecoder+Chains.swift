@@ -1,0 +1,119 @@
+public import ReformSDK
+public import ReformYAML
+
+/// Checking the key schema through a chain at load time: every key a step or row shape names must
+/// be one the records carry at that point, and every mapping must cover every manager it will see.
+extension PipelineDecoder {
+    /// The chain's reformers with key references resolved, and the keys the chain ends with
+    /// (`nil` when unknown: raw records, or steps that reshape records freely).
+    func checkChain(
+        _ names: [(String, SourceLocation)], managers: [ManagerRef], reformers: [String: ReformerPlan], _ what: String
+    ) -> ([ReformerPlan], KeySet?)? {
+        var keys: KeySet?
+        var chain: [ReformerPlan] = []
+        var ok = true
+        for (name, location) in names {
+            guard let reformer = reformers[name] else {
+                unknownReference("reformer", name, known: reformers.keys.sorted(), at: location)
+                ok = false
+                continue
+            }
+            switch reformer.kind {
+            case .mapping(let mapping):
+                let uncovered = managers.filter { mapping.perManager[$0.index] == nil && mapping.shared == nil }
+                if !uncovered.isEmpty {
+                    context.error(
+                        "reformer '\(name)' has no mapping for manager \(uncovered.map { "'\($0.name)'" }.joined(separator: ", ")) "
+                            + "of \(what); add 'from.\(uncovered[0].name)' or a shared 'map'",
+                        at: location)
+                    ok = false
+                }
+                chain.append(reformer)
+                keys = reformer.keys
+            case .steps(let steps):
+                var resolved: [StepPlan] = []
+                for step in steps {
+                    guard let (kind, after) = resolveStep(step, keys: keys, reformer: name, at: location) else {
+                        ok = false
+                        continue
+                    }
+                    resolved.append(StepPlan(kind: kind, name: step.name, location: step.location))
+                    keys = after
+                }
+                chain.append(ReformerPlan(name: name, keys: reformer.keys, kind: .steps(resolved), location: reformer.location))
+                if let declared = reformer.keys { keys = declared }
+            case .plugin(let plugin, _):
+                context.error(
+                    "reformer '\(name)' is the plugin '\(plugin)', and this build of reform cannot load plugins yet",
+                    at: reformer.location)
+                ok = false
+            }
+        }
+        return ok ? (chain, keys) : nil
+    }
+
+    /// A step with its key names resolved against `keys`, and the keys after it.
+    private func resolveStep(
+        _ step: StepPlan, keys: KeySet?, reformer: String, at use: SourceLocation
+    ) -> (StepPlan.Kind, KeySet?)? {
+        var ok = true
+        func constant(_ name: String) -> String {
+            guard let keys else { return name }
+            if let key = keys.key(named: name) { return key.constant }
+            context.error(
+                "step '\(step.name)' of reformer '\(reformer)' uses '\(name)', which records do not carry at that point"
+                    + Suggestions.hint(for: name, in: keys.keys.map(\.name) + keys.constants)
+                    + "; they carry: \(keys.keys.map(\.name).joined(separator: ", "))",
+                at: step.location)
+            ok = false
+            return name
+        }
+        func path(_ p: ValuePath) -> ValuePath {
+            guard keys != nil, case .key(let first)? = p.components.first else { return p }
+            return ValuePath([.key(constant(first))] + p.components.dropFirst())
+        }
+        func adding(_ names: [String]) -> KeySet? {
+            guard let keys else { return nil }
+            var list = keys.keys
+            for n in names where keys.key(named: n) == nil { list.append(.init(name: n, constant: n)) }
+            return KeySet(list)
+        }
+        let result: (StepPlan.Kind, KeySet?)
+        switch step.kind {
+        case .select(let p): result = (.select(path(p)), nil)
+        case .explode(let p): result = (.explode(path(p)), keys)
+        case .flatten: result = (step.kind, nil)
+        case .pick(let names):
+            let constants = names.map(constant)
+            result = (.pick(constants), KeySet(zip(names, constants).map { .init(name: keys == nil ? $0 : (keys?.key(named: $0)?.name ?? $0), constant: $1) }))
+        case .drop(let names):
+            let constants = names.map(constant)
+            result = (.drop(constants), keys.map { KeySet($0.keys.filter { !constants.contains($0.constant) }) })
+        case .rename(let pairs):
+            let resolved = pairs.map { (from: constant($0.from), to: $0.to) }
+            let after = keys.map { ks in
+                KeySet(ks.keys.map { key in
+                    resolved.first { $0.from == key.constant }.map { KeySet.Key(name: $0.to, constant: $0.to) } ?? key
+                })
+            }
+            result = (.rename(resolved), after)
+        case .defaults(let pairs):
+            let resolved = pairs.map { (key: keys?.key(named: $0.key)?.constant ?? $0.key, value: $0.value) }
+            result = (.defaults(resolved), adding(resolved.map(\.key)))
+        case .convert(let pairs):
+            result = (.convert(pairs.map { (key: constant($0.key), conversion: $0.conversion) }), keys)
+        case .set(let pairs):
+            for template in pairs.map(\.template) { _ = template.paths.map(path) }
+            let resolved = pairs.map { (key: keys?.key(named: $0.key)?.constant ?? $0.key, template: $0.template) }
+            result = (.set(resolved), adding(resolved.map(\.key)))
+        case .filter(let condition):
+            for p in condition.paths { _ = path(p) }
+            result = (.filter(condition.renamingFirstKeys { name in keys?.key(named: name)?.constant }), keys)
+        case .sort(let p, let descending): result = (.sort(key: path(p), descending: descending), keys)
+        case .dedupe(let paths): result = (.dedupe(paths.map(path)), keys)
+        case .limit: result = (step.kind, keys)
+        }
+        _ = use
+        return ok ? result : nil
+    }
+}

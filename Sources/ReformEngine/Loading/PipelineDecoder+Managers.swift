@@ -1,0 +1,176 @@
+public import ReformSDK
+public import ReformYAML
+
+extension PipelineDecoder {
+    static let managerKeys = [
+        "service", "path", "method", "params", "records", "expect", "paging", "takeoff", "fixtures", "description",
+    ]
+    static let paramKeys = ["required", "type", "pattern", "default", "min", "max", "enum", "description"]
+    static let expectKeys = ["status", "require", "content_type"]
+    static let pagingKeys = [
+        "policy", "param", "start", "size_param", "token", "header", "stop", "max_pages", "max_records",
+    ]
+    static let methods = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"]
+
+    func decodeManagers(_ node: YAMLNode, services: [ServicePlan]) -> [ManagerPlan] {
+        var plans: [ManagerPlan] = []
+        for entry in namedEntries(node, "managers") {
+            let what = "manager '\(entry.key)'"
+            guard let m = context.mapping(entry.value, what, allowed: PipelineDecoder.managerKeys) else { continue }
+            let service = m["service"].flatMap { context.string($0, "'service' of \(what)") }
+            if let service, let at = m["service"], !services.contains(where: { $0.name == service }) {
+                unknownReference("service", service, known: services.map(\.name), at: at.location)
+            }
+            let path = m["path"].flatMap { context.string($0, "'path' of \(what)") }
+            if let path, !path.hasPrefix("/"), let at = m["path"] {
+                context.error("'path' of \(what) must start with '/', as in '/\(path)'", at: at.location)
+            }
+            var method = "GET"
+            if let node = m["method"], let text = context.string(node, "'method' of \(what)") {
+                method = text.uppercased()
+                if !PipelineDecoder.methods.contains(method) {
+                    context.error(
+                        "unknown HTTP method '\(text)' of \(what); expected one of: \(PipelineDecoder.methods.joined(separator: ", "))",
+                        at: node.location)
+                }
+            }
+            let params = m["params"].map { decodeParams($0, what) } ?? []
+            let records = m["records"].flatMap { context.path($0, "'records' of \(what)") }
+            let expect = m["expect"].flatMap { decodeExpect($0, what) } ?? .standard
+            let paging = m["paging"].flatMap { decodePaging($0, what, params: params) } ?? .single
+            let takeoff = m["takeoff"].flatMap { context.choice($0, "takeoff policy", as: TakeoffPolicy.self) } ?? .parallel
+            var fixtures: String?
+            if let node = m["fixtures"], let relative = context.string(node, "'fixtures' of \(what)") {
+                let resolved = FilePaths.resolve(relative, against: folder)
+                if FilePaths.isDirectory(resolved) {
+                    fixtures = resolved
+                } else {
+                    context.error(
+                        "fixtures folder '\(relative)' of \(what) does not exist (looked for \(resolved)); "
+                            + "record it with 'reform run --record' or fix the path",
+                        at: node.location)
+                }
+            }
+            if service == nil && fixtures == nil && m["path"] != nil {
+                context.warning("\(what) has a path but no service; it can only read --input files", at: entry.keyLocation)
+            }
+            plans.append(
+                ManagerPlan(
+                    ref: ManagerRef(index: plans.count, name: entry.key), service: service, path: path, method: method,
+                    params: params, records: records, expect: expect, paging: paging, takeoff: takeoff,
+                    fixtures: fixtures, location: entry.keyLocation))
+        }
+        return plans
+    }
+
+    private func decodeParams(_ node: YAMLNode, _ owner: String) -> [ParamPlan] {
+        guard let m = context.mapping(node, "'params' of \(owner)", allowed: nil) else { return [] }
+        return m.entries.compactMap { entry in
+            let what = "parameter '\(entry.key)' of \(owner)"
+            guard case .mapping = entry.value.content else {
+                // A bare value is the parameter's default.
+                return ParamPlan(
+                    name: entry.key, required: false, kind: nil, pattern: nil,
+                    defaultValue: context.value(entry.value, what), minimum: nil, maximum: nil, allowed: nil,
+                    location: entry.keyLocation)
+            }
+            guard let p = context.mapping(entry.value, what, allowed: PipelineDecoder.paramKeys) else { return nil }
+            let pattern = p["pattern"].flatMap { context.string($0, "'pattern' of \(what)") }
+            if let pattern, let at = p["pattern"] {
+                do { _ = try Regex(pattern) } catch {
+                    context.error("'pattern' of \(what) is not a valid regular expression: \(error)", at: at.location)
+                }
+            }
+            let allowed: [Value]? = p["enum"].flatMap {
+                guard case .array(let items)? = context.value($0, "'enum' of \(what)") else {
+                    context.error("'enum' of \(what) must be a list of allowed values", at: $0.location)
+                    return nil
+                }
+                return items
+            }
+            return ParamPlan(
+                name: entry.key,
+                required: p["required"].flatMap { context.bool($0, "'required' of \(what)") } ?? false,
+                kind: p["type"].flatMap { context.choice($0, "parameter type", as: ParamPlan.Kind.self) },
+                pattern: pattern,
+                defaultValue: p["default"].flatMap { context.value($0, "'default' of \(what)") },
+                minimum: p["min"].flatMap { context.number($0, "'min' of \(what)") },
+                maximum: p["max"].flatMap { context.number($0, "'max' of \(what)") },
+                allowed: allowed, location: entry.keyLocation)
+        }
+    }
+
+    private func decodeExpect(_ node: YAMLNode, _ owner: String) -> ExpectPlan? {
+        let what = "'expect' of \(owner)"
+        guard let m = context.mapping(node, what, allowed: PipelineDecoder.expectKeys) else { return nil }
+        var status = [200]
+        if let s = m["status"] {
+            let items: [YAMLNode]
+            if case .sequence(let list) = s.content { items = list } else { items = [s] }
+            status = items.compactMap { context.int($0, "status codes in \(what)", in: 100...599) }
+        }
+        var require: [ValuePath] = []
+        if let r = m["require"] {
+            let items: [YAMLNode]
+            if case .sequence(let list) = r.content { items = list } else { items = [r] }
+            require = items.compactMap { context.path($0, "'require' in \(what)") }
+        }
+        let contentType = m["content_type"].flatMap { context.string($0, "'content_type' in \(what)") }
+        return ExpectPlan(status: status, require: require, contentType: contentType)
+    }
+
+    private func decodePaging(_ node: YAMLNode, _ owner: String, params: [ParamPlan]) -> PagingPlan? {
+        let what = "'paging' of \(owner)"
+        guard let m = context.mapping(node, what, allowed: PipelineDecoder.pagingKeys) else { return nil }
+        guard let policyNode = context.requireKey("policy", in: m, what),
+            let policy = context.choice(policyNode, "paging policy", as: PagingPlan.Policy.self)
+        else { return nil }
+        var sizeParam = m["size_param"].flatMap { context.string($0, "'size_param' in \(what)") }
+        var stop: Set<StopCondition> = []
+        if let s = m["stop"] {
+            switch s.content {
+            case .mapping:
+                if let sm = context.mapping(s, "'stop' in \(what)", allowed: StopCondition.allCases.map(\.rawValue)) {
+                    for entry in sm.entries {
+                        guard let condition = StopCondition(rawValue: entry.key) else { continue }
+                        stop.insert(condition)
+                        if condition == .shortPage, case .scalar(let v) = entry.value.content, case .string(let name) = v.value {
+                            sizeParam = name
+                        }
+                    }
+                }
+            default:
+                let items: [YAMLNode]
+                if case .sequence(let list) = s.content { items = list } else { items = [s] }
+                for item in items {
+                    if let c = context.choice(item, "stop condition", as: StopCondition.self) { stop.insert(c) }
+                }
+            }
+        }
+        if stop.contains(.shortPage) {
+            if let sizeParam, let at = m["stop"] ?? m["size_param"], !params.contains(where: { $0.name == sizeParam }) {
+                unknownReference("page size parameter", sizeParam, known: params.map(\.name), at: at.location)
+            } else if sizeParam == nil, let at = m["stop"] {
+                context.error("'short_page' needs the page size parameter: write 'stop: { short_page: page_size }'", at: at.location)
+            }
+        }
+        let needsParam: Set<PagingPlan.Policy> = [.page, .offset, .cursor]
+        let param = m["param"].flatMap { context.string($0, "'param' in \(what)") }
+        if needsParam.contains(policy) && param == nil {
+            context.error("paging policy '\(policy.rawValue)' needs 'param' (the query parameter to send)", at: m.node.location)
+        }
+        let token = m["token"].flatMap { context.path($0, "'token' in \(what)") }
+        if (policy == .nextURL || (policy == .cursor && m["header"] == nil)) && token == nil {
+            context.error("paging policy '\(policy.rawValue)' needs 'token' (where the next token or URL is in the body)", at: m.node.location)
+        }
+        if stop.isEmpty && policy != .none {
+            stop = policy == .page || policy == .offset ? [.emptyPage] : [.noNext]
+        }
+        return PagingPlan(
+            policy: policy, param: param,
+            start: m["start"].flatMap { context.int($0, "'start' in \(what)", in: 0...Int.max) } ?? (policy == .offset ? 0 : 1),
+            sizeParam: sizeParam, tokenPath: token, stop: stop,
+            maxPages: m["max_pages"].flatMap { context.int($0, "'max_pages' in \(what)", in: 1...Int.max) },
+            maxRecords: m["max_records"].flatMap { context.int($0, "'max_records' in \(what)", in: 1...Int.max) })
+    }
+}

@@ -1,0 +1,206 @@
+public import ReformSDK
+public import ReformYAML
+
+extension PipelineDecoder {
+    static let rowsKeys = ["columns", "sort", "style", "description"]
+    static let runKeys = ["managers", "params", "reform", "rows", "output", "outputs", "description"]
+    static let outputKeys = ["reform", "rows", "format", "path"]
+
+    func decodeRows(_ node: YAMLNode, managers: [ManagerPlan]) -> [String: RowsPlan] {
+        var plans: [String: RowsPlan] = [:]
+        for entry in namedEntries(node, "rows") {
+            let what = "row shape '\(entry.key)'"
+            guard let m = context.mapping(entry.value, what, allowed: PipelineDecoder.rowsKeys) else { continue }
+            var columns: [RowsPlan.Column] = []
+            if let c = context.requireKey("columns", in: m, what) {
+                if case .mapping = c.content, let cm = context.mapping(c, "'columns' of \(what)", allowed: nil) {
+                    for e in cm.entries {
+                        if let key = context.string(e.value, "column '\(e.key)' of \(what)") {
+                            columns.append(.init(header: e.key, key: key))
+                        }
+                    }
+                } else if let names = context.stringList(c, "'columns' of \(what)") {
+                    columns = names.map { .init(header: $0, key: $0) }
+                }
+            }
+            var sortKey: String?
+            var descending = false
+            if let s = m["sort"] {
+                if case .mapping = s.content, let sm = context.mapping(s, "'sort' of \(what)", allowed: ["by", "order"]) {
+                    sortKey = context.requireKey("by", in: sm, "'sort' of \(what)").flatMap { context.string($0, what) }
+                    if let o = sm["order"], let text = context.string(o, what) {
+                        if text != "asc" && text != "desc" {
+                            context.error("'order' of \(what) must be 'asc' or 'desc', not '\(text)'", at: o.location)
+                        }
+                        descending = text == "desc"
+                    }
+                } else {
+                    sortKey = context.string(s, "'sort' of \(what)")
+                }
+            }
+            var styles: [Int: RowStyle] = [:]
+            if let s = m["style"], let sm = context.mapping(s, "'style' of \(what)", allowed: nil) {
+                for e in sm.entries {
+                    guard let manager = managers.first(where: { $0.ref.name == e.key }) else {
+                        unknownReference("manager", e.key, known: managers.map(\.ref.name), at: e.keyLocation)
+                        continue
+                    }
+                    styles[manager.ref.index] = context.choice(e.value, "row style", as: RowStyle.self)
+                }
+            }
+            plans[entry.key] = RowsPlan(
+                name: entry.key, columns: columns, sortKey: sortKey, descending: descending, styles: styles,
+                location: entry.keyLocation)
+        }
+        return plans
+    }
+
+    func decodeRuns(
+        _ node: YAMLNode, managers: [ManagerPlan], reformers: [String: ReformerPlan], rows: [String: RowsPlan]
+    ) -> [RunPlan] {
+        namedEntries(node, "runs").compactMap { entry in
+            let what = "run '\(entry.key)'"
+            guard let m = context.mapping(entry.value, what, allowed: PipelineDecoder.runKeys) else { return nil }
+            var refs = managers.map(\.ref)
+            if let list = m["managers"] {
+                let items: [YAMLNode]
+                if case .sequence(let s) = list.content { items = s } else { items = [list] }
+                refs = items.compactMap { item in
+                    guard let name = context.string(item, "'managers' of \(what)") else { return nil }
+                    guard let manager = managers.first(where: { $0.ref.name == name }) else {
+                        unknownReference("manager", name, known: managers.map(\.ref.name), at: item.location)
+                        return nil
+                    }
+                    return manager.ref
+                }
+            }
+            var params: [String: Value] = [:]
+            if let p = m["params"], let pm = context.mapping(p, "'params' of \(what)", allowed: nil) {
+                let runManagers = refs.map { managers[$0.index] }
+                for e in pm.entries {
+                    guard let value = context.value(e.value, "parameter '\(e.key)' of \(what)") else { continue }
+                    let declared = runManagers.compactMap { mgr in mgr.params.first { $0.name == e.key } }
+                    if declared.isEmpty {
+                        let known = Set(runManagers.flatMap { $0.params.map(\.name) })
+                        context.error(
+                            "parameter '\(e.key)' of \(what) is not declared by any of its managers"
+                                + Suggestions.hint(for: e.key, in: known),
+                            at: e.keyLocation)
+                    }
+                    for param in declared {
+                        if let problem = param.problem(with: value) {
+                            context.error("parameter '\(e.key)' of \(what): \(problem)", at: e.value.location)
+                            break
+                        }
+                    }
+                    params[e.key] = value
+                }
+            }
+            var outputs: [OutputPlan] = []
+            if let list = m["outputs"] {
+                for key in ["reform", "rows", "output"] {
+                    if let e = m.entry(key) {
+                        context.error("\(what) has 'outputs', so '\(key)' belongs inside each output", at: e.keyLocation)
+                    }
+                }
+                guard case .sequence(let items) = list.content, !items.isEmpty else {
+                    context.error("'outputs' of \(what) must be a non-empty list of outputs", at: list.location)
+                    return nil
+                }
+                for item in items {
+                    guard let om = context.mapping(item, "an output of \(what)", allowed: PipelineDecoder.outputKeys) else { continue }
+                    if let output = decodeOutput(om, om, what, refs, reformers, rows) { outputs.append(output) }
+                }
+                let toStdout = outputs.filter { $0.path == nil }
+                if toStdout.count > 1 {
+                    context.error(
+                        "\(toStdout.count) outputs of \(what) write to standard output; give all but one a 'path'",
+                        at: list.location)
+                }
+            } else {
+                let om = m["output"].flatMap { context.mapping($0, "'output' of \(what)", allowed: ["rows", "format", "path"]) }
+                if let output = decodeOutput(m, om, what, refs, reformers, rows) { outputs.append(output) }
+            }
+            return RunPlan(name: entry.key, managers: refs, params: params, outputs: outputs, location: entry.keyLocation)
+        }
+    }
+
+    /// An output: its chain from `chainSource["reform"]`, rows/format/path from `settings`.
+    private func decodeOutput(
+        _ chainSource: Mapping, _ settings: Mapping?, _ what: String, _ managers: [ManagerRef],
+        _ reformers: [String: ReformerPlan], _ rows: [String: RowsPlan]
+    ) -> OutputPlan? {
+        var names: [(String, SourceLocation)] = []
+        if let r = chainSource["reform"] {
+            let items: [YAMLNode]
+            if case .sequence(let s) = r.content { items = s } else { items = [r] }
+            for item in items {
+                if let name = context.string(item, "'reform' of \(what)") { names.append((name, item.location)) }
+            }
+        }
+        let rowsNode = settings?["rows"] ?? chainSource["rows"]
+        let format = settings?["format"].flatMap { context.choice($0, "output format", as: OutputFormat.self) }
+        let path = settings?["path"].flatMap { context.string($0, "'path' of an output of \(what)") }
+        guard let (chain, keys) = checkChain(names, managers: managers, reformers: reformers, what) else { return nil }
+        var rowsPlan: RowsPlan?
+        if let rowsNode, let name = context.string(rowsNode, "'rows' of \(what)") {
+            if let declared = rows[name] {
+                rowsPlan = resolveRows(declared, keys: keys, at: rowsNode.location, what)
+            } else {
+                unknownReference("row shape", name, known: rows.keys.sorted(), at: rowsNode.location)
+            }
+        }
+        return OutputPlan(
+            chain: chain, rows: rowsPlan, format: format, path: path, keys: keys?.constants,
+            location: chainSource.node.location)
+    }
+
+    private func resolveRows(_ rows: RowsPlan, keys: KeySet?, at location: SourceLocation, _ what: String) -> RowsPlan {
+        func resolve(_ name: String) -> String {
+            guard let keys else { return name }
+            if let key = keys.key(named: name) { return key.constant }
+            context.error(
+                "row shape '\(rows.name)' uses '\(name)', which the chain of \(what) does not emit"
+                    + Suggestions.hint(for: name, in: keys.keys.map(\.name))
+                    + "; it emits: \(keys.keys.map(\.name).joined(separator: ", "))",
+                at: location)
+            return name
+        }
+        return RowsPlan(
+            name: rows.name, columns: rows.columns.map { .init(header: $0.header, key: resolve($0.key)) },
+            sortKey: rows.sortKey.map(resolve), descending: rows.descending, styles: rows.styles, location: rows.location)
+    }
+}
+
+extension ParamPlan {
+    /// What is wrong with `value` for this parameter, or `nil` when it passes every declared check.
+    public func problem(with value: Value) -> String? {
+        if let kind {
+            let fits: Bool
+            switch (kind, value) {
+            case (.string, .string), (.int, .int), (.double, .int), (.double, .double), (.bool, .bool): fits = true
+            case (.int, .string(let s)): fits = Int(s) != nil
+            case (.double, .string(let s)): fits = Double(s) != nil
+            case (.bool, .string(let s)): fits = s == "true" || s == "false"
+            default: fits = false
+            }
+            if !fits { return "expected \(kind.rawValue), got \(value.kindName) \(value.briefDescription)" }
+        }
+        if let pattern, let text = value.stringValue ?? (value.isNull ? nil : value.plainText) {
+            if let regex = try? Regex(pattern), (try? regex.wholeMatch(in: text)) == nil {
+                return "'\(text)' does not match the pattern \(pattern)"
+            }
+        }
+        let number = value.doubleValue ?? value.stringValue.flatMap { Double($0) }
+        if let minimum, let number, number < minimum { return "\(value.plainText) is below the minimum \(minimum.clean)" }
+        if let maximum, let number, number > maximum { return "\(value.plainText) is above the maximum \(maximum.clean)" }
+        if let allowed, !allowed.contains(value) {
+            return "\(value.briefDescription) is not one of: \(allowed.map(\.plainText).joined(separator: ", "))"
+        }
+        return nil
+    }
+}
+
+extension Double {
+    var clean: String { rounded() == self && abs(self) < 1e15 ? String(Int(self)) : String(self) }
+}

@@ -1,0 +1,144 @@
+public import ReformSDK
+public import ReformYAML
+
+extension PipelineDecoder {
+    static let stepNames = [
+        "select", "explode", "flatten", "pick", "drop", "rename", "defaults", "convert", "set", "filter", "sort",
+        "dedupe", "limit",
+    ]
+
+    func decodeSteps(_ node: YAMLNode, _ owner: String) -> [StepPlan]? {
+        guard case .sequence(let items) = node.content else {
+            context.error("'steps' of \(owner) must be a list, as in '- filter: \"price > 0\"'", at: node.location)
+            return nil
+        }
+        var steps: [StepPlan] = []
+        var ok = true
+        for item in items {
+            var name: String
+            var argument: YAMLNode?
+            var location = item.location
+            switch item.content {
+            case .scalar(let s):
+                name = s.text
+            case .mapping(let pairs) where pairs.count == 1:
+                guard case .scalar(let s) = pairs[0].key.content else { ok = false; continue }
+                name = s.text
+                argument = pairs[0].value
+                location = pairs[0].key.location
+            default:
+                context.error(
+                    "each step of \(owner) is one name and its argument, as in '- limit: 10'; found \(item.kindDescription)",
+                    at: item.location)
+                ok = false
+                continue
+            }
+            guard PipelineDecoder.stepNames.contains(name) else {
+                context.error(
+                    "unknown step '\(name)' in \(owner)\(Suggestions.hint(for: name, in: PipelineDecoder.stepNames)); "
+                        + "steps: \(PipelineDecoder.stepNames.joined(separator: ", "))",
+                    at: location)
+                ok = false
+                continue
+            }
+            if let kind = decodeStep(name, argument, at: location, owner) {
+                steps.append(StepPlan(kind: kind, name: name, location: location))
+            } else {
+                ok = false
+            }
+        }
+        return ok ? steps : nil
+    }
+
+    private func decodeStep(_ name: String, _ arg: YAMLNode?, at location: SourceLocation, _ owner: String) -> StepPlan.Kind? {
+        let what = "step '\(name)' of \(owner)"
+        func need() -> YAMLNode? {
+            guard let arg, !(arg.isNullScalar) else {
+                context.error("\(what) needs an argument", at: location)
+                return nil
+            }
+            return arg
+        }
+        func pairs(_ node: YAMLNode) -> [Mapping.Entry]? {
+            context.mapping(node, what, allowed: nil)?.entries
+        }
+        switch name {
+        case "select":
+            return need().flatMap { context.path($0, what) }.map(StepPlan.Kind.select)
+        case "explode":
+            return need().flatMap { context.path($0, what) }.map(StepPlan.Kind.explode)
+        case "flatten":
+            guard let arg, !arg.isNullScalar else { return .flatten(separator: ".") }
+            if case .mapping = arg.content {
+                guard let m = context.mapping(arg, what, allowed: ["separator"]) else { return nil }
+                return .flatten(separator: m["separator"].flatMap { context.string($0, what) } ?? ".")
+            }
+            return context.string(arg, what).map { .flatten(separator: $0) }
+        case "pick":
+            return need().flatMap { context.stringList($0, what) }.map(StepPlan.Kind.pick)
+        case "drop":
+            return need().flatMap { context.stringList($0, what) }.map(StepPlan.Kind.drop)
+        case "rename":
+            guard let entries = need().flatMap(pairs) else { return nil }
+            let renames = entries.compactMap { e in context.string(e.value, what).map { (from: e.key, to: $0) } }
+            return renames.count == entries.count ? .rename(renames) : nil
+        case "defaults":
+            guard let entries = need().flatMap(pairs) else { return nil }
+            let values = entries.compactMap { e in context.value(e.value, what).map { (key: e.key, value: $0) } }
+            return values.count == entries.count ? .defaults(values) : nil
+        case "convert":
+            guard let entries = need().flatMap(pairs) else { return nil }
+            let conversions = entries.compactMap { e in
+                context.choice(e.value, "conversion", as: Conversion.self).map { (key: e.key, conversion: $0) }
+            }
+            return conversions.count == entries.count ? .convert(conversions) : nil
+        case "set":
+            guard let entries = need().flatMap(pairs) else { return nil }
+            let templates = entries.compactMap { e in
+                decodeTemplate(e.value, "'\(e.key)' in \(what)").map { (key: e.key, template: $0) }
+            }
+            return templates.count == entries.count ? .set(templates) : nil
+        case "filter":
+            guard let node = need(), let text = context.string(node, what) else { return nil }
+            do { return .filter(try Condition(parsing: text)) } catch {
+                context.error("\(what): \(error.message)", at: context.location(in: node, column: error.column))
+                return nil
+            }
+        case "sort":
+            guard let node = need() else { return nil }
+            if case .mapping = node.content {
+                guard let m = context.mapping(node, what, allowed: ["by", "order"]),
+                    let by = context.requireKey("by", in: m, what), let path = context.path(by, what)
+                else { return nil }
+                var descending = false
+                if let order = m["order"], let text = context.string(order, what) {
+                    guard text == "asc" || text == "desc" else {
+                        context.error("'order' of \(what) must be 'asc' or 'desc', not '\(text)'", at: order.location)
+                        return nil
+                    }
+                    descending = text == "desc"
+                }
+                return .sort(key: path, descending: descending)
+            }
+            return context.path(node, what).map { .sort(key: $0, descending: false) }
+        case "dedupe":
+            guard let arg, !arg.isNullScalar else { return .dedupe([]) }
+            if case .scalar(let s) = arg.content, case .bool(true) = s.value { return .dedupe([]) }
+            guard let names = context.stringList(arg, what) else { return nil }
+            let paths = names.compactMap { parsePath($0, arg, what) }
+            return paths.count == names.count ? .dedupe(paths) : nil
+        case "limit":
+            return need().flatMap { context.int($0, what, in: 0...Int.max) }.map(StepPlan.Kind.limit)
+        default:
+            return nil
+        }
+    }
+}
+
+extension YAMLNode {
+    /// Whether this is a null scalar (`~`, `null` or nothing).
+    var isNullScalar: Bool {
+        if case .scalar(let s) = content, case .null = s.value { return true }
+        return false
+    }
+}

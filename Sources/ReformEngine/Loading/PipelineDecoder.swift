@@ -1,0 +1,68 @@
+public import ReformSDK
+public import ReformYAML
+
+/// Turns a pipeline document's node tree into a checked ``Pipeline``, reporting every problem.
+struct PipelineDecoder {
+    let context: DecodingContext
+    let folder: String
+
+    static let topLevelKeys = ["reform", "name", "description", "services", "managers", "reformers", "rows", "runs"]
+
+    func decode(_ root: YAMLNode) -> Pipeline? {
+        guard let top = context.mapping(root, "the pipeline", allowed: PipelineDecoder.topLevelKeys) else { return nil }
+        if let version = context.requireKey("reform", in: top, "the pipeline (the format version, 'reform: 1')") {
+            if let v = context.int(version, "'reform' (the format version)"), v != 1 {
+                context.error("this Reform reads pipeline format 1, not \(v)", at: version.location)
+            }
+        }
+        let name = top["name"].flatMap { context.string($0, "'name'") } ?? ""
+        let services = top["services"].map(decodeServices) ?? []
+        let managers = top["managers"].map { decodeManagers($0, services: services) } ?? []
+        if top["managers"] == nil {
+            context.error("the pipeline declares no managers; add a 'managers:' section", at: root.location)
+        }
+        let reformers = top["reformers"].map { decodeReformers($0, managers: managers) } ?? [:]
+        let rowDecls = top["rows"].map { decodeRows($0, managers: managers) } ?? [:]
+        let runs = top["runs"].map {
+            decodeRuns($0, managers: managers, reformers: reformers, rows: rowDecls)
+        } ?? defaultRuns(managers: managers, at: root.location)
+        guard !context.hasErrors else { return nil }
+        return Pipeline(
+            file: context.file, folder: folder, name: name, services: services, managers: managers,
+            reformers: reformers, rows: rowDecls, runs: runs)
+    }
+
+    /// Without `runs:`, one run called `default` lands every manager as raw records.
+    private func defaultRuns(managers: [ManagerPlan], at location: SourceLocation) -> [RunPlan] {
+        [
+            RunPlan(
+                name: "default", managers: managers.map(\.ref), params: [:],
+                outputs: [OutputPlan(chain: [], rows: nil, format: nil, path: nil, keys: nil, location: location)],
+                location: location)
+        ]
+    }
+
+    /// Entries of a section mapping, with duplicate names reported.
+    func namedEntries(_ node: YAMLNode, _ section: String) -> [Mapping.Entry] {
+        guard let mapping = context.mapping(node, "'\(section)'", allowed: nil) else { return [] }
+        var seen: [String: SourceLocation] = [:]
+        var out: [Mapping.Entry] = []
+        for entry in mapping.entries {
+            if let first = seen[entry.key] {
+                context.error(
+                    "'\(entry.key)' is declared twice in '\(section)' (first at line \(first.line))", at: entry.keyLocation)
+                continue
+            }
+            seen[entry.key] = entry.keyLocation
+            out.append(entry)
+        }
+        return out
+    }
+
+    /// Reports a reference to an undeclared name, with a suggestion.
+    func unknownReference(_ kind: String, _ name: String, known: some Sequence<String>, at location: SourceLocation) {
+        let names = Array(known)
+        let listing = names.isEmpty ? "none is declared" : "declared: \(names.joined(separator: ", "))"
+        context.error("unknown \(kind) '\(name)'\(Suggestions.hint(for: name, in: names)) (\(listing))", at: location)
+    }
+}

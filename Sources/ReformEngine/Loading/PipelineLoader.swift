@@ -1,0 +1,76 @@
+public import ReformSDK
+public import ReformYAML
+
+/// Loads pipeline files: YAML through libyaml, then decoding and every check, into a ``Pipeline``.
+///
+/// ```swift
+/// let pipeline = try PipelineLoader(environment: env).load(path: "Pipelines/property-list.yaml")
+/// ```
+public struct PipelineLoader: Sendable {
+    /// Values for `${NAME}` references.
+    public var environment: [String: String]
+    /// Bounds on the YAML input (size, depth, alias expansion).
+    public var limits: YAMLLimits
+
+    /// A loader that resolves `${NAME}` from `environment`.
+    public init(environment: [String: String], limits: YAMLLimits = .default) {
+        self.environment = environment
+        self.limits = limits
+    }
+
+    /// The checked pipeline in the file at `path`, or every problem found in it.
+    public func load(path: String) throws(PipelineLoadError) -> Pipeline {
+        let bytes: [UInt8]
+        do { bytes = try FilePaths.readAll(path) } catch {
+            throw PipelineLoadError(
+                diagnostics: [Diagnostic(file: path, location: SourceLocation(line: 1, column: 1), message: error.description)],
+                source: nil)
+        }
+        return try load(bytes: bytes, file: path, folder: FilePaths.folder(of: path))
+    }
+
+    /// The checked pipeline in `bytes`; `file` names it in messages and `folder` anchors its relative paths.
+    public func load(bytes: [UInt8], file: String, folder: String) throws(PipelineLoadError) -> Pipeline {
+        let source = String(decoding: bytes, as: UTF8.self)
+        let documents: [YAMLNode]
+        do { documents = try YAMLLoader(limits: limits).load(bytes, file: file) } catch {
+            throw PipelineLoadError(diagnostics: error.diagnostics, source: source)
+        }
+        guard documents.count == 1, let root = documents.first else {
+            throw PipelineLoadError(
+                diagnostics: [
+                    Diagnostic(
+                        file: file, location: documents.dropFirst().first?.location ?? SourceLocation(line: 1, column: 1),
+                        message: documents.isEmpty
+                            ? "the file is empty; a pipeline starts with 'reform: 1'"
+                            : "a pipeline file holds one YAML document, not \(documents.count)")
+                ],
+                source: source)
+        }
+        let context = DecodingContext(file: file, environment: environment)
+        let pipeline = PipelineDecoder(context: context, folder: folder).decode(root)
+        guard let pipeline, !context.hasErrors else {
+            throw PipelineLoadError(diagnostics: context.diagnostics, source: source)
+        }
+        return pipeline.with(warnings: context.diagnostics)
+    }
+}
+
+/// A pipeline file that cannot be used, with every diagnostic found in it.
+public struct PipelineLoadError: Error, Sendable, CustomStringConvertible {
+    /// Every problem, in source order.
+    public let diagnostics: [Diagnostic]
+    /// The file's text, for rendering source lines under each diagnostic.
+    public let source: String?
+
+    /// A failure with `diagnostics` in a file whose text is `source`.
+    public init(diagnostics: [Diagnostic], source: String?) {
+        self.diagnostics = DiagnosticList(diagnostics).diagnostics
+        self.source = source
+    }
+
+    /// Each diagnostic with its source line and caret.
+    public var description: String {
+        diagnostics.map { $0.rendered(source: source) }.joined(separator: "\n")
+    }
+}

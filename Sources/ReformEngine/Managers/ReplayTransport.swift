@@ -1,0 +1,104 @@
+public import ReformSDK
+
+/// Answers requests from recorded exchanges: the offline default source of a manager.
+///
+/// A manager's `fixtures:` folder holds one file per exchange (`.json` or `.yaml`), read in name
+/// order:
+///
+/// ```yaml
+/// request:  { method: GET, path: /zufang/list, query: { city: shanghai, page: "1" } }
+/// response: { status: 200, headers: { content-type: application/json }, body: { data: { list: [] } } }
+/// ```
+///
+/// A request is answered by the exchange recorded for the same method, path and query (in any
+/// order); a request nobody recorded is an error that lists what was recorded.
+public struct ReplayTransport: Transport {
+    struct Exchange: Sendable {
+        let file: String
+        let request: HTTPRequest
+        let response: HTTPResponse
+    }
+
+    private let exchanges: [Int: [String: Exchange]]
+    private let folders: [Int: String]
+
+    /// A transport over the fixtures of `managers`; throws when a fixture file cannot be read.
+    public init(managers: [ManagerPlan], loadDocument: (String) throws(SourceError) -> Value) throws(SourceError) {
+        var exchanges: [Int: [String: Exchange]] = [:]
+        var folders: [Int: String] = [:]
+        for manager in managers {
+            guard let folder = manager.fixtures else { continue }
+            folders[manager.ref.index] = folder
+            var byKey: [String: Exchange] = [:]
+            for name in FilePaths.contents(of: folder) ?? [] where name.hasSuffix(".json") || name.hasSuffix(".yaml") || name.hasSuffix(".yml") {
+                let path = FilePaths.resolve(name, against: folder)
+                let exchange = try ReplayTransport.exchange(from: try loadDocument(path), file: path, manager: manager)
+                byKey[exchange.request.matchKey] = exchange
+            }
+            exchanges[manager.ref.index] = byKey
+        }
+        self.exchanges = exchanges
+        self.folders = folders
+    }
+
+    /// The recorded response for `request`.
+    public func send(_ request: HTTPRequest, for manager: ManagerRef) async throws(TransportError) -> HTTPResponse {
+        try answer(request, for: manager)
+    }
+
+    /// The recorded response for `request`, synchronously.
+    public func answer(_ request: HTTPRequest, for manager: ManagerRef) throws(TransportError) -> HTTPResponse {
+        guard let recorded = exchanges[manager.index] else {
+            throw TransportError(
+                manager: manager.name, request: request.matchKey,
+                message: "manager has no 'fixtures:' folder to replay; declare one, or pass --input \(manager.name)=FILE")
+        }
+        guard let exchange = recorded[request.matchKey] else {
+            let known = recorded.keys.sorted().prefix(5).joined(separator: "; ")
+            throw TransportError(
+                manager: manager.name, request: request.matchKey,
+                message: "no recorded exchange for this request in \(folders[manager.index] ?? "fixtures") "
+                    + "(recorded: \(known.isEmpty ? "none" : known)); re-record with 'reform run --record'")
+        }
+        return exchange.response
+    }
+
+    private static func exchange(from document: Value, file: String, manager: ManagerPlan) throws(SourceError) -> Exchange {
+        func fail(_ message: String) -> SourceError {
+            SourceError(manager: manager.ref.name, message: "\(file): \(message)")
+        }
+        guard case .object(let top) = document else { throw fail("an exchange must be a mapping with 'request' and 'response'") }
+        guard case .object(let req)? = top["request"] else { throw fail("missing 'request' mapping") }
+        guard case .object(let res)? = top["response"] else { throw fail("missing 'response' mapping") }
+        var query: [QueryItem] = []
+        if case .object(let q)? = req["query"] {
+            for member in q.members { query.append(QueryItem(name: member.key, value: member.value.plainText)) }
+        }
+        let method = req["method"]?.stringValue?.uppercased() ?? manager.method
+        let path = req["path"]?.stringValue ?? manager.path ?? "/"
+        guard case .int(let status)? = res["status"] else { throw fail("'response.status' must be a status code") }
+        var headers: [QueryItem] = []
+        if case .object(let h)? = res["headers"] {
+            for member in h.members { headers.append(QueryItem(name: member.key, value: member.value.plainText)) }
+        }
+        let response = HTTPResponse(status: status, headers: headers, body: res["body"], bodyText: res["body_text"]?.stringValue)
+        return Exchange(file: file, request: HTTPRequest(method: method, path: path, query: query), response: response)
+    }
+}
+
+/// A manager's source failed as a whole (not one record): unreadable fixtures, a failed request.
+public struct SourceError: Error, Sendable, CustomStringConvertible {
+    /// The manager.
+    public let manager: String
+    /// What went wrong and what to do.
+    public let message: String
+
+    /// A failure of `manager`'s source.
+    public init(manager: String, message: String) {
+        self.manager = manager
+        self.message = message
+    }
+
+    /// `manager 'x': message`.
+    public var description: String { "manager '\(manager)': \(message)" }
+}

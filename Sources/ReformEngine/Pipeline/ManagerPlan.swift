@@ -1,0 +1,136 @@
+public import ReformSDK
+public import ReformYAML
+
+/// One API: its service, request, parameters, where its records are, paging and policies.
+public struct ManagerPlan: Sendable {
+    /// The manager's name and position.
+    public let ref: ManagerRef
+    /// The service it calls, by name.
+    public let service: String?
+    /// The request path, possibly a template (`/users/{id}`).
+    public let path: String?
+    /// The HTTP method.
+    public let method: String
+    /// Declared parameters, in order.
+    public let params: [ParamPlan]
+    /// Where the records are in a landed body; `nil` means the body is the record list (or record).
+    public let records: ValuePath?
+    /// What a response must look like.
+    public let expect: ExpectPlan
+    /// How the next page is requested and when paging stops.
+    public let paging: PagingPlan
+    /// What happens when a request is asked for while one is in flight.
+    public let takeoff: TakeoffPolicy
+    /// Absolute path of the recorded fixtures folder, when declared.
+    public let fixtures: String?
+    /// Where the manager is declared.
+    public let location: SourceLocation
+}
+
+/// A declared request parameter and its checks (made before takeoff).
+public struct ParamPlan: Sendable {
+    /// The kinds a parameter value may be declared as.
+    public enum Kind: String, Sendable, CaseIterable {
+        /// Any string.
+        case string
+        /// A whole number.
+        case int
+        /// Any number.
+        case double
+        /// `true` or `false`.
+        case bool
+    }
+
+    /// The parameter's name.
+    public let name: String
+    /// Whether a run must give it.
+    public let required: Bool
+    /// Its kind, when declared.
+    public let kind: Kind?
+    /// A regular expression the value's text must match in full.
+    public let pattern: String?
+    /// The value used when a run gives none.
+    public let defaultValue: Value?
+    /// The smallest allowed number.
+    public let minimum: Double?
+    /// The largest allowed number.
+    public let maximum: Double?
+    /// The allowed values, when declared.
+    public let allowed: [Value]?
+    /// Where it is declared.
+    public let location: SourceLocation
+}
+
+/// Checks on a landed response.
+public struct ExpectPlan: Sendable {
+    /// Allowed status codes.
+    public let status: [Int]
+    /// Paths that must be present in the body.
+    public let require: [ValuePath]
+    /// The content type the response must have, when declared.
+    public let contentType: String?
+
+    /// The default: status 200, nothing required.
+    public static let standard = ExpectPlan(status: [200], require: [], contentType: nil)
+}
+
+/// What a manager does when a request is asked for while one is in flight (seeds/004).
+public enum TakeoffPolicy: String, Sendable, CaseIterable {
+    /// Keep the request in flight and drop the new one (refreshes).
+    case ignoreNew = "ignore-new"
+    /// Cancel the request in flight and send the new one (filters, searches).
+    case cancelInFlight = "cancel-in-flight"
+    /// Send both.
+    case parallel
+}
+
+/// How a manager pages and when it stops.
+public struct PagingPlan: Sendable {
+    /// Ways of asking for the next page.
+    public enum Policy: String, Sendable, CaseIterable {
+        /// One request, no paging.
+        case none
+        /// A page number parameter.
+        case page
+        /// Offset and limit parameters.
+        case offset
+        /// A token from the body or a header.
+        case cursor
+        /// An RFC 8288 `Link` header with `rel="next"`.
+        case link
+        /// A next-page URL in the body.
+        case nextURL = "next-url"
+    }
+
+    /// The policy.
+    public let policy: Policy
+    /// The query parameter carrying the page number, offset or cursor.
+    public let param: String?
+    /// The first page number or offset.
+    public let start: Int
+    /// The page size parameter name (`short_page` compares against its value).
+    public let sizeParam: String?
+    /// Where the cursor or next URL is in the body (for `cursor` and `next-url`).
+    public let tokenPath: ValuePath?
+    /// Stop conditions.
+    public let stop: Set<StopCondition>
+    /// The most pages to fetch.
+    public let maxPages: Int?
+    /// The most records to land.
+    public let maxRecords: Int?
+
+    /// A manager that does not page.
+    public static let single = PagingPlan(
+        policy: .none, param: nil, start: 1, sizeParam: nil, tokenPath: nil, stop: [], maxPages: nil,
+        maxRecords: nil)
+}
+
+/// When paging stops.
+public enum StopCondition: String, Sendable, Hashable, CaseIterable {
+    /// A page with no records.
+    case emptyPage = "empty_page"
+    /// A page with fewer records than the page size.
+    case shortPage = "short_page"
+    /// No next token or URL.
+    case noNext = "no_next"
+}

@@ -1,0 +1,33 @@
+public import ReformSDK
+public import ReformYAML
+
+/// A named run: which managers land data, with which parameters, and the outputs it feeds.
+public struct RunPlan: Sendable {
+    /// The run's name.
+    public let name: String
+    /// The managers whose records the run lands, in order.
+    public let managers: [ManagerRef]
+    /// Parameters given to every manager of the run.
+    public let params: [String: Value]
+    /// The outputs; each reads the same landed records through its own chain (one fetch, many outputs).
+    public let outputs: [OutputPlan]
+    /// Where the run is declared.
+    public let location: SourceLocation
+}
+
+/// One output of a run: a reformer chain, an optional row shape, a format and a destination.
+public struct OutputPlan: Sendable {
+    /// The reformers of the chain in order, with key references resolved for this chain; empty
+    /// means the raw records.
+    public let chain: [ReformerPlan]
+    /// The row shape the records render into, with its columns resolved to this chain's keys.
+    public let rows: RowsPlan?
+    /// The format; `nil` lets the command line or the default (`table` with rows, else `ndjson`) decide.
+    public let format: OutputFormat?
+    /// The output file, relative to the working folder; `nil` is standard output.
+    public let path: String?
+    /// The constant keys the chain ends with, when known (checked at load time).
+    public let keys: [String]?
+    /// Where the output is declared.
+    public let location: SourceLocation
+}

@@ -1,0 +1,122 @@
+public import ReformSDK
+
+/// A calendar date and UTC time, parsed from ISO 8601 text or epoch seconds without Foundation.
+struct CivilDate: Equatable {
+    var year: Int, month: Int, day: Int
+    var seconds: Int?  // seconds since midnight UTC; nil for a date-only value
+
+    /// `2024-05-01T10:00:00Z`, or `2024-05-01` for a date-only value.
+    var iso8601: String {
+        let date = "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))"
+        guard let seconds else { return date }
+        return "\(date)T\(pad(seconds / 3600, 2)):\(pad(seconds / 60 % 60, 2)):\(pad(seconds % 60, 2))Z"
+    }
+
+    /// Parses epoch seconds (int or double; values above 10^11 are taken as milliseconds) or ISO 8601
+    /// text (`2024-05-01`, `2024-05-01T10:00:00`, `…Z`, `…+08:00`, `2024-05-01 10:00:00`).
+    static func parse(_ value: Value) -> CivilDate? {
+        switch value {
+        case .int(let i): return fromEpoch(abs(i) > 100_000_000_000 ? i / 1000 : i)
+        case .double(let d):
+            guard d.isFinite else { return nil }
+            return fromEpoch(Int((abs(d) > 1e11 ? d / 1000 : d).rounded(.down)))
+        case .string(let s): return parse(text: Array(s.utf8))
+        default: return nil
+        }
+    }
+
+    static func fromEpoch(_ epoch: Int) -> CivilDate {
+        let days = Int((Double(epoch) / 86400).rounded(.down))
+        let (y, m, d) = civil(fromDays: days)
+        return CivilDate(year: y, month: m, day: d, seconds: epoch - days * 86400)
+    }
+
+    private static func parse(text b: [UInt8]) -> CivilDate? {
+        func number(_ from: Int, _ count: Int) -> Int? {
+            guard from + count <= b.count else { return nil }
+            var n = 0
+            for i in from..<from + count {
+                guard b[i] >= 48, b[i] <= 57 else { return nil }
+                n = n * 10 + Int(b[i] - 48)
+            }
+            return n
+        }
+        guard let y = number(0, 4), b.count >= 10, b[4] == 45, let mo = number(5, 2), b[7] == 45,
+            let d = number(8, 2), (1...12).contains(mo), d >= 1, d <= daysIn(month: mo, year: y)
+        else { return nil }
+        if b.count == 10 { return CivilDate(year: y, month: mo, day: d, seconds: nil) }
+        guard b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: " ") || b[10] == UInt8(ascii: "t"),
+            let h = number(11, 2), b.count >= 16, b[13] == 58, let mi = number(14, 2), h < 24, mi < 60
+        else { return nil }
+        var i = 16
+        var s = 0
+        if i < b.count, b[i] == 58 {
+            guard let sec = number(17, 2), sec < 61 else { return nil }
+            s = min(sec, 59)
+            i = 19
+            if i < b.count, b[i] == UInt8(ascii: ".") || b[i] == UInt8(ascii: ",") {
+                i += 1
+                while i < b.count, b[i] >= 48, b[i] <= 57 { i += 1 }
+            }
+        }
+        var offset = 0
+        if i < b.count {
+            if b[i] == UInt8(ascii: "Z") || b[i] == UInt8(ascii: "z") {
+                i += 1
+            } else if b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-") {
+                let sign = b[i] == UInt8(ascii: "-") ? -1 : 1
+                guard let oh = number(i + 1, 2) else { return nil }
+                var om = 0
+                if i + 3 < b.count, b[i + 3] == 58 {
+                    guard let m = number(i + 4, 2) else { return nil }
+                    om = m
+                    i += 6
+                } else if let m = number(i + 3, 2) {
+                    om = m
+                    i += 5
+                } else {
+                    i += 3
+                }
+                offset = sign * (oh * 3600 + om * 60)
+            }
+        }
+        guard i == b.count else { return nil }
+        let epoch = days(fromCivil: y, mo, d) * 86400 + h * 3600 + mi * 60 + s - offset
+        return fromEpoch(epoch)
+    }
+
+    private static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
+    // Howard Hinnant's days_from_civil / civil_from_days.
+    private static func days(fromCivil y0: Int, _ m: Int, _ d: Int) -> Int {
+        let y = m <= 2 ? y0 - 1 : y0
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146097 + doe - 719468
+    }
+
+    private static func civil(fromDays z0: Int) -> (Int, Int, Int) {
+        let z = z0 + 719468
+        let era = (z >= 0 ? z : z - 146096) / 146097
+        let doe = z - era * 146097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
+    }
+
+    private func pad(_ n: Int, _ width: Int) -> String {
+        let s = String(n)
+        return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
+    }
+}

@@ -1,0 +1,88 @@
+public import ReformSDK
+
+/// A type conversion applied to one value: `int`, `double`, `bool`, `string` or `date`.
+///
+/// Conversions accept the obvious spellings (`"42"` → 42, `"yes"`/`"1"` → true, epoch seconds or
+/// ISO 8601 text → date) and reject anything else with a message naming the value; `null` stays
+/// `null` so that optional fields pass through.
+public enum Conversion: String, Sendable, CaseIterable {
+    /// A whole number: from an int, an integral double, or decimal text.
+    case int
+    /// A number: from an int, a double, or numeric text.
+    case double
+    /// `true`/`false`: from a bool, 0/1, or `true|false|yes|no|on|off|1|0` text (any case).
+    case bool
+    /// Text: numbers and bools written as JSON writes them.
+    case string
+    /// An ISO 8601 UTC date-time (`2024-05-01T10:00:00Z`) from ISO 8601 text or epoch seconds;
+    /// a date-only text stays a date (`2024-05-01`).
+    case date
+
+    /// Converts `value`, or throws a ``RecordError`` with code `conversion` naming `key`.
+    public func apply(_ value: Value, key: String) throws(RecordError) -> Value {
+        switch (self, value) {
+        case (_, .null): return .null
+        case (.int, .int): return value
+        case (.int, .double(let d)):
+            guard d.rounded() == d, let i = Int(exactly: d) else { throw failure(value, key) }
+            return .int(i)
+        case (.int, .string(let s)):
+            if let i = Int(s.trimmingSpaces) { return .int(i) }
+            if let d = Double(s.trimmingSpaces), d.rounded() == d, let i = Int(exactly: d) { return .int(i) }
+            throw failure(value, key)
+        case (.int, .bool(let b)): return .int(b ? 1 : 0)
+        case (.double, .int(let i)): return .double(Double(i))
+        case (.double, .double): return value
+        case (.double, .string(let s)):
+            guard let d = Double(s.trimmingSpaces) else { throw failure(value, key) }
+            return .double(d)
+        case (.bool, .bool): return value
+        case (.bool, .int(let i)) where i == 0 || i == 1: return .bool(i == 1)
+        case (.bool, .string(let s)):
+            switch s.trimmingSpaces.lowercased() {
+            case "true", "yes", "on", "1": return .bool(true)
+            case "false", "no", "off", "0": return .bool(false)
+            default: throw failure(value, key)
+            }
+        case (.string, .string): return value
+        case (.string, .int(let i)): return .string(String(i))
+        case (.string, .double(let d)): return .string(d.rounded() == d && abs(d) < 1e15 ? String(Int(d)) : String(d))
+        case (.string, .bool(let b)): return .string(b ? "true" : "false")
+        case (.date, _):
+            guard let date = CivilDate.parse(value) else { throw failure(value, key) }
+            return .string(date.iso8601)
+        default:
+            throw failure(value, key)
+        }
+    }
+
+    private func failure(_ value: Value, _ key: String) -> RecordError {
+        RecordError(
+            code: "conversion",
+            message: "cannot convert '\(key)' (\(value.kindName) \(value.briefDescription)) to \(rawValue)")
+    }
+}
+
+extension Value {
+    /// A short rendering of the value for messages: strings quoted, containers summarized.
+    var briefDescription: String {
+        switch self {
+        case .null: "null"
+        case .bool(let b): b ? "true" : "false"
+        case .int(let i): String(i)
+        case .double(let d): String(d)
+        case .string(let s): s.count > 40 ? "\"\(s.prefix(40))…\"" : "\"\(s)\""
+        case .array(let a): "[\(a.count) elements]"
+        case .object(let o): "{\(o.count) keys}"
+        }
+    }
+}
+
+extension String {
+    var trimmingSpaces: Substring {
+        var s = self[...]
+        while let f = s.first, f == " " || f == "\t" { s = s.dropFirst() }
+        while let l = s.last, l == " " || l == "\t" { s = s.dropLast() }
+        return s
+    }
+}

@@ -1,0 +1,160 @@
+public import ReformSDK
+
+/// One step of a ``StepsReformer`` with its running state (seen keys, counts, held records).
+struct StepState {
+    let plan: StepPlan
+    private var seen: Set<Value> = []
+    private var count = 0
+    private var held: [Record] = []
+
+    init(_ plan: StepPlan) {
+        self.plan = plan
+    }
+
+    mutating func apply(_ record: Record, into out: inout [Record]) throws(RecordError) {
+        let value = record.value
+        switch plan.kind {
+        case .select(let path):
+            guard let selected = value[path: path] else {
+                throw RecordError(code: "missing-field", message: "step 'select' found nothing at '\(path)'")
+            }
+            if case .array(let items) = selected {
+                for item in items { out.append(Record(item, origin: record.origin)) }
+            } else {
+                out.append(Record(selected, origin: record.origin))
+            }
+        case .explode(let path):
+            guard case .array(let items)? = value[path: path] else {
+                throw RecordError(
+                    code: "wrong-type", message: "step 'explode' needs an array at '\(path)'; found \(value[path: path]?.kindName ?? "nothing")")
+            }
+            for item in items {
+                out.append(Record(try StepState.replacing(path, in: value, with: item), origin: record.origin))
+            }
+        case .flatten(let separator):
+            var flat = Object()
+            StepState.flatten(value, prefix: "", separator: separator, into: &flat)
+            out.append(Record(.object(flat), origin: record.origin))
+        case .pick(let keys):
+            let object = try StepState.object(value, plan.name)
+            var picked = Object(minimumCapacity: keys.count)
+            for key in keys {
+                guard let v = object[key] else {
+                    throw RecordError(code: "missing-field", message: "step 'pick' needs '\(key)', which this record lacks")
+                }
+                picked.appendNew(key: key, value: v)
+            }
+            out.append(Record(.object(picked), origin: record.origin))
+        case .drop(let keys):
+            var object = try StepState.object(value, plan.name)
+            for key in keys { object[key] = nil }
+            out.append(Record(.object(object), origin: record.origin))
+        case .rename(let pairs):
+            let object = try StepState.object(value, plan.name)
+            var renamed = Object(minimumCapacity: object.count)
+            for member in object.members {
+                let key = pairs.first { $0.from == member.key }?.to ?? member.key
+                renamed[key] = member.value
+            }
+            out.append(Record(.object(renamed), origin: record.origin))
+        case .defaults(let pairs):
+            var object = try StepState.object(value, plan.name)
+            for (key, fallback) in pairs where object[key] == nil || object[key]?.isNull == true { object[key] = fallback }
+            out.append(Record(.object(object), origin: record.origin))
+        case .convert(let pairs):
+            var object = try StepState.object(value, plan.name)
+            for (key, conversion) in pairs {
+                if let v = object[key] { object[key] = try conversion.apply(v, key: key) }
+            }
+            out.append(Record(.object(object), origin: record.origin))
+        case .set(let pairs):
+            var object = try StepState.object(value, plan.name)
+            for (key, template) in pairs { object[key] = .string(try template.render(value)) }
+            out.append(Record(.object(object), origin: record.origin))
+        case .filter(let condition):
+            if condition.holds(for: value) { out.append(record) }
+        case .sort:
+            held.append(record)
+        case .dedupe(let paths):
+            let key: Value = paths.isEmpty ? value : .array(paths.map { value[path: $0] ?? .null })
+            if seen.insert(key).inserted { out.append(record) }
+        case .limit(let limit):
+            if count < limit {
+                count += 1
+                out.append(record)
+            }
+        }
+    }
+
+    /// Records held until the end (sort), in their final order.
+    mutating func finish() -> [Record] {
+        guard case .sort(let path, let descending) = plan.kind else { return [] }
+        let records = held
+        held = []
+        return StepState.stableSorted(records, by: path, descending: descending)
+    }
+
+    /// Stable sort by the value at `path`: numbers, then strings, then others; missing and null last.
+    static func stableSorted(_ records: [Record], by path: ValuePath, descending: Bool) -> [Record] {
+        let keyed = records.enumerated().map { (offset: $0.offset, key: $0.element.value[path: path] ?? .null, record: $0.element) }
+        return keyed.sorted { a, b in
+            let aNull = a.key.isNull, bNull = b.key.isNull
+            if aNull != bNull { return bNull }
+            if !aNull, let order = Condition.ordering(a.key, b.key), order != 0 {
+                return descending ? order > 0 : order < 0
+            }
+            if !aNull, Condition.ordering(a.key, b.key) == nil {
+                let ra = rank(a.key), rb = rank(b.key)
+                if ra != rb { return descending ? ra > rb : ra < rb }
+            }
+            return a.offset < b.offset
+        }.map(\.record)
+    }
+
+    private static func rank(_ v: Value) -> Int {
+        switch v {
+        case .int, .double: 0
+        case .string: 1
+        case .bool: 2
+        case .array: 3
+        case .object: 4
+        case .null: 5
+        }
+    }
+
+    private static func object(_ value: Value, _ step: String) throws(RecordError) -> Object {
+        guard case .object(let o) = value else {
+            throw RecordError(code: "not-an-object", message: "step '\(step)' needs an object record; this one is \(value.kindName)")
+        }
+        return o
+    }
+
+    private static func flatten(_ value: Value, prefix: String, separator: String, into out: inout Object) {
+        if case .object(let o) = value, !(o.isEmpty && !prefix.isEmpty) {
+            for member in o.members {
+                flatten(member.value, prefix: prefix.isEmpty ? member.key : prefix + separator + member.key, separator: separator, into: &out)
+            }
+        } else {
+            out[prefix.isEmpty ? "value" : prefix] = value
+        }
+    }
+
+    private static func replacing(_ path: ValuePath, in value: Value, with element: Value) throws(RecordError) -> Value {
+        func replace(_ v: Value, _ components: ArraySlice<ValuePath.Component>) -> Value {
+            guard let first = components.first else { return element }
+            switch (first, v) {
+            case (.key(let k), .object(var o)):
+                o[k] = replace(o[k] ?? .null, components.dropFirst())
+                return .object(o)
+            case (.index(let i), .array(var a)):
+                let at = i < 0 ? a.count + i : i
+                guard a.indices.contains(at) else { return v }
+                a[at] = replace(a[at], components.dropFirst())
+                return .array(a)
+            default:
+                return v
+            }
+        }
+        return replace(value, path.components[...])
+    }
+}

@@ -1,0 +1,126 @@
+public import ReformSDK
+
+/// Runs records through one output's reformer chain, stage by stage, rejecting per record.
+///
+/// Each stage's buffer is reused across records, so a chain allocates nothing per record beyond
+/// what its reformers build. A reformer that declares keys but is not a mapping (steps, plugins)
+/// has its output checked: only declared keys, all of them, in declared order.
+struct ChainRunner {
+    struct Stage {
+        var reformer: any Reformer
+        let name: String
+        /// Declared keys to enforce on this stage's output; nil when the reformer guarantees them.
+        let guardKeys: KeySet?
+        var buffer: RecordBuffer
+    }
+
+    /// A record a stage rejected, with the reason.
+    struct Rejection {
+        let record: Record
+        let stage: String
+        let error: RecordError
+    }
+
+    private var stages: [Stage]
+
+    init(plans: [ReformerPlan], origin: Origin) {
+        stages = plans.map { plan in
+            let reformer: any Reformer
+            var guardKeys = plan.keys
+            switch plan.kind {
+            case .mapping(let mapping):
+                reformer = MappingReformer(name: plan.name, keys: plan.keys ?? KeySet([]), plan: mapping)
+                guardKeys = nil
+            case .steps(let steps):
+                reformer = StepsReformer(name: plan.name, keys: plan.keys, steps: steps)
+            case .plugin:
+                reformer = PassThrough()
+            }
+            return Stage(reformer: reformer, name: plan.name, guardKeys: guardKeys, buffer: RecordBuffer(origin: origin))
+        }
+    }
+
+    /// Feeds one landed record; results go to `out`, rejections to `rejected`.
+    mutating func process(_ record: Record, into out: inout [Record], rejected: inout [Rejection]) {
+        feed(record, stage: 0, into: &out, rejected: &rejected)
+    }
+
+    /// Flushes every stage's held records through the stages after it.
+    mutating func finish(into out: inout [Record], rejected: inout [Rejection]) {
+        for index in stages.indices {
+            var buffer = RecordBuffer(origin: stages[index].buffer.currentOrigin)
+            swap(&buffer, &stages[index].buffer)
+            buffer.removeAll()
+            do {
+                try stages[index].reformer.finish(into: &buffer)
+            } catch {
+                let last = Record(.null, origin: buffer.currentOrigin)
+                rejected.append(Rejection(record: last, stage: stages[index].name, error: error))
+            }
+            pass(&buffer, from: index, into: &out, rejected: &rejected)
+            swap(&buffer, &stages[index].buffer)
+        }
+    }
+
+    private mutating func feed(_ record: Record, stage index: Int, into out: inout [Record], rejected: inout [Rejection]) {
+        guard index < stages.count else {
+            out.append(record)
+            return
+        }
+        var buffer = RecordBuffer(origin: record.origin)
+        swap(&buffer, &stages[index].buffer)
+        buffer.removeAll()
+        buffer.currentOrigin = record.origin
+        do {
+            try stages[index].reformer.reform(record.value, from: record.origin.manager, into: &buffer)
+            pass(&buffer, from: index, into: &out, rejected: &rejected)
+        } catch {
+            rejected.append(Rejection(record: record, stage: stages[index].name, error: error))
+        }
+        swap(&buffer, &stages[index].buffer)
+    }
+
+    /// Checks a stage's output against its keys and feeds it on to the next stage.
+    private mutating func pass(_ buffer: inout RecordBuffer, from index: Int, into out: inout [Record], rejected: inout [Rejection]) {
+        let keys = stages[index].guardKeys
+        for var produced in buffer.records {
+            if let keys {
+                do {
+                    produced.value = try ChainRunner.conform(produced.value, to: keys, reformer: stages[index].name)
+                } catch {
+                    rejected.append(Rejection(record: produced, stage: stages[index].name, error: error))
+                    continue
+                }
+            }
+            feed(produced, stage: index + 1, into: &out, rejected: &rejected)
+        }
+    }
+
+    /// The record with exactly the declared keys in declared order, or a rejection.
+    static func conform(_ value: Value, to keys: KeySet, reformer: String) throws(RecordError) -> Value {
+        guard case .object(let object) = value else {
+            throw RecordError(code: "not-an-object", message: "reformer '\(reformer)' declares keys but emitted \(value.kindName)")
+        }
+        if let extra = object.members.first(where: { member in !keys.keys.contains { $0.constant == member.key } }) {
+            throw RecordError(
+                code: "undeclared-key",
+                message: "reformer '\(reformer)' emitted '\(extra.key)', which is not among its declared keys "
+                    + "(\(keys.constants.joined(separator: ", ")))")
+        }
+        var ordered = Object(minimumCapacity: keys.keys.count)
+        for key in keys.keys {
+            guard let v = object[key.constant] else {
+                throw RecordError(code: "missing-key", message: "reformer '\(reformer)' did not emit its declared key '\(key.constant)'")
+            }
+            ordered.appendNew(key: key.constant, value: v)
+        }
+        return .object(ordered)
+    }
+}
+
+/// Stands in for a reformer the plan could not build (never reached: the loader rejects it).
+private struct PassThrough: Reformer {
+    mutating func reform(_ record: Value, from manager: ManagerRef, into output: inout RecordBuffer) throws(RecordError) {
+        output.append(record)
+    }
+}

@@ -1,0 +1,76 @@
+public import ReformSDK
+import ReformYAML
+
+/// One thing a source landed: a record, or a bad one that goes to the dead-letter file.
+enum Landed {
+    case record(Value, line: Int, page: Int)
+    case bad(line: Int, error: RecordError, text: String?)
+}
+
+/// A manager's landed records, one at a time (fixtures replayed page by page, or input files).
+protocol RecordSource {
+    /// Where records come from, for messages and dead-letter entries (`zufang.ndjson`, `fixtures/zufang`).
+    var inputName: String { get }
+    /// The next landed record, `nil` at the end; throws when the source fails as a whole.
+    mutating func next() throws(SourceError) -> Landed?
+}
+
+/// Replays a manager's recorded exchanges through its paging, page by page.
+struct FixtureSource: RecordSource {
+    let inputName: String
+    private var loader: PageLoader
+    private let transport: ReplayTransport
+    private var pending: [Value] = []
+    private var index = 0
+    private var page = 0
+
+    init(manager: ManagerPlan, params: [String: Value], transport: ReplayTransport) throws(SourceError) {
+        inputName = manager.fixtures ?? "fixtures"
+        loader = try PageLoader(manager: manager, params: params)
+        self.transport = transport
+    }
+
+    mutating func next() throws(SourceError) -> Landed? {
+        while index >= pending.count {
+            guard let request = loader.nextRequest else { return nil }
+            let response: HTTPResponse
+            do { response = try transport.answer(request, for: loader.manager.ref) } catch {
+                throw SourceError(manager: error.manager, message: "\(error.request): \(error.message)")
+            }
+            page = loader.pageNumber
+            pending = try loader.land(response)
+            index = 0
+        }
+        defer { index += 1 }
+        return .record(pending[index], line: 0, page: page)
+    }
+}
+
+/// The records of a YAML input file: each document, or each element of a document that is a list.
+struct YAMLFileSource: RecordSource {
+    let inputName: String
+    private var records: [(Value, Int)] = []
+    private var index = 0
+
+    init(path: String, manager: String, bytes: [UInt8]) throws(SourceError) {
+        inputName = path
+        do {
+            for document in try YAMLLoader().load(bytes, file: path) {
+                let value = try document.toValue(file: path)
+                if case .array(let items) = value, case .sequence(let nodes) = document.content {
+                    for (item, node) in zip(items, nodes) { records.append((item, node.location.line)) }
+                } else {
+                    records.append((value, document.location.line))
+                }
+            }
+        } catch {
+            throw SourceError(manager: manager, message: error.rendered(source: String(decoding: bytes, as: UTF8.self)))
+        }
+    }
+
+    mutating func next() throws(SourceError) -> Landed? {
+        guard index < records.count else { return nil }
+        defer { index += 1 }
+        return .record(records[index].0, line: records[index].1, page: 0)
+    }
+}

@@ -1,0 +1,27 @@
+/// What a finished run did: counts in, out and rejected, and where the rejects went.
+public struct RunSummary: Sendable, CustomStringConvertible {
+    /// Records landed per manager, in run order.
+    public var landed: [(manager: String, count: Int)] = []
+    /// Records written per output (its path, or `-` for standard output).
+    public var written: [(output: String, count: Int)] = []
+    /// Records rejected (bad input, or rejected by a reformer) and written to the dead-letter file.
+    public var rejected = 0
+    /// The dead-letter file, when anything was rejected.
+    public var deadLetterPath: String?
+
+    /// Records landed in all.
+    public var recordsIn: Int { landed.reduce(0) { $0 + $1.count } }
+
+    /// `reform: 300000 in, 299998 out, 2 rejected → reform-dead-letter.ndjson`.
+    public var description: String {
+        let out: String
+        if written.count == 1 {
+            out = "\(written[0].count) out"
+        } else {
+            out = "out " + written.map { "\($0.count) to \($0.output == "-" ? "stdout" : $0.output)" }.joined(separator: ", ")
+        }
+        var line = "reform: \(recordsIn) in, \(out), \(rejected) rejected"
+        if rejected > 0, let deadLetterPath { line += " → \(deadLetterPath)" }
+        return line
+    }
+}

@@ -1,0 +1,126 @@
+public import ReformSDK
+
+/// Executes one run of a pipeline: lands each manager's records, feeds every output's chain,
+/// writes outputs atomically and rejected records to the dead-letter file.
+public struct Runner {
+    /// The pipeline.
+    public let pipeline: Pipeline
+    /// What was asked on the command line.
+    public let options: RunOptions
+
+    /// A runner for `pipeline` with `options`.
+    public init(pipeline: Pipeline, options: RunOptions) {
+        self.pipeline = pipeline
+        self.options = options
+    }
+
+    /// Runs to the end and returns the counts; throws when the run cannot start or a source fails
+    /// as a whole (outputs are then left untouched; the dead-letter file keeps what it had).
+    public func run() throws(RunError) -> RunSummary {
+        guard let plan = pipeline.run(named: options.runName) else {
+            let names = pipeline.runs.map(\.name)
+            throw RunError(
+                "no run called '\(options.runName ?? "default")' in \(pipeline.file)"
+                    + Suggestions.hint(for: options.runName ?? "", in: names) + "; runs: \(names.joined(separator: ", "))")
+        }
+        for input in options.inputs where !plan.managers.contains(where: { $0.name == input.manager }) {
+            throw RunError(
+                "--input names manager '\(input.manager)', which run '\(plan.name)' does not use"
+                    + Suggestions.hint(for: input.manager, in: plan.managers.map(\.name))
+                    + "; its managers: \(plan.managers.map(\.name).joined(separator: ", "))")
+        }
+        var outputs: [OutputRuntime] = []
+        for (index, output) in plan.outputs.enumerated() {
+            outputs.append(try OutputRuntime(output, index: index, options: options, managers: plan.managers))
+        }
+        let deadLetter = DeadLetter(path: options.deadLetterPath ?? "reform-dead-letter.ndjson")
+        var summary = RunSummary()
+        do throws(RunError) {
+            let transport = try replayTransport(for: plan)
+            for ref in plan.managers {
+                let count = try land(ref, plan: plan, transport: transport, outputs: &outputs, deadLetter: deadLetter)
+                summary.landed.append((ref.name, count))
+            }
+            for i in outputs.indices {
+                do { try outputs[i].finish(deadLetter: deadLetter) } catch { throw RunError(error.description) }
+            }
+        } catch {
+            for output in outputs { output.file.abandon() }
+            try? deadLetter.commit()
+            throw error
+        }
+        do {
+            for output in outputs { try output.file.commit() }
+            try deadLetter.commit()
+        } catch {
+            throw RunError(error.description)
+        }
+        summary.written = outputs.map { ($0.file.displayPath, $0.written) }
+        summary.rejected = deadLetter.count
+        summary.deadLetterPath = deadLetter.count > 0 ? deadLetter.path : nil
+        return summary
+    }
+
+    private func replayTransport(for plan: RunPlan) throws(RunError) -> ReplayTransport {
+        let replayed = plan.managers.map { pipeline.managers[$0.index] }.filter { manager in
+            !options.inputs.contains { $0.manager == manager.ref.name }
+        }
+        do throws(SourceError) {
+            return try ReplayTransport(managers: replayed) { path throws(SourceError) in
+                try InputFiles.document(at: path, manager: "fixtures")
+            }
+        } catch {
+            throw RunError("\(error)")
+        }
+    }
+
+    /// Lands every record of one manager into every output; returns how many landed.
+    private func land(
+        _ ref: ManagerRef, plan: RunPlan, transport: ReplayTransport, outputs: inout [OutputRuntime], deadLetter: DeadLetter
+    ) throws(RunError) -> Int {
+        let manager = pipeline.managers[ref.index]
+        var sources: [any RecordSource] = []
+        do throws(SourceError) {
+            let files = options.inputs.filter { $0.manager == ref.name }.map(\.path)
+            if !files.isEmpty {
+                for path in files { sources.append(try InputFiles.open(path, manager: ref.name)) }
+            } else if manager.fixtures != nil {
+                var params = plan.params
+                for (k, v) in options.params { params[k] = v }
+                sources.append(try FixtureSource(manager: manager, params: params, transport: transport))
+            } else {
+                throw SourceError(
+                    manager: ref.name,
+                    message: "nothing to read: it has no 'fixtures:' folder; pass --input \(ref.name)=FILE")
+            }
+        } catch {
+            throw RunError(error.description)
+        }
+        var sequence = 0
+        do {
+            for var source in sources {
+                while let landed = try source.next() {
+                    sequence += 1
+                    switch landed {
+                    case .record(let value, let line, let page):
+                        let record = Record(value, origin: Origin(manager: ref, sequence: sequence, line: line, page: page))
+                        for i in outputs.indices {
+                            try outputs[i].process(record, inputName: source.inputName, deadLetter: deadLetter)
+                        }
+                    case .bad(let line, let error, let text):
+                        try deadLetter.add(
+                            manager: ref.name, sequence: sequence, input: "\(source.inputName):\(line)", stage: "input",
+                            error: error, record: nil, text: text)
+                    }
+                }
+            }
+        } catch let error as SourceError {
+            throw RunError(error.description)
+        } catch let error as OutputError {
+            throw RunError(error.description)
+        } catch {
+            throw RunError("\(error)")
+        }
+        return sequence
+    }
+}

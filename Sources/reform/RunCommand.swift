@@ -1,0 +1,113 @@
+import ArgumentParser
+import ReformEngine
+import ReformSDK
+import ReformYAML
+
+/// `reform run`: execute one run of a pipeline.
+struct RunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Run a pipeline: land records (fixtures by default, or --input files), reform them, write outputs.")
+
+    @Argument(help: "The pipeline file.")
+    var pipeline: String
+
+    @Option(name: .customLong("run"), help: "The run to execute (default: the run called 'default', else the first).")
+    var runName: String?
+
+    @Option(
+        name: .customLong("input"),
+        help: ArgumentHelp(
+            "Read MANAGER's records from PATH (.ndjson, .json, .yaml, or - for stdin) instead of its fixtures.",
+            valueName: "MANAGER=PATH"))
+    var inputs: [String] = []
+
+    @Option(name: .customLong("param"), help: ArgumentHelp("Set a parameter for every manager of the run.", valueName: "K=V"))
+    var params: [String] = []
+
+    @Option(help: "Output format: ndjson, json, table, csv, markdown.")
+    var format: String?
+
+    @Option(help: "Write the output to PATH (atomically) instead of standard output.")
+    var output: String?
+
+    @Option(
+        name: .customLong("dead-letter"),
+        help: "Where rejected records go (default: reform-dead-letter.ndjson, created only when needed).")
+    var deadLetter: String?
+
+    @Option(help: "Worker count for the reform chain (only 1 is available in this version).")
+    var jobs: Int = 1
+
+    @Option(help: "The service environment whose base URLs to use (for --live and --record).")
+    var env: String?
+
+    @Flag(help: "Call the live APIs instead of replaying fixtures.")
+    var live = false
+
+    @Flag(help: "Call the live APIs and record what comes back as fixtures.")
+    var record = false
+
+    @Flag(name: .shortAndLong, help: "Print nothing on standard error unless something fails.")
+    var quiet = false
+
+    func validate() throws {
+        if jobs != 1 {
+            throw ValidationError("--jobs \(jobs): this version runs the reform chain on one worker; use --jobs 1")
+        }
+        if live || record {
+            throw ValidationError(
+                "--\(live ? "live" : "record"): this version replays fixtures and reads --input files only; live HTTP managers are not built yet")
+        }
+        if let format {
+            do { _ = try OutputFormat(parsing: format) } catch { throw ValidationError(error.description) }
+        }
+        for input in inputs where !input.contains("=") {
+            throw ValidationError("--input '\(input)' must be MANAGER=PATH, as in --input zufang=zufang.ndjson")
+        }
+        for param in params where !param.contains("=") {
+            throw ValidationError("--param '\(param)' must be K=V, as in --param city=shanghai")
+        }
+    }
+
+    func run() throws {
+        let loaded: Pipeline
+        do { loaded = try PipelineLoader(environment: Terminal.environment).load(path: pipeline) } catch {
+            Terminal.error(error.description)
+            throw ExitCode(ExitStatus.invalid.rawValue)
+        }
+        if !quiet {
+            for warning in loaded.warnings { Terminal.error(warning.description) }
+        }
+        var options = RunOptions()
+        options.runName = runName
+        options.inputs = inputs.map(split).map { (manager: $0.0, path: $0.1) }
+        for (key, text) in params.map(split) { options.params[key] = CommandLineValue.parse(text) }
+        options.format = format.flatMap { try? OutputFormat(parsing: $0) }
+        options.outputPath = output
+        options.deadLetterPath = deadLetter
+        options.maxWidth = Terminal.width
+        let summary: RunSummary
+        do { summary = try Runner(pipeline: loaded, options: options).run() } catch {
+            Terminal.error("reform: error: \(error.description)")
+            throw ExitCode(ExitStatus.runFailed.rawValue)
+        }
+        if !quiet || summary.rejected > 0 { Terminal.error(summary.description) }
+        if summary.rejected > 0 { throw ExitCode(ExitStatus.rejected.rawValue) }
+    }
+
+    private func split(_ pair: String) -> (String, String) {
+        guard let eq = pair.firstIndex(of: "=") else { return (pair, "") }
+        return (String(pair[..<eq]), String(pair[pair.index(after: eq)...]))
+    }
+}
+
+/// Command-line values read as YAML scalars: `20` is a number, `true` a bool, anything else text.
+enum CommandLineValue {
+    static func parse(_ text: String) -> Value {
+        guard let documents = try? YAMLLoader().load(text, file: "--param"), let node = documents.first,
+            case .scalar(let scalar) = node.content
+        else { return .string(text) }
+        return scalar.value
+    }
+}

@@ -1,0 +1,49 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Writing to standard error and exiting with the documented codes.
+enum Terminal {
+    static func error(_ text: String) {
+        var line = Array(text.utf8)
+        if line.last != 10 { line.append(10) }
+        var written = 0
+        while written < line.count {
+            let n = line.withUnsafeBytes { write(2, $0.baseAddress.map { $0 + written }, line.count - written) }
+            if n <= 0 { break }
+            written += n
+        }
+    }
+
+    static var environment: [String: String] {
+        var env: [String: String] = [:]
+        var pointer = environ
+        while let entry = pointer.pointee {
+            let text = String(cString: entry)
+            if let eq = text.firstIndex(of: "=") {
+                env[String(text[..<eq])] = String(text[text.index(after: eq)...])
+            }
+            pointer += 1
+        }
+        return env
+    }
+
+    static var standardErrorIsTerminal: Bool { isatty(2) == 1 }
+    static var standardOutputIsTerminal: Bool { isatty(1) == 1 }
+
+    /// The terminal's width in columns, when standard output is a terminal.
+    static var width: Int? {
+        var size = winsize()
+        guard isatty(1) == 1, ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
+    }
+}
+
+/// Exit codes of the `reform` command.
+enum ExitStatus: Int32 {
+    case ok = 0
+    case runFailed = 1
+    case invalid = 2
+    case rejected = 3
+    case usage = 64
+}

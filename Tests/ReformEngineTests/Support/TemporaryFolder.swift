@@ -1,0 +1,46 @@
+import Foundation
+
+/// A fresh folder under the system temporary folder, for tests that write files.
+struct TemporaryFolder {
+    let path: String
+
+    init() throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("reform-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
+        path = base.path
+    }
+
+    /// Writes `text` to `name` inside the folder (creating sub-folders) and returns its path.
+    @discardableResult
+    func write(_ name: String, _ text: String) throws -> String {
+        let full = path + "/" + name
+        try FileManager.default.createDirectory(
+            atPath: (full as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try text.write(toFile: full, atomically: true, encoding: .utf8)
+        return full
+    }
+
+    func read(_ name: String) throws -> String {
+        try String(contentsOfFile: path + "/" + name, encoding: .utf8)
+    }
+
+    func exists(_ name: String) -> Bool {
+        FileManager.default.fileExists(atPath: path + "/" + name)
+    }
+}
+
+/// The project root, found from this file's path.
+enum ProjectRoot {
+    static var path: String {
+        var url = URL(fileURLWithPath: #filePath)
+        while url.path != "/" {
+            url.deleteLastPathComponent()
+            if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path),
+                FileManager.default.fileExists(atPath: url.appendingPathComponent("Pipelines").path)
+            {
+                return url.path
+            }
+        }
+        return FileManager.default.currentDirectoryPath
+    }
+}
