@@ -155,9 +155,10 @@ final class DecodingContext {
     where E.RawValue == String {
         guard let text = string(node, what) else { return nil }
         if let value = E(rawValue: text) { return value }
-        let names = E.allCases.map(\.rawValue)
+        let names = E.allCases.map(\.rawValue).joined(separator: ", ")
+        let hint = Suggestions.hint(for: text, in: E.allCases.map(\.rawValue))
         error(
-            "unknown \(what) '\(text)'\(Suggestions.hint(for: text, in: names)); expected one of: \(names.joined(separator: ", "))",
+            "unknown \(what) '\(text)'" + (hint.isEmpty ? "; expected one of: \(names)" : "\(hint) (expected one of: \(names))"),
             at: node.location)
         return nil
     }

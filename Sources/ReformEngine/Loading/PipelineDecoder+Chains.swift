@@ -8,14 +8,17 @@ extension PipelineDecoder {
     /// (`nil` when unknown: raw records, or steps that reshape records freely).
     func checkChain(
         _ names: [(String, SourceLocation)], managers: [ManagerRef], reformers: [String: ReformerPlan], _ what: String
-    ) -> ([ReformerPlan], KeySet?)? {
+    ) -> ([ReformerPlan], KeySet?) {
         var keys: KeySet?
         var chain: [ReformerPlan] = []
         var ok = true
         for (name, location) in names {
             guard let reformer = reformers[name] else {
-                unknownReference("reformer", name, known: reformers.keys.sorted(), at: location)
+                if !declaredReformers.contains(name) {
+                    unknownReference("reformer", name, known: declaredReformers.sorted(), at: location)
+                }
                 ok = false
+                keys = nil
                 continue
             }
             switch reformer.kind {
@@ -49,7 +52,8 @@ extension PipelineDecoder {
                 ok = false
             }
         }
-        return ok ? (chain, keys) : nil
+        _ = ok  // errors are in the context; later checks still run on what resolved
+        return (chain, keys)
     }
 
     /// A step with its key names resolved against `keys`, and the keys after it.

@@ -121,7 +121,7 @@ extension PipelineDecoder {
             guard let key = keys.key(named: entry.key) else {
                 context.error(
                     "'\(entry.key)' in \(what) is not a declared key\(Suggestions.hint(for: entry.key, in: keys.keys.map(\.name)))"
-                        + "; declared: \(keys.keys.map(\.name).joined(separator: ", "))",
+                        + " (declared: \(keys.keys.map(\.name).joined(separator: ", ")))",
                     at: entry.keyLocation)
                 ok = false
                 continue

@@ -141,7 +141,7 @@ extension PipelineDecoder {
         let rowsNode = settings?["rows"] ?? chainSource["rows"]
         let format = settings?["format"].flatMap { context.choice($0, "output format", as: OutputFormat.self) }
         let path = settings?["path"].flatMap { context.string($0, "'path' of an output of \(what)") }
-        guard let (chain, keys) = checkChain(names, managers: managers, reformers: reformers, what) else { return nil }
+        let (chain, keys) = checkChain(names, managers: managers, reformers: reformers, what)
         var rowsPlan: RowsPlan?
         if let rowsNode, let name = context.string(rowsNode, "'rows' of \(what)") {
             if let declared = rows[name] {

@@ -5,6 +5,9 @@ public import ReformYAML
 struct PipelineDecoder {
     let context: DecodingContext
     let folder: String
+    /// Every reformer name declared, including those whose declaration had errors (so that uses of
+    /// them are not reported a second time as unknown).
+    var declaredReformers: Set<String> = []
 
     static let topLevelKeys = ["reform", "name", "description", "services", "managers", "reformers", "rows", "runs"]
 
@@ -21,6 +24,19 @@ struct PipelineDecoder {
         if top["managers"] == nil {
             context.error("the pipeline declares no managers; add a 'managers:' section", at: root.location)
         }
+        var decoder = self
+        if let node = top["reformers"], case .mapping(let pairs) = node.content {
+            decoder.declaredReformers = Set(pairs.compactMap { pair -> String? in
+                if case .scalar(let s) = pair.key.content { return s.text }
+                return nil
+            })
+        }
+        return decoder.decodeAll(top, root: root, name: name, services: services, managers: managers)
+    }
+
+    private func decodeAll(
+        _ top: Mapping, root: YAMLNode, name: String, services: [ServicePlan], managers: [ManagerPlan]
+    ) -> Pipeline? {
         let reformers = top["reformers"].map { decodeReformers($0, managers: managers) } ?? [:]
         let rowDecls = top["rows"].map { decodeRows($0, managers: managers) } ?? [:]
         let runs = top["runs"].map {

@@ -4,7 +4,12 @@ enum Suggestions {
     static func closest(to word: String, in candidates: some Sequence<String>) -> String? {
         let target = Array(word.lowercased().unicodeScalars)
         var best: (String, Int)?
+        let lowered = word.lowercased()
         for candidate in candidates {
+            let other = candidate.lowercased()
+            if lowered.count >= 3, other.count >= 3, lowered.hasPrefix(other) || other.hasPrefix(lowered) {
+                return candidate
+            }
             let distance = editDistance(target, Array(candidate.lowercased().unicodeScalars))
             if distance <= max(1, min(target.count, candidate.count) / 3 + 1), distance < (best?.1 ?? .max) {
                 best = (candidate, distance)
