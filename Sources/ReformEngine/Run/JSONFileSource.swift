@@ -105,6 +105,7 @@ struct LineReader {
         buffer.removeAll(keepingCapacity: true)
         start = 0
         fill()
+        start = buffer.count
         return buffer.isEmpty ? nil : buffer[...]
     }
 

@@ -8,6 +8,9 @@ public struct RunSummary: Sendable, CustomStringConvertible {
     public var rejected = 0
     /// The dead-letter file, when anything was rejected.
     public var deadLetterPath: String?
+    /// Managers of the run that landed nothing because the run read `--input` files (batch mode)
+    /// and none was given for them.
+    public var skipped: [String] = []
 
     /// Records landed in all.
     public var recordsIn: Int { landed.reduce(0) { $0 + $1.count } }
@@ -22,6 +25,7 @@ public struct RunSummary: Sendable, CustomStringConvertible {
         }
         var line = "reform: \(recordsIn) in, \(out), \(rejected) rejected"
         if rejected > 0, let deadLetterPath { line += " → \(deadLetterPath)" }
+        if !skipped.isEmpty { line += " (batch mode: no --input for \(skipped.joined(separator: ", ")), skipped)" }
         return line
     }
 }

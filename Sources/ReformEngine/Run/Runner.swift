@@ -37,7 +37,12 @@ public struct Runner {
         var summary = RunSummary()
         do throws(RunError) {
             let transport = try replayTransport(for: plan)
+            let batch = !options.inputs.isEmpty
             for ref in plan.managers {
+                if batch && !options.inputs.contains(where: { $0.manager == ref.name }) {
+                    summary.skipped.append(ref.name)
+                    continue
+                }
                 let count = try land(ref, plan: plan, transport: transport, outputs: &outputs, deadLetter: deadLetter)
                 summary.landed.append((ref.name, count))
             }
