@@ -89,6 +89,17 @@ struct RunnerTests {
         #expect(leftovers.isEmpty)
     }
 
+    @Test func devicesAreWrittenInPlaceNotReplaced() throws {
+        let (summary, _) = try run(RunnerTests.listing, files: ["a.ndjson": "{\"id\":1,\"name\":\"A\"}\n{\"id\":2}\n"]) { options, folder in
+            options.inputs = [("a", folder.path + "/a.ndjson")]
+            options.outputPath = "/dev/null"
+            options.deadLetterPath = "/dev/null"
+        }
+        #expect(summary.rejected == 1)
+        var info = stat()
+        #expect(stat("/dev/null", &info) == 0 && (info.st_mode & S_IFMT) == S_IFCHR)
+    }
+
     @Test func builtInStepsChainInOrder() throws {
         let yaml = """
             reform: 1

@@ -20,7 +20,10 @@ public final class OutputFile {
     private var closed = false
     private static let flushThreshold = 1 << 16
 
-    private init(descriptor: Int32, displayPath: String, temporaryPath: String?, finalPath: String?) {
+    private let ownsDescriptor: Bool
+
+    private init(descriptor: Int32, displayPath: String, temporaryPath: String?, finalPath: String?, ownsDescriptor: Bool = false) {
+        self.ownsDescriptor = ownsDescriptor
         self.descriptor = descriptor
         self.displayPath = displayPath
         self.temporaryPath = temporaryPath
@@ -35,7 +38,18 @@ public final class OutputFile {
     }
 
     /// A new file at `path`, written to a temporary file beside it until ``commit()``.
+    ///
+    /// A path that exists and is not a regular file (`/dev/null`, `/dev/stdout`, a FIFO) is opened
+    /// and written directly: renaming over it would replace the device.
     public static func atomic(path: String) throws(OutputError) -> OutputFile {
+        var info = stat()
+        if stat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG {
+            let fd = open(path, O_WRONLY)
+            guard fd >= 0 else {
+                throw OutputError(path: path, message: "cannot open for writing: \(OutputFile.systemError())")
+            }
+            return OutputFile(descriptor: fd, displayPath: path, temporaryPath: nil, finalPath: nil, ownsDescriptor: true)
+        }
         try makeFolders(for: path)
         var template = Array((path + ".reform-XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { name in name.baseAddress.map { mkstemp($0) } ?? -1 }
@@ -75,7 +89,10 @@ public final class OutputFile {
         try flush()
         guard !closed else { return }
         closed = true
-        guard let temporaryPath, let finalPath else { return }
+        guard let temporaryPath, let finalPath else {
+            if ownsDescriptor { close(descriptor) }
+            return
+        }
         if close(descriptor) != 0 {
             unlink(temporaryPath)
             throw OutputError(path: displayPath, message: "close failed: \(OutputFile.systemError())")
@@ -92,6 +109,7 @@ public final class OutputFile {
         guard !closed else { return }
         closed = true
         buffer.removeAll()
+        if ownsDescriptor { close(descriptor) }
         if let temporaryPath {
             close(descriptor)
             unlink(temporaryPath)

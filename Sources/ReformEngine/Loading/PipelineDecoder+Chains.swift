@@ -108,7 +108,10 @@ extension PipelineDecoder {
             result = (.convert(pairs.map { (key: constant($0.key), conversion: $0.conversion) }), keys)
         case .set(let pairs):
             for template in pairs.map(\.template) { _ = template.paths.map(path) }
-            let resolved = pairs.map { (key: keys?.key(named: $0.key)?.constant ?? $0.key, template: $0.template) }
+            let resolved = pairs.map { pair in
+                (key: keys?.key(named: pair.key)?.constant ?? pair.key,
+                 template: pair.template.renamingFirstKeys { keys?.key(named: $0)?.constant })
+            }
             result = (.set(resolved), adding(resolved.map(\.key)))
         case .filter(let condition):
             for p in condition.paths { _ = path(p) }

@@ -20,6 +20,23 @@ public struct Template: Sendable, CustomStringConvertible {
         parts.compactMap { if case .field(let p, _) = $0 { return p } else { return nil } }
     }
 
+    private init(parts: [Part], description: String) {
+        self.parts = parts
+        self.description = description
+    }
+
+    /// The same template with each field's first key replaced by `rename(key)` where that is not nil.
+    public func renamingFirstKeys(_ rename: (String) -> String?) -> Template {
+        Template(
+            parts: parts.map { part in
+                guard case .field(let path, let optional) = part, case .key(let first)? = path.components.first,
+                    let new = rename(first)
+                else { return part }
+                return .field(ValuePath([.key(new)] + path.components.dropFirst()), optional: optional)
+            },
+            description: description)
+    }
+
     /// Parses a template; the error's column is 1-based within `text`.
     public init(parsing text: String) throws(ValuePathError) {
         description = text

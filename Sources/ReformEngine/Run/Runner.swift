@@ -21,13 +21,13 @@ public struct Runner {
             let names = pipeline.runs.map(\.name)
             throw RunError(
                 "no run called '\(options.runName ?? "default")' in \(pipeline.file)"
-                    + Suggestions.hint(for: options.runName ?? "", in: names) + "; runs: \(names.joined(separator: ", "))")
+                    + Suggestions.hint(for: options.runName ?? "", in: names) + " (runs: \(names.joined(separator: ", ")))")
         }
         for input in options.inputs where !plan.managers.contains(where: { $0.name == input.manager }) {
             throw RunError(
                 "--input names manager '\(input.manager)', which run '\(plan.name)' does not use"
                     + Suggestions.hint(for: input.manager, in: plan.managers.map(\.name))
-                    + "; its managers: \(plan.managers.map(\.name).joined(separator: ", "))")
+                    + " (its managers: \(plan.managers.map(\.name).joined(separator: ", ")))")
         }
         var outputs: [OutputRuntime] = []
         for (index, output) in plan.outputs.enumerated() {

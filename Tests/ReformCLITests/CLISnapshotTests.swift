@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+
+/// The command-line contract, pinned by golden transcripts (exit code, stdout, stderr).
+///
+/// Re-record after an intended change with `RECORD_SNAPSHOTS=1 swift test --filter ReformCLITests`
+/// and review the diff of `Tests/ReformCLITests/Snapshots/`.
+@Suite("reform command line")
+struct CLISnapshotTests {
+    struct Case: CustomTestStringConvertible, Sendable {
+        let name: String
+        let arguments: [String]
+        var stdin: String? = nil
+        var testDescription: String { name }
+    }
+
+    static let cases: [Case] = [
+        Case(name: "run-property-list-default", arguments: ["run", "Pipelines/property-list.yaml"]),
+        Case(name: "run-property-list-ndjson", arguments: ["run", "Pipelines/property-list.yaml", "--format", "ndjson", "--quiet"]),
+        Case(name: "run-property-list-rows-markdown", arguments: ["run", "Pipelines/property-list.yaml", "--run", "rows", "--format", "markdown"]),
+        Case(name: "run-property-list-rows-csv", arguments: ["run", "Pipelines/property-list.yaml", "--run", "rows", "--format", "csv"]),
+        Case(name: "run-orders-paid-only-json", arguments: ["run", "Pipelines/orders.yaml", "--run", "paid-only", "--format", "json"]),
+        Case(
+            name: "run-batch-stdin-with-rejects",
+            arguments: ["run", "Pipelines/property-list.yaml", "--format", "ndjson", "--input", "xinfang=-", "--dead-letter", "/dev/null"],
+            stdin: """
+                {"xinfang_id":1,"xinfang_name":"A","xinfang_title":"T","xinfang_imageUrl":"u"}
+                {"xinfang_id":2,"xinfang_name":"B"}
+                not json
+                {"xinfang_id":3,"xinfang_name":"C","xinfang_title":"T3","xinfang_imageUrl":"u3"}
+
+                """),
+        Case(name: "run-unknown-run", arguments: ["run", "Pipelines/property-list.yaml", "--run", "row"]),
+        Case(name: "run-bad-param", arguments: ["run", "Pipelines/property-list.yaml", "--param", "city=Shang-hai"]),
+        Case(name: "run-jobs-usage", arguments: ["run", "Pipelines/property-list.yaml", "--jobs", "4"]),
+        Case(name: "run-format-typo", arguments: ["run", "Pipelines/property-list.yaml", "--format", "cvs"]),
+        Case(name: "validate-shipped", arguments: ["validate", "Pipelines/property-list.yaml", "Pipelines/orders.yaml"]),
+        Case(name: "validate-errors", arguments: ["validate", "Tests/ReformCLITests/Inputs/broken-pipeline.yaml"]),
+        Case(name: "keys-swift", arguments: ["keys", "Pipelines/property-list.yaml", "--swift"]),
+        Case(name: "cat-yaml-to-json", arguments: ["cat", "--to", "json", "Tests/ReformCLITests/Inputs/listing.yaml"]),
+        Case(name: "cat-json-to-yaml", arguments: ["cat", "--to", "yaml", "Pipelines/fixtures/xinfang/002.json"]),
+        Case(name: "cat-ndjson-to-table", arguments: ["cat", "--to", "table", "Tests/ReformCLITests/Inputs/records.ndjson"]),
+        Case(name: "cat-invalid-json", arguments: ["cat", "--to", "ndjson", "Tests/ReformCLITests/Inputs/invalid.json"]),
+    ]
+
+    @Test(arguments: cases)
+    func transcriptMatchesGolden(_ test: Case) throws {
+        let result = try CLIRunner.run(test.arguments, stdin: test.stdin)
+        let transcript = Snapshot.transcript(test.arguments, result)
+        #expect(try Snapshot.matches(test.name, transcript), "golden Snapshots/\(test.name).txt differs:\n\(transcript)")
+    }
+
+    @Test func theExecutableIsBuilt() {
+        #expect(FileManager.default.isExecutableFile(atPath: CLIRunner.executable), "no reform at \(CLIRunner.executable)")
+    }
+}
