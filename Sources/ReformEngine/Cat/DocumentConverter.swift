@@ -82,11 +82,12 @@ public struct DocumentConverter {
         let fd: Int32 = path == "-" ? 0 : open(path, O_RDONLY)
         guard fd >= 0 else { return ["\(name): error: \(String(cString: strerror(errno)))"] }
         var reader = LineReader(descriptor: fd, closeWhenDone: path != "-")
+        var parser = JSONParser()
         var problems: [String] = []
         while let (line, number) = reader.nextLine() {
             if line.allSatisfy({ $0 == 32 || $0 == 9 || $0 == 13 }) { continue }
             let parsed: Result<Value, JSONError> = line.withUnsafeBytes { raw in
-                Result { () throws(JSONError) -> Value in try JSON.parse(raw) }
+                Result { () throws(JSONError) -> Value in try parser.parse(raw) }
             }
             switch parsed {
             case .success(let value): try emit(value)

@@ -12,6 +12,7 @@ import Glibc
 struct JSONFileSource: RecordSource {
     let inputName: String
     private var lines: LineReader
+    private var parser = JSONParser()
     private var array: [Value]?
     private var arrayIndex = 0
 
@@ -43,7 +44,7 @@ struct JSONFileSource: RecordSource {
         while let (line, number) = lines.nextLine() {
             if line.allSatisfy({ $0 == 32 || $0 == 9 || $0 == 13 }) { continue }
             let parsed: Result<Value, JSONError> = line.withUnsafeBytes { raw in
-                Result { () throws(JSONError) -> Value in try JSON.parse(raw) }
+                Result { () throws(JSONError) -> Value in try parser.parse(raw) }
             }
             switch parsed {
             case .success(let value):
