@@ -76,14 +76,23 @@ public struct JSONParser {
 
     // MARK: Values
 
+    /// Parses one value. The innermost open container lives in local variables; only its
+    /// suspended parents are kept in ``frames``, so flat records never touch the frame stack.
     @inline(__always)
     private mutating func parseValue(_ s: inout Scanner) throws(JSONError) -> Value {
-        let baseDepth = frames.count
+        frames.removeAll(keepingCapacity: true)
+        prints.removeAll(keepingCapacity: true)
+        var depth = 0
+        var isObject = false
+        var elements: [Value] = []
+        var members: [Object.Member] = []
+        var key = ""
+        var keyPrint = KeyPrint.long
+        var printStart = 0
         var value: Value
         nextValue: while true {
             guard s.pos < s.end else { throw s.error("expected a value", found: true) }
-            let c = s.base[s.pos]
-            switch c {
+            switch s.base[s.pos] {
             case UInt8(ascii: "\""):
                 value = .string(try parseString(&s))
             case UInt8(ascii: "{"):
@@ -93,14 +102,20 @@ public struct JSONParser {
                     s.pos += 1
                     value = .object(Object())
                 } else {
-                    try checkDepth(&s, baseDepth)
-                    let (key, print) = try parseKey(&s)
-                    var members: [Object.Member] = []
-                    members.reserveCapacity(capacityHint(frames.count))
-                    frames.append(
-                        Frame(
-                            isObject: true, elements: [], members: members, printStart: prints.count, key: key,
-                            keyPrint: print))
+                    try checkDepth(&s, depth)
+                    if depth > 0 {
+                        frames.append(
+                            Frame(
+                                isObject: isObject, elements: elements, members: members, printStart: printStart,
+                                key: key, keyPrint: keyPrint))
+                        elements = []
+                    }
+                    members = []
+                    members.reserveCapacity(capacityHint(depth))
+                    depth += 1
+                    isObject = true
+                    printStart = prints.count
+                    (key, keyPrint) = try parseKey(&s)
                     continue nextValue
                 }
             case UInt8(ascii: "["):
@@ -110,13 +125,18 @@ public struct JSONParser {
                     s.pos += 1
                     value = .array([])
                 } else {
-                    try checkDepth(&s, baseDepth)
-                    var elements: [Value] = []
-                    elements.reserveCapacity(capacityHint(frames.count))
-                    frames.append(
-                        Frame(
-                            isObject: false, elements: elements, members: [], printStart: 0, key: "",
-                            keyPrint: KeyPrint(low: 0, high: 0, length: 0)))
+                    try checkDepth(&s, depth)
+                    if depth > 0 {
+                        frames.append(
+                            Frame(
+                                isObject: isObject, elements: elements, members: members, printStart: printStart,
+                                key: key, keyPrint: keyPrint))
+                        members = []
+                    }
+                    elements = []
+                    elements.reserveCapacity(capacityHint(depth))
+                    depth += 1
+                    isObject = false
                     continue nextValue
                 }
             case UInt8(ascii: "t"):
@@ -135,11 +155,26 @@ public struct JSONParser {
             }
 
             // Attach the finished value to the open containers, closing those that end here.
-            while frames.count > baseDepth {
-                let top = frames.count - 1
+            while depth > 0 {
                 s.skipWhitespace()
-                if frames[top].isObject {
-                    addMember(value, to: top)
+                if isObject {
+                    // A repeated key keeps its first position and takes the new value.
+                    var duplicate = -1
+                    var i = printStart
+                    let count = prints.count
+                    while i < count {
+                        if prints[i] == keyPrint && (keyPrint.length >= 0 || members[i - printStart].key == key) {
+                            duplicate = i - printStart
+                            break
+                        }
+                        i += 1
+                    }
+                    if duplicate >= 0 {
+                        members[duplicate].value = value
+                    } else {
+                        prints.append(keyPrint)
+                        members.append(Object.Member(key: key, value: value))
+                    }
                     guard s.pos < s.end else {
                         throw s.error("expected ',' or '}' after an object member", found: true)
                     }
@@ -147,16 +182,26 @@ public struct JSONParser {
                     if c == UInt8(ascii: ",") {
                         s.pos += 1
                         s.skipWhitespace()
-                        (frames[top].key, frames[top].keyPrint) = try parseKey(&s)
+                        (key, keyPrint) = try parseKey(&s)
                         continue nextValue
                     } else if c == UInt8(ascii: "}") {
                         s.pos += 1
-                        value = .object(closeObject())
+                        prints.removeSubrange(printStart...)
+                        depth -= 1
+                        setCapacityHint(members.count, depth: depth)
+                        var object = Object()
+                        if members.count > Object.indexThreshold {
+                            object.storage = members
+                            object.rebuildIndex()
+                        } else {
+                            object.storage = members
+                        }
+                        value = .object(object)
                     } else {
                         throw s.error("expected ',' or '}' after an object member", found: true)
                     }
                 } else {
-                    frames[top].elements.append(value)
+                    elements.append(value)
                     guard s.pos < s.end else {
                         throw s.error("expected ',' or ']' after an array element", found: true)
                     }
@@ -167,12 +212,22 @@ public struct JSONParser {
                         continue nextValue
                     } else if c == UInt8(ascii: "]") {
                         s.pos += 1
-                        let frame = frames.removeLast()
-                        setCapacityHint(frame.elements.count, depth: top)
-                        value = .array(frame.elements)
+                        depth -= 1
+                        setCapacityHint(elements.count, depth: depth)
+                        value = .array(elements)
                     } else {
                         throw s.error("expected ',' or ']' after an array element", found: true)
                     }
+                }
+                if depth > 0 {
+                    // Resume the parent container.
+                    let parent = frames.removeLast()
+                    isObject = parent.isObject
+                    elements = parent.elements
+                    members = parent.members
+                    printStart = parent.printStart
+                    key = parent.key
+                    keyPrint = parent.keyPrint
                 }
             }
             return value
@@ -180,8 +235,8 @@ public struct JSONParser {
     }
 
     @inline(__always)
-    private func checkDepth(_ s: inout Scanner, _ baseDepth: Int) throws(JSONError) {
-        if frames.count - baseDepth >= limits.maximumDepth {
+    private func checkDepth(_ s: inout Scanner, _ depth: Int) throws(JSONError) {
+        if depth >= limits.maximumDepth {
             s.pos -= 1
             throw JSONError(
                 code: .tooDeep, message: "nesting is deeper than the limit of \(limits.maximumDepth) levels",
@@ -225,35 +280,6 @@ public struct JSONParser {
         let key = String(decoding: UnsafeBufferPointer(start: s.base + start, count: length), as: UTF8.self)
         keyCache[slot] = KeyCacheEntry(print: print, key: key)
         return (key, print)
-    }
-
-    /// Appends the member being parsed to the object at `top`, or replaces the value of an earlier
-    /// member with the same key in place.
-    @inline(__always)
-    private mutating func addMember(_ value: Value, to top: Int) {
-        let print = frames[top].keyPrint
-        var i = frames[top].printStart
-        let count = prints.count
-        while i < count {
-            if prints[i] == print && (print.length >= 0 || frames[top].members[i - frames[top].printStart].key == frames[top].key) {
-                frames[top].members[i - frames[top].printStart].value = value
-                return
-            }
-            i += 1
-        }
-        prints.append(print)
-        frames[top].members.append(Object.Member(key: frames[top].key, value: value))
-    }
-
-    @inline(__always)
-    private mutating func closeObject() -> Object {
-        let frame = frames.removeLast()
-        prints.removeSubrange(frame.printStart...)
-        setCapacityHint(frame.members.count, depth: frames.count)
-        var object = Object()
-        object.storage = frame.members
-        if frame.members.count > Object.indexThreshold { object.rebuildIndex() }
-        return object
     }
 
     @inline(__always)
