@@ -51,6 +51,27 @@ import Testing
         #expect(String(decoding: ours, as: UTF8.self) == expected)
     }
 
+    @Test func randomDoublesMatchJQ() throws {
+        guard FileManager.default.isExecutableFile(atPath: Self.jq) else {
+            print("skipped: \(Self.jq) not found; install jq 1.6 to compare output with it")
+            return
+        }
+        var generator = SplitMix64(seed: 0x5EED)
+        var values: [Value] = []
+        for _ in 0..<2000 {
+            let bits = generator.next()
+            let d = Double(bitPattern: bits)
+            if d.isFinite { values.append(.double(d)) }
+            let scaled = Double(Int64(bitPattern: generator.next()) >> 20) / 1000
+            values.append(.double(scaled))
+        }
+        let ours = JSON.compactString(.array(values))
+        let expected = try Self.run(["-c", "."], input: ours)
+        #expect(ours + "\n" == expected)
+        // And what we print reads back to the same doubles.
+        #expect(try JSON.parse(ours) == .array(values))
+    }
+
     static func run(_ arguments: [String], input: String) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: jq)
@@ -65,5 +86,20 @@ import Testing
         let data = stdout.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return String(decoding: data, as: UTF8.self)
+    }
+}
+
+/// A small deterministic generator (SplitMix64) so that failures reproduce.
+struct SplitMix64 {
+    var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }

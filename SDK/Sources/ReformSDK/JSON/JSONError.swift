@@ -56,6 +56,9 @@ public struct JSONError: Error, Sendable, Hashable, CustomStringConvertible {
 /// exhausting the stack or memory.
 public struct JSONLimits: Sendable, Hashable {
     /// The deepest nesting of arrays and objects accepted; `[[1]]` has depth 2.
+    ///
+    /// The parser itself never recurses, but code that walks or releases a ``Value`` does, so
+    /// keep this in the thousands at most.
     public var maximumDepth: Int
     /// The largest document accepted, in bytes.
     public var maximumDocumentSize: Int

@@ -273,7 +273,7 @@ public struct JSONParser {
         let i = s.firstSpecialStringByte(from: start, limit: min(s.end, start + 17))
         guard i < s.end, i - start <= 16, s.base[i] == UInt8(ascii: "\"") else { return nil }
         let length = i - start
-        let print = KeyPrint(s.base + start, length)
+        let print = start + 16 <= s.end ? KeyPrint(loading: s.base + start, length) : KeyPrint(s.base + start, length)
         let slot = print.slot
         s.pos = i + 1
         if keyCache[slot].print == print { return (keyCache[slot].key, print) }
@@ -556,6 +556,21 @@ internal struct KeyPrint: Equatable {
         while k < length {
             high |= UInt64(bytes[k]) << (8 * UInt64(k - 8))
             k += 1
+        }
+        self.init(low: low, high: high, length: length)
+    }
+
+    /// The fingerprint of the `length` (at most 16) bytes at `bytes`, when 16 bytes are readable there.
+    @inline(__always)
+    init(loading bytes: UnsafePointer<UInt8>, _ length: Int) {
+        let raw = UnsafeRawPointer(bytes)
+        var low = raw.loadUnaligned(as: UInt64.self)
+        var high = raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+        if length < 8 {
+            low &= (1 &<< UInt64(8 * length)) &- 1
+            high = 0
+        } else if length < 16 {
+            high &= (1 &<< UInt64(8 * (length - 8))) &- 1
         }
         self.init(low: low, high: high, length: length)
     }
