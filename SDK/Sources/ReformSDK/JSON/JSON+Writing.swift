@@ -111,13 +111,13 @@ internal struct ByteSink {
             byte(UInt8(ascii: "]"), &out)
         case .object(let object):
             byte(UInt8(ascii: "{"), &out)
-            var first = true
-            for member in object.storage {
-                if !first { byte(UInt8(ascii: ","), &out) }
-                first = false
-                string(member.key, &out)
-                byte(UInt8(ascii: ":"), &out)
-                self.value(member.value, into: &out)
+            object.storage.withUnsafeBufferPointer { members in
+                for i in members.indices {
+                    if i > 0 { byte(UInt8(ascii: ","), &out) }
+                    string(members[i].key, &out)
+                    byte(UInt8(ascii: ":"), &out)
+                    self.value(members[i].value, into: &out)
+                }
             }
             byte(UInt8(ascii: "}"), &out)
         }
