@@ -72,18 +72,18 @@ import Testing
         #expect(try JSON.parse(ours) == .array(values))
     }
 
+    /// Runs jq on `input` (passed as a file, so that neither pipe can fill up) and returns its output.
     static func run(_ arguments: [String], input: String) throws -> String {
+        let inputPath = NSTemporaryDirectory() + "reform-jq-\(UUID().uuidString).json"
+        try Data(input.utf8).write(to: URL(fileURLWithPath: inputPath))
+        defer { try? FileManager.default.removeItem(atPath: inputPath) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: jq)
-        process.arguments = arguments
-        let stdin = Pipe()
+        process.arguments = arguments + [inputPath]
         let stdout = Pipe()
-        process.standardInput = stdin
         process.standardOutput = stdout
         try process.run()
-        stdin.fileHandleForWriting.write(Data(input.utf8))
-        try stdin.fileHandleForWriting.close()
-        let data = stdout.fileHandleForReading.readDataToEndOfFile()
+        let data = try stdout.fileHandleForReading.readToEnd() ?? Data()
         process.waitUntilExit()
         return String(decoding: data, as: UTF8.self)
     }

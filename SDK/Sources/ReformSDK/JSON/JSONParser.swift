@@ -81,7 +81,9 @@ public struct JSONParser {
     @inline(__always)
     private mutating func parseValue(_ s: inout Scanner) throws(JSONError) -> Value {
         frames.removeAll(keepingCapacity: true)
-        prints.removeAll(keepingCapacity: true)
+        // `prints[0..<printCount]` are the fingerprints of the open objects' keys; the array
+        // only grows, so truncating it when an object closes is a store.
+        var printCount = 0
         var depth = 0
         var isObject = false
         var elements: [Value] = []
@@ -114,7 +116,7 @@ public struct JSONParser {
                     members.reserveCapacity(capacityHint(depth))
                     depth += 1
                     isObject = true
-                    printStart = prints.count
+                    printStart = printCount
                     (key, keyPrint) = try parseKey(&s)
                     continue nextValue
                 }
@@ -161,8 +163,7 @@ public struct JSONParser {
                     // A repeated key keeps its first position and takes the new value.
                     var duplicate = -1
                     var i = printStart
-                    let count = prints.count
-                    while i < count {
+                    while i < printCount {
                         if prints[i] == keyPrint && (keyPrint.length >= 0 || members[i - printStart].key == key) {
                             duplicate = i - printStart
                             break
@@ -172,8 +173,16 @@ public struct JSONParser {
                     if duplicate >= 0 {
                         members[duplicate].value = value
                     } else {
-                        prints.append(keyPrint)
-                        members.append(Object.Member(key: key, value: value))
+                        if printCount < prints.count {
+                            prints[printCount] = keyPrint
+                        } else {
+                            prints.append(keyPrint)
+                        }
+                        printCount += 1
+                        // Move the value in rather than copying it (saves a retain and a release).
+                        var moved = Value.null
+                        swap(&moved, &value)
+                        members.append(Object.Member(key: key, value: moved))
                     }
                     guard s.pos < s.end else {
                         throw s.error("expected ',' or '}' after an object member", found: true)
@@ -186,7 +195,7 @@ public struct JSONParser {
                         continue nextValue
                     } else if c == UInt8(ascii: "}") {
                         s.pos += 1
-                        prints.removeSubrange(printStart...)
+                        printCount = printStart
                         depth -= 1
                         setCapacityHint(members.count, depth: depth)
                         var object = Object()
@@ -201,7 +210,9 @@ public struct JSONParser {
                         throw s.error("expected ',' or '}' after an object member", found: true)
                     }
                 } else {
-                    elements.append(value)
+                    var moved = Value.null
+                    swap(&moved, &value)
+                    elements.append(moved)
                     guard s.pos < s.end else {
                         throw s.error("expected ',' or ']' after an array element", found: true)
                     }
