@@ -9,7 +9,8 @@ extension JSON {
     /// exactly, where jq 1.6 would round those beyond 2^53 to 17 significant digits.
     public static func write(_ value: Value, into buffer: inout [UInt8]) {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: ByteSink.stackCapacity) { scratch in
-            var sink = ByteSink(scratch)
+            guard let base = scratch.baseAddress else { return }
+            var sink = ByteSink(base: base, capacity: scratch.count)
             sink.value(value, into: &buffer)
             sink.flush(into: &buffer)
         }
@@ -19,7 +20,8 @@ extension JSON {
     /// `indent` of 2 (no trailing newline); scalars are written as ``write(_:into:)`` writes them.
     public static func writePretty(_ value: Value, indent: Int = 2, into buffer: inout [UInt8]) {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: ByteSink.stackCapacity) { scratch in
-            var sink = ByteSink(scratch)
+            guard let base = scratch.baseAddress else { return }
+            var sink = ByteSink(base: base, capacity: scratch.count)
             sink.pretty(value, indent: indent, level: 0, into: &buffer)
             sink.flush(into: &buffer)
         }
@@ -49,9 +51,9 @@ internal struct ByteSink {
     let capacity: Int
     var count = 0
 
-    init(_ scratch: UnsafeMutableBufferPointer<UInt8>) {
-        base = scratch.baseAddress.unsafelyUnwrapped
-        capacity = scratch.count
+    init(base: UnsafeMutablePointer<UInt8>, capacity: Int) {
+        self.base = base
+        self.capacity = capacity
     }
 
     @inline(__always)

@@ -69,7 +69,9 @@ public struct JSONParser {
                 line: 1, column: 1, offset: 0)
         }
         guard let base = bytes.baseAddress else {
-            return Scanner(base: UnsafePointer(bitPattern: 1).unsafelyUnwrapped, end: 0)
+            // An empty buffer may have no address; scan a static empty string instead.
+            let empty: StaticString = ""
+            return Scanner(base: empty.utf8Start, end: 0)
         }
         return Scanner(base: base.assumingMemoryBound(to: UInt8.self), end: bytes.count)
     }
