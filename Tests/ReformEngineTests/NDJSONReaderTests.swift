@@ -93,6 +93,16 @@ import Glibc
         }
     }
 
+    @Test func unreadableInputIsAnInputError() throws {
+        var reader = try NDJSONReader(path: NSTemporaryDirectory())
+        do {
+            _ = try reader.next()
+            Issue.record("read a directory")
+        } catch {
+            #expect(error.description == "\(NSTemporaryDirectory()): read failed: Is a directory")
+        }
+    }
+
     @Test func readsFromADescriptor() throws {
         var fds: [Int32] = [0, 0]
         #expect(pipe(&fds) == 0)
