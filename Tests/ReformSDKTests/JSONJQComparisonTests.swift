@@ -51,19 +51,55 @@ import Testing
         #expect(String(decoding: ours, as: UTF8.self) == expected)
     }
 
+    @Test func randomDoublesMatchJQ() throws {
+        guard FileManager.default.isExecutableFile(atPath: Self.jq) else {
+            print("skipped: \(Self.jq) not found; install jq 1.6 to compare output with it")
+            return
+        }
+        var generator = SplitMix64(seed: 0x5EED)
+        var values: [Value] = []
+        for _ in 0..<2000 {
+            let bits = generator.next()
+            let d = Double(bitPattern: bits)
+            if d.isFinite { values.append(.double(d)) }
+            let scaled = Double(Int64(bitPattern: generator.next()) >> 20) / 1000
+            values.append(.double(scaled))
+        }
+        let ours = JSON.compactString(.array(values))
+        let expected = try Self.run(["-c", "."], input: ours)
+        #expect(ours + "\n" == expected)
+        // And what we print reads back to the same doubles.
+        #expect(try JSON.parse(ours) == .array(values))
+    }
+
+    /// Runs jq on `input` (passed as a file, so that neither pipe can fill up) and returns its output.
     static func run(_ arguments: [String], input: String) throws -> String {
+        let inputPath = NSTemporaryDirectory() + "reform-jq-\(UUID().uuidString).json"
+        try Data(input.utf8).write(to: URL(fileURLWithPath: inputPath))
+        defer { try? FileManager.default.removeItem(atPath: inputPath) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: jq)
-        process.arguments = arguments
-        let stdin = Pipe()
+        process.arguments = arguments + [inputPath]
         let stdout = Pipe()
-        process.standardInput = stdin
         process.standardOutput = stdout
         try process.run()
-        stdin.fileHandleForWriting.write(Data(input.utf8))
-        try stdin.fileHandleForWriting.close()
-        let data = stdout.fileHandleForReading.readDataToEndOfFile()
+        let data = try stdout.fileHandleForReading.readToEnd() ?? Data()
         process.waitUntilExit()
         return String(decoding: data, as: UTF8.self)
+    }
+}
+
+/// A small deterministic generator (SplitMix64) so that failures reproduce.
+struct SplitMix64 {
+    var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }

@@ -54,6 +54,12 @@ import Testing
         #expect(object["k73"] == 73)
     }
 
+    @Test func emptyBufferWithoutAnAddress() throws {
+        let empty = UnsafeRawBufferPointer(start: nil, count: 0)
+        #expect(try JSON.parseSequence(empty) == [])
+        #expect(throws: JSONError.self) { try JSON.parse(empty) }
+    }
+
     @Test func sequences() throws {
         #expect(try JSON.parseSequence("1 [2]\n{\"a\":3}\n\n\"x\"") == [1, [2], ["a": 3], "x"])
         #expect(try JSON.parseSequence(" \n") == [])

@@ -2,8 +2,14 @@
 ///
 /// Parsing is strict: no comments, trailing commas, leading zeros, unescaped control characters or
 /// invalid UTF-8. Integral numbers that fit in 64 bits become ``Value/int(_:)``; every other number
-/// becomes ``Value/double(_:)``, correctly rounded. A duplicate key keeps its first position and
-/// takes the last value, as `jq` does. Writing produces the bytes `jq -c` (1.6) prints.
+/// becomes ``Value/double(_:)``, correctly rounded (`-0` is the double `-0.0`, so it prints back
+/// as `-0`; numbers beyond the double range become ±`Double.greatestFiniteMagnitude`, as in jq).
+/// A duplicate key keeps its first position and takes the last value, as `jq` does. A lone
+/// surrogate `\u` escape is accepted as U+FFFD (see ``JSONParser``). Writing produces the bytes
+/// `jq -c` (1.6) prints.
+///
+/// For many documents in a row, keep one ``JSONParser``: it reuses its scratch storage and a
+/// cache of recently seen keys.
 public enum JSON {
     /// Parses one JSON document from raw UTF-8 bytes; whitespace may surround it.
     public static func parse(_ bytes: UnsafeRawBufferPointer, limits: JSONLimits = .init()) throws(JSONError)

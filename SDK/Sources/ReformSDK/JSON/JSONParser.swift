@@ -69,21 +69,34 @@ public struct JSONParser {
                 line: 1, column: 1, offset: 0)
         }
         guard let base = bytes.baseAddress else {
-            return Scanner(base: UnsafePointer(bitPattern: 1).unsafelyUnwrapped, end: 0)
+            // An empty buffer may have no address; scan a static empty string instead.
+            let empty: StaticString = ""
+            return Scanner(base: empty.utf8Start, end: 0)
         }
         return Scanner(base: base.assumingMemoryBound(to: UInt8.self), end: bytes.count)
     }
 
     // MARK: Values
 
+    /// Parses one value. The innermost open container lives in local variables; only its
+    /// suspended parents are kept in ``frames``, so flat records never touch the frame stack.
     @inline(__always)
     private mutating func parseValue(_ s: inout Scanner) throws(JSONError) -> Value {
-        let baseDepth = frames.count
+        frames.removeAll(keepingCapacity: true)
+        // `prints[0..<printCount]` are the fingerprints of the open objects' keys; the array
+        // only grows, so truncating it when an object closes is a store.
+        var printCount = 0
+        var depth = 0
+        var isObject = false
+        var elements: [Value] = []
+        var members: [Object.Member] = []
+        var key = ""
+        var keyPrint = KeyPrint.long
+        var printStart = 0
         var value: Value
         nextValue: while true {
             guard s.pos < s.end else { throw s.error("expected a value", found: true) }
-            let c = s.base[s.pos]
-            switch c {
+            switch s.base[s.pos] {
             case UInt8(ascii: "\""):
                 value = .string(try parseString(&s))
             case UInt8(ascii: "{"):
@@ -93,14 +106,20 @@ public struct JSONParser {
                     s.pos += 1
                     value = .object(Object())
                 } else {
-                    try checkDepth(&s, baseDepth)
-                    let (key, print) = try parseKey(&s)
-                    var members: [Object.Member] = []
-                    members.reserveCapacity(capacityHint(frames.count))
-                    frames.append(
-                        Frame(
-                            isObject: true, elements: [], members: members, printStart: prints.count, key: key,
-                            keyPrint: print))
+                    try checkDepth(&s, depth)
+                    if depth > 0 {
+                        frames.append(
+                            Frame(
+                                isObject: isObject, elements: elements, members: members, printStart: printStart,
+                                key: key, keyPrint: keyPrint))
+                        elements = []
+                    }
+                    members = []
+                    members.reserveCapacity(capacityHint(depth))
+                    depth += 1
+                    isObject = true
+                    printStart = printCount
+                    (key, keyPrint) = try parseKey(&s)
                     continue nextValue
                 }
             case UInt8(ascii: "["):
@@ -110,13 +129,18 @@ public struct JSONParser {
                     s.pos += 1
                     value = .array([])
                 } else {
-                    try checkDepth(&s, baseDepth)
-                    var elements: [Value] = []
-                    elements.reserveCapacity(capacityHint(frames.count))
-                    frames.append(
-                        Frame(
-                            isObject: false, elements: elements, members: [], printStart: 0, key: "",
-                            keyPrint: KeyPrint(low: 0, high: 0, length: 0)))
+                    try checkDepth(&s, depth)
+                    if depth > 0 {
+                        frames.append(
+                            Frame(
+                                isObject: isObject, elements: elements, members: members, printStart: printStart,
+                                key: key, keyPrint: keyPrint))
+                        members = []
+                    }
+                    elements = []
+                    elements.reserveCapacity(capacityHint(depth))
+                    depth += 1
+                    isObject = false
                     continue nextValue
                 }
             case UInt8(ascii: "t"):
@@ -135,11 +159,33 @@ public struct JSONParser {
             }
 
             // Attach the finished value to the open containers, closing those that end here.
-            while frames.count > baseDepth {
-                let top = frames.count - 1
+            while depth > 0 {
                 s.skipWhitespace()
-                if frames[top].isObject {
-                    addMember(value, to: top)
+                if isObject {
+                    // A repeated key keeps its first position and takes the new value.
+                    var duplicate = -1
+                    var i = printStart
+                    while i < printCount {
+                        if prints[i] == keyPrint && (keyPrint.length >= 0 || members[i - printStart].key == key) {
+                            duplicate = i - printStart
+                            break
+                        }
+                        i += 1
+                    }
+                    if duplicate >= 0 {
+                        members[duplicate].value = value
+                    } else {
+                        if printCount < prints.count {
+                            prints[printCount] = keyPrint
+                        } else {
+                            prints.append(keyPrint)
+                        }
+                        printCount += 1
+                        // Move the value in rather than copying it (saves a retain and a release).
+                        var moved = Value.null
+                        swap(&moved, &value)
+                        members.append(Object.Member(key: key, value: moved))
+                    }
                     guard s.pos < s.end else {
                         throw s.error("expected ',' or '}' after an object member", found: true)
                     }
@@ -147,16 +193,28 @@ public struct JSONParser {
                     if c == UInt8(ascii: ",") {
                         s.pos += 1
                         s.skipWhitespace()
-                        (frames[top].key, frames[top].keyPrint) = try parseKey(&s)
+                        (key, keyPrint) = try parseKey(&s)
                         continue nextValue
                     } else if c == UInt8(ascii: "}") {
                         s.pos += 1
-                        value = .object(closeObject())
+                        printCount = printStart
+                        depth -= 1
+                        setCapacityHint(members.count, depth: depth)
+                        var object = Object()
+                        if members.count > Object.indexThreshold {
+                            object.storage = members
+                            object.rebuildIndex()
+                        } else {
+                            object.storage = members
+                        }
+                        value = .object(object)
                     } else {
                         throw s.error("expected ',' or '}' after an object member", found: true)
                     }
                 } else {
-                    frames[top].elements.append(value)
+                    var moved = Value.null
+                    swap(&moved, &value)
+                    elements.append(moved)
                     guard s.pos < s.end else {
                         throw s.error("expected ',' or ']' after an array element", found: true)
                     }
@@ -167,12 +225,22 @@ public struct JSONParser {
                         continue nextValue
                     } else if c == UInt8(ascii: "]") {
                         s.pos += 1
-                        let frame = frames.removeLast()
-                        setCapacityHint(frame.elements.count, depth: top)
-                        value = .array(frame.elements)
+                        depth -= 1
+                        setCapacityHint(elements.count, depth: depth)
+                        value = .array(elements)
                     } else {
                         throw s.error("expected ',' or ']' after an array element", found: true)
                     }
+                }
+                if depth > 0 {
+                    // Resume the parent container.
+                    let parent = frames.removeLast()
+                    isObject = parent.isObject
+                    elements = parent.elements
+                    members = parent.members
+                    printStart = parent.printStart
+                    key = parent.key
+                    keyPrint = parent.keyPrint
                 }
             }
             return value
@@ -180,8 +248,8 @@ public struct JSONParser {
     }
 
     @inline(__always)
-    private func checkDepth(_ s: inout Scanner, _ baseDepth: Int) throws(JSONError) {
-        if frames.count - baseDepth >= limits.maximumDepth {
+    private func checkDepth(_ s: inout Scanner, _ depth: Int) throws(JSONError) {
+        if depth >= limits.maximumDepth {
             s.pos -= 1
             throw JSONError(
                 code: .tooDeep, message: "nesting is deeper than the limit of \(limits.maximumDepth) levels",
@@ -218,42 +286,13 @@ public struct JSONParser {
         let i = s.firstSpecialStringByte(from: start, limit: min(s.end, start + 17))
         guard i < s.end, i - start <= 16, s.base[i] == UInt8(ascii: "\"") else { return nil }
         let length = i - start
-        let print = KeyPrint(s.base + start, length)
+        let print = start + 16 <= s.end ? KeyPrint(loading: s.base + start, length) : KeyPrint(s.base + start, length)
         let slot = print.slot
         s.pos = i + 1
         if keyCache[slot].print == print { return (keyCache[slot].key, print) }
         let key = String(decoding: UnsafeBufferPointer(start: s.base + start, count: length), as: UTF8.self)
         keyCache[slot] = KeyCacheEntry(print: print, key: key)
         return (key, print)
-    }
-
-    /// Appends the member being parsed to the object at `top`, or replaces the value of an earlier
-    /// member with the same key in place.
-    @inline(__always)
-    private mutating func addMember(_ value: Value, to top: Int) {
-        let print = frames[top].keyPrint
-        var i = frames[top].printStart
-        let count = prints.count
-        while i < count {
-            if prints[i] == print && (print.length >= 0 || frames[top].members[i - frames[top].printStart].key == frames[top].key) {
-                frames[top].members[i - frames[top].printStart].value = value
-                return
-            }
-            i += 1
-        }
-        prints.append(print)
-        frames[top].members.append(Object.Member(key: frames[top].key, value: value))
-    }
-
-    @inline(__always)
-    private mutating func closeObject() -> Object {
-        let frame = frames.removeLast()
-        prints.removeSubrange(frame.printStart...)
-        setCapacityHint(frame.members.count, depth: frames.count)
-        var object = Object()
-        object.storage = frame.members
-        if frame.members.count > Object.indexThreshold { object.rebuildIndex() }
-        return object
     }
 
     @inline(__always)
@@ -488,67 +527,6 @@ public struct JSONParser {
     ]
 }
 
-/// A short key packed into two words, for cache look-ups and duplicate checks without comparing
-/// strings; keys longer than 16 bytes (or with escapes) all share ``long`` and are compared as strings.
-@usableFromInline
-internal struct KeyPrint: Equatable {
-    var low: UInt64
-    var high: UInt64
-    var length: Int
-
-    init(low: UInt64, high: UInt64, length: Int) {
-        self.low = low
-        self.high = high
-        self.length = length
-    }
-
-    static var long: KeyPrint { KeyPrint(low: 0, high: 0, length: -2) }
-
-    /// The fingerprint of a decoded key (one that had escapes), or ``long``.
-    init(decoded key: String) {
-        guard key.utf8.count <= 16 else {
-            self = .long
-            return
-        }
-        var low: UInt64 = 0
-        var high: UInt64 = 0
-        for (k, byte) in key.utf8.enumerated() {
-            if k < 8 { low |= UInt64(byte) << (8 * UInt64(k)) } else { high |= UInt64(byte) << (8 * UInt64(k - 8)) }
-        }
-        self.init(low: low, high: high, length: key.utf8.count)
-    }
-
-    @inline(__always)
-    init(_ bytes: UnsafePointer<UInt8>, _ length: Int) {
-        var low: UInt64 = 0
-        var high: UInt64 = 0
-        var k = 0
-        while k < length && k < 8 {
-            low |= UInt64(bytes[k]) << (8 * UInt64(k))
-            k += 1
-        }
-        while k < length {
-            high |= UInt64(bytes[k]) << (8 * UInt64(k - 8))
-            k += 1
-        }
-        self.init(low: low, high: high, length: length)
-    }
-
-    /// The key cache slot for this key.
-    @inline(__always)
-    var slot: Int {
-        var h = low &* 0x9E37_79B9_7F4A_7C15
-        h ^= (high &+ UInt64(length)) &* 0xC2B2_AE3D_27D4_EB4F
-        return Int(truncatingIfNeeded: h >> 56)
-    }
-}
-
-@usableFromInline
-internal struct KeyCacheEntry {
-    var print: KeyPrint
-    var key: String
-}
-
 /// `0xNN` (or with another prefix) for messages.
 internal func hexByte(_ byte: UInt8, prefix: String = "0x") -> String {
     let digits: [Character] = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "A", "B", "C", "D", "E", "F"]
@@ -558,155 +536,5 @@ internal func hexByte(_ byte: UInt8, prefix: String = "0x") -> String {
 extension JSONError {
     init(code: Code, message: String, location: (line: Int, column: Int), offset: Int) {
         self.init(code: code, message: message, line: location.line, column: location.column, offset: offset)
-    }
-}
-
-/// The bytes being parsed and the read position.
-@usableFromInline
-internal struct Scanner {
-    let base: UnsafePointer<UInt8>
-    let end: Int
-    var pos: Int = 0
-
-    init(base: UnsafePointer<UInt8>, end: Int) {
-        self.base = base
-        self.end = end
-    }
-
-    /// The index of the first byte at or after `i` that ends the simple part of a string: a quote,
-    /// a backslash, a control character or a non-ASCII byte; `end` (or a little past `limit`) if none.
-    @inline(__always)
-    func firstSpecialStringByte(from start: Int, limit: Int? = nil) -> Int {
-        let stop = limit ?? end
-        var i = start
-        // Eight bytes at a time: flag bytes equal to '"' or '\\', below 0x20, or with the high bit.
-        while i + 8 <= end && i < stop {
-            let x = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
-            let ones: UInt64 = 0x0101_0101_0101_0101
-            let highs: UInt64 = 0x8080_8080_8080_8080
-            let quote = x ^ (ones &* 0x22)
-            let backslash = x ^ (ones &* 0x5C)
-            let special =
-                ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((x &- ones &* 0x20) & ~x) | x
-            let hits = special & highs
-            if hits != 0 { return i + hits.trailingZeroBitCount / 8 }
-            i += 8
-        }
-        while i < end {
-            let c = base[i]
-            if c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") || c < 0x20 || c >= 0x80 { return i }
-            i += 1
-        }
-        return end
-    }
-
-    @inline(__always)
-    mutating func skipWhitespace() {
-        while pos < end {
-            let c = base[pos]
-            if c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 { pos += 1 } else { return }
-        }
-    }
-
-    /// The 1-based line and byte column of `offset`.
-    func location(of offset: Int) -> (line: Int, column: Int) {
-        var line = 1
-        var lineStart = 0
-        var i = 0
-        while i < offset && i < end {
-            if base[i] == 0x0A {
-                line += 1
-                lineStart = i + 1
-            }
-            i += 1
-        }
-        return (line, offset - lineStart + 1)
-    }
-
-    /// A syntax error at the current position; `found` appends what is there instead.
-    func error(_ message: String, found: Bool = false, code: JSONError.Code = .syntax) -> JSONError {
-        var text = message
-        if found { text += ", found " + describe(at: pos) }
-        return JSONError(code: code, message: text, location: location(of: pos), offset: pos)
-    }
-
-    func describe(at offset: Int) -> String {
-        guard offset < end else { return "end of input" }
-        let c = base[offset]
-        if c >= 0x21 && c < 0x7F { return "'\(Character(Unicode.Scalar(c)))'" }
-        switch c {
-        case 0x20: return "' '"
-        default: return "byte \(hexByte(c))"
-        }
-    }
-
-    mutating func expectLiteral(_ word: StaticString) throws(JSONError) {
-        let count = word.utf8CodeUnitCount
-        let expected = word.utf8Start
-        var k = 0
-        while k < count {
-            guard pos + k < end, base[pos + k] == expected[k] else {
-                pos += k
-                throw error("expected '\(word)'", found: true)
-            }
-            k += 1
-        }
-        pos += count
-    }
-
-    func hex4IfValid(at i: Int) -> UInt32? {
-        guard i + 4 <= end else { return nil }
-        var v: UInt32 = 0
-        for k in 0..<4 {
-            let c = base[i + k]
-            let d: UInt8
-            switch c {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): d = c - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): d = c - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): d = c - UInt8(ascii: "A") + 10
-            default: return nil
-            }
-            v = v << 4 | UInt32(d)
-        }
-        return v
-    }
-
-    mutating func hex4(at i: Int) throws(JSONError) -> UInt32 {
-        if let v = hex4IfValid(at: i) { return v }
-        pos = i - 2
-        throw error("expected 4 hex digits after '\\u'")
-    }
-
-    /// Checks the multi-byte UTF-8 sequence at `i` (Unicode table 3-7); returns its length.
-    mutating func validateUTF8Sequence(at i: Int) throws(JSONError) -> Int {
-        let c = base[i]
-        let length: Int
-        var low: UInt8 = 0x80
-        var high: UInt8 = 0xBF
-        switch c {
-        case 0xC2...0xDF: length = 2
-        case 0xE0: length = 3; low = 0xA0
-        case 0xE1...0xEC, 0xEE...0xEF: length = 3
-        case 0xED: length = 3; high = 0x9F
-        case 0xF0: length = 4; low = 0x90
-        case 0xF1...0xF3: length = 4
-        case 0xF4: length = 4; high = 0x8F
-        default:
-            pos = i
-            throw error("invalid UTF-8 byte \(hexByte(c)) in a string", code: .encoding)
-        }
-        for k in 1..<length {
-            guard i + k < end else {
-                pos = i
-                throw error("truncated UTF-8 sequence in a string", code: .encoding)
-            }
-            let b = base[i + k]
-            let (lo, hi) = k == 1 ? (low, high) : (UInt8(0x80), UInt8(0xBF))
-            guard b >= lo && b <= hi else {
-                pos = i
-                throw error("invalid UTF-8 sequence starting with byte \(hexByte(c)) in a string", code: .encoding)
-            }
-        }
-        return length
     }
 }

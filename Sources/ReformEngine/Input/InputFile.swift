@@ -1,0 +1,99 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A file descriptor and the window of its bytes held in memory.
+///
+/// Bytes `start..<filled` of the buffer are read and not yet consumed. ``refill(maximumCapacity:)``
+/// moves them to the front and reads more after them, growing the buffer only when the unconsumed
+/// bytes fill it (one record longer than a chunk), up to a limit.
+struct InputFile: ~Copyable {
+    let path: String
+    let descriptor: Int32
+    let ownsDescriptor: Bool
+    private(set) var base: UnsafeMutablePointer<UInt8>
+    private(set) var capacity: Int
+    /// The first unconsumed byte.
+    var start = 0
+    /// One past the last byte read.
+    private(set) var filled = 0
+    /// The input offset of `base[0]`.
+    private(set) var bufferOffset = 0
+    /// Whether the descriptor has reported the end of the input.
+    private(set) var atEnd = false
+
+    /// Opens `path` for reading.
+    init(path: String, chunkSize: Int) throws(InputError) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            throw InputError(path: path, message: "cannot open the input: \(InputFile.systemError())")
+        }
+        self.init(descriptor: fd, path: path, ownsDescriptor: true, chunkSize: chunkSize)
+    }
+
+    /// Reads from an open descriptor (standard input, say), which is left open.
+    init(descriptor: Int32, path: String, ownsDescriptor: Bool = false, chunkSize: Int) {
+        self.path = path
+        self.descriptor = descriptor
+        self.ownsDescriptor = ownsDescriptor
+        capacity = max(chunkSize, 1)
+        base = .allocate(capacity: capacity)
+    }
+
+    deinit {
+        base.deallocate()
+        if ownsDescriptor { close(descriptor) }
+    }
+
+    /// Whether the unconsumed bytes fill the buffer at its largest allowed size.
+    func isFull(maximumCapacity: Int) -> Bool { start == 0 && filled == capacity && capacity >= maximumCapacity }
+
+    /// The input offset of buffer index `i`.
+    @inline(__always)
+    func inputOffset(_ i: Int) -> Int { bufferOffset + i }
+
+    /// Drops every unconsumed byte (used while skipping an oversized record).
+    mutating func discardAll() {
+        start = filled
+    }
+
+    /// Moves the unconsumed bytes to the front and reads more after them; returns how far buffer
+    /// indexes moved down. Reads nothing at the end of the input (``atEnd``) or when the
+    /// unconsumed bytes already fill `maximumCapacity` (``isFull``).
+    mutating func refill(maximumCapacity: Int) throws(InputError) -> Int {
+        let shift = start
+        if start > 0 {
+            let kept = filled - start
+            if kept > 0 { base.update(from: base + start, count: kept) }
+            bufferOffset += start
+            filled = kept
+            start = 0
+        }
+        if filled == capacity {
+            guard capacity < maximumCapacity else { return shift }
+            let newCapacity = min(max(capacity * 2, 1), maximumCapacity)
+            let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+            grown.initialize(from: base, count: filled)
+            base.deallocate()
+            base = grown
+            capacity = newCapacity
+        }
+        while true {
+            let n = read(descriptor, base + filled, capacity - filled)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw InputError(path: path, message: "read failed: \(InputFile.systemError())")
+            }
+            if n == 0 {
+                atEnd = true
+                return shift
+            }
+            filled += n
+            return shift
+        }
+    }
+
+    static func systemError() -> String {
+        String(cString: strerror(errno))
+    }
+}

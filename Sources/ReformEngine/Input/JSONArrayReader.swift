@@ -1,0 +1,256 @@
+public import ReformSDK
+
+/// Reads a `.json` file whose top-level value is an array, one element at a time, in constant
+/// memory; any other top-level value (a single object, say) is read as one record.
+///
+/// Elements are found by a light scan that tracks strings and nesting, then each is parsed on its
+/// own, so a malformed element becomes a bad record (located at its line and column in the file)
+/// and the reader carries on with the next. An element larger than
+/// ``JSONLimits/maximumDocumentSize`` is reported and skipped without being held in memory. When
+/// the array itself is broken (it never closes, or text follows it) the reader reports one bad
+/// record and stops.
+public struct JSONArrayReader: RecordReader, ~Copyable {
+    private enum State {
+        /// Before the first non-blank byte of the input.
+        case start
+        /// After `[` or `,`: the next element starts at the next non-blank byte.
+        case beforeElement(afterComma: Bool)
+        /// The top-level value is not an array: it is the only record.
+        case single
+        /// After the closing `]`: only whitespace may follow.
+        case trailing
+        case done
+    }
+
+    private var file: InputFile
+    private var parser: JSONParser
+    private let maximumCapacity: Int
+    private var state = State.start
+    /// Line bookkeeping for bytes before `scanned`: the current line number and where it starts.
+    private var line = 1
+    private var lineStartOffset = 0
+    /// The buffer index up to which bytes have been scanned (newlines counted).
+    private var scanned = 0
+    private var recordIndex = 0
+
+    /// Opens the file at `path`; `chunkSize` is the read size (tests use tiny ones).
+    public init(
+        path: String, chunkSize: Int = NDJSONReader.defaultChunkSize, limits: JSONLimits = NDJSONReader.defaultLimits
+    ) throws(InputError) {
+        self.init(file: try InputFile(path: path, chunkSize: chunkSize), limits: limits)
+    }
+
+    /// Reads from an open descriptor such as standard input (0), which is left open.
+    public init(
+        descriptor: Int32, path: String = "-", chunkSize: Int = NDJSONReader.defaultChunkSize,
+        limits: JSONLimits = NDJSONReader.defaultLimits
+    ) {
+        self.init(file: InputFile(descriptor: descriptor, path: path, chunkSize: chunkSize), limits: limits)
+    }
+
+    private init(file: consuming InputFile, limits: JSONLimits) {
+        maximumCapacity = max(file.capacity, limits.maximumDocumentSize + 1)
+        self.file = file
+        parser = JSONParser(limits: limits)
+    }
+
+    /// The bytes of input held in memory right now (for checks that memory stays bounded).
+    public var bufferCapacity: Int { file.capacity }
+
+    /// The next element (or the single top-level value) as a record, or `nil` at the end.
+    public mutating func next() throws(InputError) -> InputRecord? {
+        while true {
+            switch state {
+            case .done:
+                return nil
+            case .start:
+                guard try skipWhitespace() else {
+                    state = .done
+                    return nil
+                }
+                if file.base[file.start] == UInt8(ascii: "[") {
+                    advance(to: file.start + 1)
+                    state = .beforeElement(afterComma: false)
+                } else {
+                    state = .single
+                }
+            case .single:
+                state = .done
+                return try readElement(single: true)
+            case .beforeElement(let afterComma):
+                guard try skipWhitespace() else {
+                    state = .done
+                    return structureError("expected a value or ']' in the array, found end of input")
+                }
+                if !afterComma && file.base[file.start] == UInt8(ascii: "]") {
+                    advance(to: file.start + 1)
+                    state = .trailing
+                    continue
+                }
+                return try readElement(single: false)
+            case .trailing:
+                state = .done
+                guard try skipWhitespace() else { return nil }
+                return structureError("expected end of input after the array, found more text")
+            }
+        }
+    }
+
+    // MARK: Scanning
+
+    /// Moves `file.start` to `index`, counting the lines crossed.
+    private mutating func advance(to index: Int) {
+        countLines(upTo: index)
+        file.start = index
+    }
+
+    private mutating func countLines(upTo index: Int) {
+        let base = file.base
+        var i = max(scanned, file.start)
+        while i < index {
+            if base[i] == 0x0A {
+                line += 1
+                lineStartOffset = file.inputOffset(i + 1)
+            }
+            i += 1
+        }
+        scanned = max(scanned, index)
+    }
+
+    /// Refills, keeping `scanned` on the same byte; returns whether new bytes arrived.
+    private mutating func refill() throws(InputError) -> Bool {
+        let before = file.filled - file.start
+        let shift = try file.refill(maximumCapacity: maximumCapacity)
+        scanned -= shift
+        return file.filled - file.start > before
+    }
+
+    /// Skips whitespace; returns whether a non-blank byte is available at `file.start`.
+    private mutating func skipWhitespace() throws(InputError) -> Bool {
+        while true {
+            var i = file.start
+            while i < file.filled {
+                let c = file.base[i]
+                guard c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 else {
+                    advance(to: i)
+                    return true
+                }
+                i += 1
+            }
+            advance(to: i)
+            guard try refill() else { return false }
+        }
+    }
+
+    /// Reads the element starting at `file.start` up to the `,` or `]` that ends it (or the end
+    /// of input, for a single value) and parses it.
+    private mutating func readElement(single: Bool) throws(InputError) -> InputRecord? {
+        let startOffset = file.inputOffset(file.start)
+        let startLine = line
+        let startColumn = startOffset - lineStartOffset + 1
+        let position = RecordPosition(path: file.path, line: startLine, offset: startOffset, index: recordIndex)
+        recordIndex += 1
+        var depth = 0
+        var inString = false
+        var escaped = false
+        var oversized = false
+        var i = file.start
+        var end: Int? = nil
+        var closesArray = false
+        scan: while true {
+            let base = file.base
+            while i < file.filled {
+                let c = base[i]
+                if inString {
+                    if escaped {
+                        escaped = false
+                    } else if c == UInt8(ascii: "\\") {
+                        escaped = true
+                    } else if c == UInt8(ascii: "\"") {
+                        inString = false
+                    }
+                } else if c == UInt8(ascii: "\"") {
+                    inString = true
+                } else if c == UInt8(ascii: "[") || c == UInt8(ascii: "{") {
+                    depth += 1
+                } else if c == UInt8(ascii: "]") || c == UInt8(ascii: "}") {
+                    if depth == 0 && !single {
+                        end = i
+                        closesArray = c == UInt8(ascii: "]")
+                        break scan
+                    }
+                    depth -= 1
+                } else if c == UInt8(ascii: ",") && depth == 0 && !single {
+                    end = i
+                    break scan
+                }
+                i += 1
+            }
+            let shift = file.start
+            let progressed = try refill()
+            i -= shift
+            if !progressed {
+                if file.atEnd { break scan }
+                // Too large to keep: drop what we have and go on scanning for the element's end.
+                oversized = true
+                countLines(upTo: i)
+                file.discardAll()
+            }
+        }
+        let elementEnd = end ?? file.filled
+        defer {
+            // Consume the element and the separator after it.
+            if let end {
+                advance(to: end + 1)
+                state = closesArray ? .trailing : .beforeElement(afterComma: true)
+            } else {
+                advance(to: file.filled)
+                state = .done
+            }
+        }
+        if oversized {
+            let limit = parser.limits.maximumDocumentSize
+            let error = JSONError(
+                code: .tooLarge, message: "record is larger than the limit of \(limit) bytes", line: startLine,
+                column: startColumn, offset: startOffset)
+            return InputRecord(position: position, payload: .failure(error))
+        }
+        if elementEnd == file.start, let end {
+            let found = file.base[end] == UInt8(ascii: ",") ? "','" : "']'"
+            return InputRecord(
+                position: position, payload: .failure(locatedError("expected a value, found \(found)", at: end)))
+        }
+        let bytes = UnsafeRawBufferPointer(start: file.base + file.start, count: elementEnd - file.start)
+        do {
+            let value = try parser.parse(bytes)
+            if end == nil && !single {
+                return InputRecord(
+                    position: position,
+                    payload: .failure(
+                        locatedError(
+                            "expected ',' or ']' after an array element, found end of input", at: elementEnd)))
+            }
+            return InputRecord(position: position, payload: .success(value))
+        } catch {
+            let located = error.relocated(
+                documentLine: startLine, documentColumn: startColumn, documentOffset: startOffset)
+            return InputRecord(position: position, payload: .failure(located))
+        }
+    }
+
+    /// A syntax error at buffer index `index`.
+    private mutating func locatedError(_ message: String, at index: Int) -> JSONError {
+        countLines(upTo: index)
+        let offset = file.inputOffset(index)
+        return JSONError(
+            code: .syntax, message: message, line: line, column: offset - lineStartOffset + 1, offset: offset)
+    }
+
+    /// A bad record for a problem with the array itself, at `file.start`.
+    private mutating func structureError(_ message: String) -> InputRecord {
+        let error = locatedError(message, at: file.start)
+        let position = RecordPosition(path: file.path, line: error.line, offset: error.offset, index: recordIndex)
+        recordIndex += 1
+        return InputRecord(position: position, payload: .failure(error))
+    }
+}

@@ -1,0 +1,131 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+public import ReformSDK
+
+/// Reads newline-delimited JSON (one document per line) in large chunks, in constant memory.
+///
+/// Lines end with `\n`, optionally preceded by `\r`; the last line needs no newline. Blank lines
+/// are skipped. A line that does not parse is returned as a bad record (its ``JSONError`` located
+/// at the line and column in the file) and reading carries on with the next line. A line longer
+/// than ``JSONLimits/maximumDocumentSize`` is reported the same way and skipped without being held
+/// in memory, so memory stays bounded by the chunk size plus the longest accepted line.
+public struct NDJSONReader: RecordReader, ~Copyable {
+    /// The default read size: 1 MiB.
+    public static let defaultChunkSize = 1 << 20
+    /// The default limits for one line: 16 MiB, 512 levels of nesting.
+    public static let defaultLimits = JSONLimits(maximumDepth: 512, maximumDocumentSize: 16 << 20)
+
+    private var file: InputFile
+    private var parser: JSONParser
+    private let maximumCapacity: Int
+    /// Where the search for the next newline resumes (a buffer index at or after `file.start`).
+    private var scanFrom = 0
+    /// The 1-based line number of the line starting at `file.start`.
+    private var line = 1
+    private var recordIndex = 0
+    /// Set while skipping the rest of a line that was too long.
+    private var skipping = false
+
+    /// Opens the file at `path`; `chunkSize` is the read size (tests use tiny ones).
+    public init(
+        path: String, chunkSize: Int = NDJSONReader.defaultChunkSize, limits: JSONLimits = NDJSONReader.defaultLimits
+    ) throws(InputError) {
+        self.init(file: try InputFile(path: path, chunkSize: chunkSize), limits: limits)
+    }
+
+    /// Reads from an open descriptor such as standard input (0), which is left open; `path` names
+    /// it in positions and messages.
+    public init(
+        descriptor: Int32, path: String = "-", chunkSize: Int = NDJSONReader.defaultChunkSize,
+        limits: JSONLimits = NDJSONReader.defaultLimits
+    ) {
+        self.init(file: InputFile(descriptor: descriptor, path: path, chunkSize: chunkSize), limits: limits)
+    }
+
+    private init(file: consuming InputFile, limits: JSONLimits) {
+        maximumCapacity = max(file.capacity, limits.maximumDocumentSize + 2)
+        self.file = file
+        parser = JSONParser(limits: limits)
+    }
+
+    /// The bytes of input held in memory right now (for checks that memory stays bounded).
+    public var bufferCapacity: Int { file.capacity }
+
+    /// The next non-blank line as a record, or `nil` at the end of the input.
+    public mutating func next() throws(InputError) -> InputRecord? {
+        while true {
+            let base = file.base
+            let lineStart = file.start
+            var newline: Int? = nil
+            if scanFrom < file.filled,
+                let found = memchr(base + scanFrom, 0x0A, file.filled - scanFrom)
+            {
+                newline = UnsafeMutablePointer<UInt8>(OpaquePointer(found)) - base
+            }
+            if let newline {
+                file.start = newline + 1
+                scanFrom = newline + 1
+                let lineNumber = line
+                line += 1
+                if skipping {
+                    skipping = false
+                    continue
+                }
+                if let record = record(from: lineStart, to: newline, line: lineNumber) { return record }
+                continue
+            }
+            if skipping {
+                file.discardAll()
+                scanFrom = file.start
+            } else if file.atEnd {
+                guard lineStart < file.filled else { return nil }
+                file.start = file.filled
+                scanFrom = file.filled
+                if let record = record(from: lineStart, to: file.filled, line: line) { return record }
+                continue
+            } else if file.isFull(maximumCapacity: maximumCapacity) {
+                // A line longer than the limit: report it, then skip to its end without keeping it.
+                let record = tooLong(at: lineStart)
+                skipping = true
+                file.discardAll()
+                scanFrom = file.start
+                return record
+            }
+            if file.atEnd {
+                return nil
+            }
+            let shift = try file.refill(maximumCapacity: maximumCapacity)
+            scanFrom -= shift
+        }
+    }
+
+    /// Parses the line in buffer bytes `start..<end` (without its `\n`); `nil` for a blank line.
+    private mutating func record(from start: Int, to end: Int, line lineNumber: Int) -> InputRecord? {
+        let base = file.base
+        var end = end
+        if end > start && base[end - 1] == 0x0D { end -= 1 }
+        var first = start
+        while first < end && (base[first] == 0x20 || base[first] == 0x09 || base[first] == 0x0D) { first += 1 }
+        if first == end { return nil }
+        let position = RecordPosition(path: file.path, line: lineNumber, offset: file.inputOffset(start), index: recordIndex)
+        recordIndex += 1
+        let bytes = UnsafeRawBufferPointer(start: base + start, count: end - start)
+        do {
+            return InputRecord(position: position, payload: .success(try parser.parse(bytes)))
+        } catch {
+            let located = error.relocated(documentLine: lineNumber, documentColumn: 1, documentOffset: position.offset)
+            return InputRecord(position: position, payload: .failure(located))
+        }
+    }
+
+    private mutating func tooLong(at start: Int) -> InputRecord {
+        let position = RecordPosition(path: file.path, line: line, offset: file.inputOffset(start), index: recordIndex)
+        recordIndex += 1
+        let limit = parser.limits.maximumDocumentSize
+        let error = JSONError(
+            code: .tooLarge, message: "line is longer than the limit of \(limit) bytes", line: line, column: 1,
+            offset: position.offset)
+        return InputRecord(position: position, payload: .failure(error))
+    }
+}
