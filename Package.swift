@@ -47,6 +47,7 @@ let package = Package(
             dependencies: ["ReformEngine", "ReformYAML", sdk],
             swiftSettings: upcomingFeatures
         ),
-        .testTarget(name: "ReformCLITests", dependencies: [sdk], swiftSettings: upcomingFeatures),
+        .testTarget(
+            name: "ReformCLITests", dependencies: [sdk], exclude: ["Snapshots", "Inputs"], swiftSettings: upcomingFeatures),
     ]
 )

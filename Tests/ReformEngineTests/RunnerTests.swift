@@ -58,7 +58,7 @@ struct RunnerTests {
     @Test func badRecordsGoToTheDeadLetterFileAndTheRunCarriesOn() throws {
         let (summary, folder) = try run(
             RunnerTests.listing,
-            files: ["a.ndjson": "{\"id\":1,\"name\":\"Ann\"}\n{\"id\":2}\n{\"id\":3,\"name\":\n[1,2]\n{\"id\":4,\"name\":\"Di\"}\n"]
+            files: ["a.ndjson": "{\"id\":1,\"name\":\"Ann\"}\n{\"id\":2,\"unread\":[true]}\n{\"id\":3,\"name\":\n[1,2]\n{\"id\":4,\"name\":\"Di\"}\n"]
         ) { options, folder in
             options.inputs = [("a", folder.path + "/a.ndjson")]
             options.runName = nil
@@ -69,7 +69,7 @@ struct RunnerTests {
         let dead = try folder.read("dead.ndjson").split(separator: "\n").map(String.init)
         let input = folder.path + "/a.ndjson"
         #expect(dead == [
-            #"{"manager":"a","sequence":2,"input":"\#(input):2","stage":"reformer 'list'","code":"missing-field","reason":"record has no 'name', needed for key 'name' of reformer 'list'; mark it optional ('name?') or give a default","record":{"id":2}}"#,
+            #"{"manager":"a","sequence":2,"input":"\#(input):2","stage":"reformer 'list'","code":"missing-field","reason":"record has no 'name', needed for key 'name' of reformer 'list'; mark it optional ('name?') or give a default","record":{"id":2,"unread":[true]}}"#,
             #"{"manager":"a","sequence":3,"input":"\#(input):3","stage":"input","code":"invalid-json","reason":"column 16: expected a value, found end of input","text":"{\"id\":3,\"name\":"}"#,
             #"{"manager":"a","sequence":4,"input":"\#(input):4","stage":"reformer 'list'","code":"not-an-object","reason":"reformer 'list' maps fields, so each record must be an object; this one is array","record":[1,2]}"#,
         ])

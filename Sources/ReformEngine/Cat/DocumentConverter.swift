@@ -79,21 +79,25 @@ public struct DocumentConverter {
     }
 
     private mutating func convertLines(path: String, name: String) throws(OutputError) -> [String] {
-        let fd: Int32 = path == "-" ? 0 : open(path, O_RDONLY)
-        guard fd >= 0 else { return ["\(name): error: \(String(cString: strerror(errno)))"] }
-        var reader = LineReader(descriptor: fd, closeWhenDone: path != "-")
-        var parser = JSONParser()
+        var reader: NDJSONReader
+        if path == "-" {
+            reader = NDJSONReader(descriptor: 0, path: name)
+        } else {
+            do { reader = try NDJSONReader(path: path) } catch { return ["\(name): error: \(error.message)"] }
+        }
         var problems: [String] = []
-        while let (line, number) = reader.nextLine() {
-            if line.allSatisfy({ $0 == 32 || $0 == 9 || $0 == 13 }) { continue }
-            let parsed: Result<Value, JSONError> = line.withUnsafeBytes { raw in
-                Result { () throws(JSONError) -> Value in try parser.parse(raw) }
+        while true {
+            let landed: InputRecord?
+            do { landed = try reader.next() } catch {
+                problems.append("\(name): error: \(error.message)")
+                break
             }
-            switch parsed {
+            guard let landed else { break }
+            switch landed.payload {
             case .success(let value): try emit(value)
             case .failure(let error):
-                let d = Diagnostic(file: name, location: SourceLocation(line: number, column: error.column), message: error.message)
-                problems.append(d.rendered(source: String(repeating: "\n", count: number - 1) + String(decoding: line, as: UTF8.self)))
+                let d = Diagnostic(file: name, location: SourceLocation(line: error.line, column: error.column), message: error.message)
+                problems.append(d.rendered(source: String(repeating: "\n", count: max(0, error.line - 1)) + reader.currentText()))
             }
         }
         return problems
@@ -131,9 +135,16 @@ public struct DocumentConverter {
     }
 
     private static func readStandardInput() throws(FileReadError) -> [UInt8] {
-        var reader = LineReader(descriptor: 0, closeWhenDone: false)
         var bytes: [UInt8] = []
-        while let chunk = reader.nextChunk() { bytes.append(contentsOf: chunk) }
-        return bytes
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw FileReadError(path: "<stdin>", reason: String(cString: strerror(errno)))
+            }
+            if n == 0 { return bytes }
+            bytes.append(contentsOf: chunk[0..<n])
+        }
     }
 }

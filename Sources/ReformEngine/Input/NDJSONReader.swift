@@ -52,6 +52,18 @@ public struct NDJSONReader: RecordReader, ~Copyable {
     /// The bytes of input held in memory right now (for checks that memory stays bounded).
     public var bufferCapacity: Int { file.capacity }
 
+    /// When set, only these top-level members of object records are built (the others are still
+    /// checked); see ``JSONParser/parse(_:keeping:)``.
+    public var projection: JSONProjection?
+    private var currentStart = 0
+    private var currentEnd = 0
+
+    /// The text of the record the last ``next()`` returned, as it stands in the input (valid until
+    /// the next call): what a dead-letter entry keeps when the record was built only in part.
+    public func currentText() -> String {
+        String(decoding: UnsafeBufferPointer(start: file.base + currentStart, count: currentEnd - currentStart), as: UTF8.self)
+    }
+
     /// The next non-blank line as a record, or `nil` at the end of the input.
     public mutating func next() throws(InputError) -> InputRecord? {
         while true {
@@ -111,7 +123,12 @@ public struct NDJSONReader: RecordReader, ~Copyable {
         let position = RecordPosition(path: file.path, line: lineNumber, offset: file.inputOffset(start), index: recordIndex)
         recordIndex += 1
         let bytes = UnsafeRawBufferPointer(start: base + start, count: end - start)
+        currentStart = start
+        currentEnd = end
         do {
+            if let projection {
+                return InputRecord(position: position, payload: .success(try parser.parse(bytes, keeping: projection)))
+            }
             return InputRecord(position: position, payload: .success(try parser.parse(bytes)))
         } catch {
             let located = error.relocated(documentLine: lineNumber, documentColumn: 1, documentOffset: position.offset)
@@ -120,6 +137,8 @@ public struct NDJSONReader: RecordReader, ~Copyable {
     }
 
     private mutating func tooLong(at start: Int) -> InputRecord {
+        currentStart = start
+        currentEnd = start
         let position = RecordPosition(path: file.path, line: line, offset: file.inputOffset(start), index: recordIndex)
         recordIndex += 1
         let limit = parser.limits.maximumDocumentSize

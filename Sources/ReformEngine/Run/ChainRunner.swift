@@ -16,8 +16,10 @@ struct ChainRunner {
 
     /// A record a stage rejected, with the reason.
     struct Rejection {
-        let record: Record
+        var record: Record
         let stage: String
+        /// The position of the rejecting reformer in the chain.
+        let stageIndex: Int
         let error: RecordError
     }
 
@@ -55,7 +57,7 @@ struct ChainRunner {
                 try stages[index].reformer.finish(into: &buffer)
             } catch {
                 let last = Record(.null, origin: buffer.currentOrigin)
-                rejected.append(Rejection(record: last, stage: stages[index].name, error: error))
+                rejected.append(Rejection(record: last, stage: stages[index].name, stageIndex: index, error: error))
             }
             pass(&buffer, from: index, into: &out, rejected: &rejected)
             swap(&buffer, &stages[index].buffer)
@@ -75,7 +77,7 @@ struct ChainRunner {
             try stages[index].reformer.reform(record.value, from: record.origin.manager, into: &buffer)
             pass(&buffer, from: index, into: &out, rejected: &rejected)
         } catch {
-            rejected.append(Rejection(record: record, stage: stages[index].name, error: error))
+            rejected.append(Rejection(record: record, stage: stages[index].name, stageIndex: index, error: error))
         }
         swap(&buffer, &stages[index].buffer)
     }
@@ -88,7 +90,7 @@ struct ChainRunner {
                 do {
                     produced.value = try ChainRunner.conform(produced.value, to: keys, reformer: stages[index].name)
                 } catch {
-                    rejected.append(Rejection(record: produced, stage: stages[index].name, error: error))
+                    rejected.append(Rejection(record: produced, stage: stages[index].name, stageIndex: index, error: error))
                     continue
                 }
             }

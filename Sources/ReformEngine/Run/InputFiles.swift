@@ -7,7 +7,7 @@ import ReformYAML
 /// `.json` holds an array of records or one record; `.yaml`/`.yml` hold a list of records, one
 /// record, or several documents.
 enum InputFiles {
-    static func open(_ path: String, manager: String) throws(SourceError) -> any RecordSource {
+    static func open(_ path: String, manager: String, projection: JSONProjection?) throws(SourceError) -> any RecordSource {
         if path.hasSuffix(".yaml") || path.hasSuffix(".yml") {
             do { return try YAMLFileSource(path: path, manager: manager, bytes: try FilePaths.readAll(path)) } catch let error as FileReadError {
                 throw SourceError(manager: manager, message: error.description)
@@ -17,7 +17,8 @@ enum InputFiles {
                 throw SourceError(manager: manager, message: "\(error)")
             }
         }
-        return try JSONFileSource(path: path, manager: manager)
+        if path.hasSuffix(".json") { return try JSONArraySource(path: path, manager: manager) }
+        return try NDJSONSource(path: path, manager: manager, projection: projection)
     }
 
     /// One whole JSON or YAML document (fixture exchanges).

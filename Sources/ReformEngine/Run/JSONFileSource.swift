@@ -1,132 +1,77 @@
 public import ReformSDK
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
-/// Records from a JSON input: NDJSON streamed line by line (also `-`, standard input), or a `.json`
-/// file holding an array of records or one record.
+/// Records from an NDJSON input (or `-`, standard input), streamed in constant memory.
 ///
-/// A line that is not valid JSON becomes a bad record (dead-lettered with its line and the parse
-/// error); the rest of the file is still read.
-struct JSONFileSource: RecordSource {
+/// A line that is not valid JSON lands as a bad record (dead-lettered with its line, the parse
+/// error and its text); the rest of the file is still read. With a projection, only the members
+/// the chain reads are built, and ``originalRecord()`` re-reads a rejected record in full.
+final class NDJSONSource: RecordSource {
     let inputName: String
-    private var lines: LineReader
-    private var parser = JSONParser()
-    private var array: [Value]?
-    private var arrayIndex = 0
+    private let manager: String
+    private var reader: NDJSONReader
 
-    init(path: String, manager: String) throws(SourceError) {
-        inputName = path == "-" ? "<stdin>" : path
-        let fd: Int32 = path == "-" ? 0 : open(path, O_RDONLY)
-        guard fd >= 0 else {
-            throw SourceError(manager: manager, message: "cannot read input \(path): \(String(cString: strerror(errno)))")
-        }
-        lines = LineReader(descriptor: fd, closeWhenDone: path != "-")
-        if path.hasSuffix(".json") {
-            var bytes: [UInt8] = []
-            while let chunk = lines.nextChunk() { bytes.append(contentsOf: chunk) }
-            do {
-                let document = try JSON.parse(bytes)
-                array = document.arrayValue ?? [document]
-            } catch {
-                throw SourceError(manager: manager, message: "\(path):\(error.line):\(error.column): error: \(error.message)")
+    init(path: String, manager: String, projection: JSONProjection?) throws(SourceError) {
+        self.manager = manager
+        if path == "-" {
+            inputName = "<stdin>"
+            reader = NDJSONReader(descriptor: 0, path: "<stdin>")
+        } else {
+            inputName = path
+            do { reader = try NDJSONReader(path: path) } catch {
+                throw SourceError(manager: manager, message: error.description)
             }
+        }
+        reader.projection = projection
+    }
+
+    func next() throws(SourceError) -> Landed? {
+        let landed: InputRecord?
+        do { landed = try reader.next() } catch { throw SourceError(manager: manager, message: error.description) }
+        guard let landed else { return nil }
+        switch landed.payload {
+        case .success(let value):
+            return .record(value, line: landed.position.line, page: 0)
+        case .failure(let error):
+            return .bad(line: landed.position.line, error: error.recordError, text: reader.currentText())
         }
     }
 
-    mutating func next() throws(SourceError) -> Landed? {
-        if let array {
-            guard arrayIndex < array.count else { return nil }
-            defer { arrayIndex += 1 }
-            return .record(array[arrayIndex], line: 0, page: 0)
-        }
-        while let (line, number) = lines.nextLine() {
-            if line.allSatisfy({ $0 == 32 || $0 == 9 || $0 == 13 }) { continue }
-            let parsed: Result<Value, JSONError> = line.withUnsafeBytes { raw in
-                Result { () throws(JSONError) -> Value in try parser.parse(raw) }
-            }
-            switch parsed {
-            case .success(let value):
-                return .record(value, line: number, page: 0)
-            case .failure(let error):
-                let text = String(decoding: line.prefix(1000), as: UTF8.self)
-                return .bad(
-                    line: number,
-                    error: RecordError(code: "invalid-json", message: "column \(error.column): \(error.message)"),
-                    text: text)
-            }
-        }
-        return nil
+    func originalRecord() -> Value? {
+        guard reader.projection != nil else { return nil }
+        return try? JSON.parse(reader.currentText())
     }
 }
 
-/// Reads a file descriptor in large chunks and hands out lines without their `\n`, in constant memory.
-struct LineReader {
-    private let descriptor: Int32
-    private let closeWhenDone: Bool
-    private var buffer: [UInt8] = []
-    private var start = 0
-    private var atEnd = false
-    private var lineNumber = 0
-    private static let chunkSize = 1 << 20
+/// Records from a `.json` input: the elements of a top-level array, streamed, or one object.
+final class JSONArraySource: RecordSource {
+    let inputName: String
+    private let manager: String
+    private var reader: JSONArrayReader
 
-    init(descriptor: Int32, closeWhenDone: Bool) {
-        self.descriptor = descriptor
-        self.closeWhenDone = closeWhenDone
-    }
-
-    /// The next line and its 1-based number, or `nil` at the end.
-    mutating func nextLine() -> (ArraySlice<UInt8>, Int)? {
-        while true {
-            if let newline = buffer[start...].firstIndex(of: 10) {
-                let line = buffer[start..<newline]
-                start = newline + 1
-                lineNumber += 1
-                return (line, lineNumber)
-            }
-            if atEnd {
-                guard start < buffer.count else { return nil }
-                let line = buffer[start...]
-                start = buffer.count
-                lineNumber += 1
-                return (line, lineNumber)
-            }
-            fill()
+    init(path: String, manager: String) throws(SourceError) {
+        self.manager = manager
+        inputName = path
+        do { reader = try JSONArrayReader(path: path) } catch {
+            throw SourceError(manager: manager, message: error.description)
         }
     }
 
-    /// The rest of the input in chunks (for whole-document files).
-    mutating func nextChunk() -> ArraySlice<UInt8>? {
-        if start < buffer.count {
-            defer { start = buffer.count }
-            return buffer[start...]
+    func next() throws(SourceError) -> Landed? {
+        let landed: InputRecord?
+        do { landed = try reader.next() } catch { throw SourceError(manager: manager, message: error.description) }
+        guard let landed else { return nil }
+        switch landed.payload {
+        case .success(let value):
+            return .record(value, line: landed.position.line, page: 0)
+        case .failure(let error):
+            return .bad(line: landed.position.line, error: error.recordError, text: nil)
         }
-        guard !atEnd else { return nil }
-        buffer.removeAll(keepingCapacity: true)
-        start = 0
-        fill()
-        start = buffer.count
-        return buffer.isEmpty ? nil : buffer[...]
     }
+}
 
-    private mutating func fill() {
-        if start > 0 {
-            buffer.removeSubrange(0..<start)
-            start = 0
-        }
-        let old = buffer.count
-        buffer.reserveCapacity(old + LineReader.chunkSize)
-        var chunk = [UInt8](repeating: 0, count: LineReader.chunkSize)
-        var n = 0
-        repeat {
-            n = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-        } while n < 0 && errno == EINTR
-        if n <= 0 {
-            atEnd = true
-            if closeWhenDone { close(descriptor) }
-            return
-        }
-        buffer.append(contentsOf: chunk[0..<n])
+extension JSONError {
+    /// This parse error as the reason a record was rejected.
+    var recordError: RecordError {
+        RecordError(code: code == .tooLarge ? "too-large" : "invalid-json", message: "column \(column): \(message)")
     }
 }

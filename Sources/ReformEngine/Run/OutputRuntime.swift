@@ -33,6 +33,9 @@ struct OutputRuntime {
         let columns: [OutputColumn]?
         if let rows = plan.rows {
             columns = rows.columns.map { OutputColumn(header: $0.header, key: $0.header) }
+        } else if format == .ndjson || format == .json {
+            // A keyed chain already emits exactly its keys in order: write records whole.
+            columns = nil
         } else {
             columns = plan.keys.map { $0.map { OutputColumn(header: $0, key: $0) } }
         }
@@ -45,8 +48,17 @@ struct OutputRuntime {
         label = plan.path ?? "output \(index + 1)"
     }
 
-    mutating func process(_ record: Record, inputName: String, deadLetter: DeadLetter) throws(OutputError) {
+    /// Feeds one landed record; `original` gives the whole record when the landed one was built
+    /// only in part, so that a rejection at the first step still dead-letters everything.
+    mutating func process(
+        _ record: Record, inputName: String, deadLetter: DeadLetter, original: () -> Value?
+    ) throws(OutputError) {
         chain.process(record, into: &produced, rejected: &rejected)
+        if !rejected.isEmpty {
+            for i in rejected.indices where rejected[i].stageIndex == 0 {
+                if let whole = original() { rejected[i].record.value = whole }
+            }
+        }
         try drain(deadLetter: deadLetter, inputName: inputName)
     }
 

@@ -8,15 +8,22 @@ enum Landed {
 }
 
 /// A manager's landed records, one at a time (fixtures replayed page by page, or input files).
-protocol RecordSource {
+protocol RecordSource: AnyObject {
     /// Where records come from, for messages and dead-letter entries (`zufang.ndjson`, `fixtures/zufang`).
     var inputName: String { get }
     /// The next landed record, `nil` at the end; throws when the source fails as a whole.
-    mutating func next() throws(SourceError) -> Landed?
+    func next() throws(SourceError) -> Landed?
+    /// The whole record the last ``next()`` landed, when that landing was built only in part
+    /// (a projection); `nil` when the landed value is already whole.
+    func originalRecord() -> Value?
+}
+
+extension RecordSource {
+    func originalRecord() -> Value? { nil }
 }
 
 /// Replays a manager's recorded exchanges through its paging, page by page.
-struct FixtureSource: RecordSource {
+final class FixtureSource: RecordSource {
     let inputName: String
     private var loader: PageLoader
     private let transport: ReplayTransport
@@ -30,7 +37,7 @@ struct FixtureSource: RecordSource {
         self.transport = transport
     }
 
-    mutating func next() throws(SourceError) -> Landed? {
+    func next() throws(SourceError) -> Landed? {
         while index >= pending.count {
             guard let request = loader.nextRequest else { return nil }
             let response: HTTPResponse
@@ -47,7 +54,7 @@ struct FixtureSource: RecordSource {
 }
 
 /// The records of a YAML input file: each document, or each element of a document that is a list.
-struct YAMLFileSource: RecordSource {
+final class YAMLFileSource: RecordSource {
     let inputName: String
     private var records: [(Value, Int)] = []
     private var index = 0
@@ -68,7 +75,7 @@ struct YAMLFileSource: RecordSource {
         }
     }
 
-    mutating func next() throws(SourceError) -> Landed? {
+    func next() throws(SourceError) -> Landed? {
         guard index < records.count else { return nil }
         defer { index += 1 }
         return .record(records[index].0, line: records[index].1, page: 0)

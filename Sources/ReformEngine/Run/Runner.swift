@@ -88,7 +88,8 @@ public struct Runner {
         do throws(SourceError) {
             let files = options.inputs.filter { $0.manager == ref.name }.map(\.path)
             if !files.isEmpty {
-                for path in files { sources.append(try InputFiles.open(path, manager: ref.name)) }
+                let projection = Runner.projection(for: ref, outputs: plan.outputs)
+                for path in files { sources.append(try InputFiles.open(path, manager: ref.name, projection: projection)) }
             } else if manager.fixtures != nil {
                 var params = plan.params
                 for (k, v) in options.params { params[k] = v }
@@ -103,14 +104,14 @@ public struct Runner {
         }
         var sequence = 0
         do {
-            for var source in sources {
+            for source in sources {
                 while let landed = try source.next() {
                     sequence += 1
                     switch landed {
                     case .record(let value, let line, let page):
                         let record = Record(value, origin: Origin(manager: ref, sequence: sequence, line: line, page: page))
                         for i in outputs.indices {
-                            try outputs[i].process(record, inputName: source.inputName, deadLetter: deadLetter)
+                            try outputs[i].process(record, inputName: source.inputName, deadLetter: deadLetter, original: source.originalRecord)
                         }
                     case .bad(let line, let error, let text):
                         try deadLetter.add(
@@ -127,5 +128,31 @@ public struct Runner {
             throw RunError("\(error)")
         }
         return sequence
+    }
+
+    /// The top-level fields of `manager`'s records that every output's chain reads, when each chain
+    /// starts with a mapping (so the rest need not be built); `nil` when some output needs whole records.
+    static func projection(for manager: ManagerRef, outputs: [OutputPlan]) -> JSONProjection? {
+        var keys: [String] = []
+        for output in outputs {
+            guard case .mapping(let mapping)? = output.chain.first?.kind,
+                let rules = mapping.perManager[manager.index] ?? mapping.shared
+            else { return nil }
+            for rule in rules {
+                switch rule.source {
+                case .path(let path):
+                    guard let first = path.firstKey else { return nil }
+                    keys.append(first)
+                case .template(let template):
+                    for path in template.paths {
+                        guard let first = path.firstKey else { return nil }
+                        keys.append(first)
+                    }
+                case .constant:
+                    break
+                }
+            }
+        }
+        return JSONProjection(keys: keys)
     }
 }

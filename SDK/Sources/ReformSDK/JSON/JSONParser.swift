@@ -61,7 +61,7 @@ public struct JSONParser {
         return result
     }
 
-    private func makeScanner(_ bytes: UnsafeRawBufferPointer) throws(JSONError) -> Scanner {
+    internal func makeScanner(_ bytes: UnsafeRawBufferPointer) throws(JSONError) -> Scanner {
         if bytes.count > limits.maximumDocumentSize {
             throw JSONError(
                 code: .tooLarge,
@@ -81,7 +81,7 @@ public struct JSONParser {
     /// Parses one value. The innermost open container lives in local variables; only its
     /// suspended parents are kept in ``frames``, so flat records never touch the frame stack.
     @inline(__always)
-    private mutating func parseValue(_ s: inout Scanner) throws(JSONError) -> Value {
+    internal mutating func parseValue(_ s: inout Scanner) throws(JSONError) -> Value {
         frames.removeAll(keepingCapacity: true)
         // `prints[0..<printCount]` are the fingerprints of the open objects' keys; the array
         // only grows, so truncating it when an object closes is a store.
@@ -248,7 +248,7 @@ public struct JSONParser {
     }
 
     @inline(__always)
-    private func checkDepth(_ s: inout Scanner, _ depth: Int) throws(JSONError) {
+    internal func checkDepth(_ s: inout Scanner, _ depth: Int) throws(JSONError) {
         if depth >= limits.maximumDepth {
             s.pos -= 1
             throw JSONError(
@@ -259,7 +259,7 @@ public struct JSONParser {
 
     /// Reads `"key"`, the `:` after it and the whitespace before the value.
     @inline(__always)
-    private mutating func parseKey(_ s: inout Scanner) throws(JSONError) -> (String, KeyPrint) {
+    internal mutating func parseKey(_ s: inout Scanner) throws(JSONError) -> (String, KeyPrint) {
         guard s.pos < s.end, s.base[s.pos] == UInt8(ascii: "\"") else {
             throw s.error("expected a string key", found: true)
         }
@@ -364,7 +364,7 @@ public struct JSONParser {
     }
 
     /// Decodes the escape at `i` (a backslash) into ``scratch``; returns the index after it.
-    private mutating func parseEscape(_ s: inout Scanner, at i: Int) throws(JSONError) -> Int {
+    internal mutating func parseEscape(_ s: inout Scanner, at i: Int) throws(JSONError) -> Int {
         let base = s.base
         guard i + 1 < s.end else {
             s.pos = i + 1
@@ -426,7 +426,7 @@ public struct JSONParser {
 
     /// Reads a number; integral literals that fit in `Int` become `.int`, others `.double`.
     @inline(__always)
-    private func parseNumber(_ s: inout Scanner) throws(JSONError) -> Value {
+    internal func parseNumber(_ s: inout Scanner) throws(JSONError) -> Value {
         let base = s.base
         let start = s.pos
         var i = start
