@@ -25,14 +25,8 @@ final class NDJSONSource: RecordSource {
     }
 
     func next() throws(SourceError) -> Landed? {
-        let landed: InputRecord?
-        do { landed = try reader.next() } catch { throw SourceError(manager: manager, message: error.description) }
-        guard let landed else { return nil }
-        switch landed.payload {
-        case .success(let value):
-            return .record(value, line: landed.position.line, page: 0)
-        case .failure(let error):
-            return .bad(line: landed.position.line, error: error.recordError, text: reader.currentText())
+        do { return try reader.next().map { $0.landed(text: { self.reader.currentText() }) } } catch {
+            throw SourceError(manager: manager, message: error.description)
         }
     }
 
@@ -57,14 +51,18 @@ final class JSONArraySource: RecordSource {
     }
 
     func next() throws(SourceError) -> Landed? {
-        let landed: InputRecord?
-        do { landed = try reader.next() } catch { throw SourceError(manager: manager, message: error.description) }
-        guard let landed else { return nil }
-        switch landed.payload {
-        case .success(let value):
-            return .record(value, line: landed.position.line, page: 0)
-        case .failure(let error):
-            return .bad(line: landed.position.line, error: error.recordError, text: nil)
+        do { return try reader.next().map { $0.landed(text: { nil }) } } catch {
+            throw SourceError(manager: manager, message: error.description)
+        }
+    }
+}
+
+extension InputRecord {
+    /// The record as a landing: its value, or a bad record with the parse error and `text()`.
+    func landed(text: () -> String?) -> Landed {
+        switch payload {
+        case .success(let value): .record(value, line: position.line, page: 0)
+        case .failure(let error): .bad(line: position.line, error: error.recordError, text: text())
         }
     }
 }
