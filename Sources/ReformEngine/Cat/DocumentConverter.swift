@@ -1,4 +1,4 @@
-public import ReformSDK
+import ReformSDK
 import ReformYAML
 
 #if canImport(Glibc)

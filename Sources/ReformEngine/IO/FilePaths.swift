@@ -27,11 +27,6 @@ enum FilePaths {
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 
-    static func exists(_ path: String) -> Bool {
-        var info = stat()
-        return stat(path, &info) == 0
-    }
-
     /// The names in a folder, sorted, without `.` and `..`.
     static func contents(of folder: String) -> [String]? {
         guard let dir = opendir(folder) else { return nil }

@@ -1,4 +1,4 @@
-public import ReformSDK
+import ReformSDK
 
 /// The constant keys a pipeline's reformers declare, as a listing or as Swift source.
 public enum KeyConstants {

@@ -1,5 +1,5 @@
-public import ReformSDK
-public import ReformYAML
+import ReformSDK
+import ReformYAML
 
 /// Collects every diagnostic while a pipeline is decoded, and reads typed values out of nodes.
 ///

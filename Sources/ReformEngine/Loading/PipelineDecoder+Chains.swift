@@ -1,23 +1,22 @@
-public import ReformSDK
-public import ReformYAML
+import ReformSDK
+import ReformYAML
 
 /// Checking the key schema through a chain at load time: every key a step or row shape names must
 /// be one the records carry at that point, and every mapping must cover every manager it will see.
 extension PipelineDecoder {
     /// The chain's reformers with key references resolved, and the keys the chain ends with
-    /// (`nil` when unknown: raw records, or steps that reshape records freely).
+    /// (`nil` when unknown: raw records, or steps that reshape records freely). Problems go to the
+    /// context; checks after a bad link still run on what resolved, so one pass reports them all.
     func checkChain(
         _ names: [(String, SourceLocation)], managers: [ManagerRef], reformers: [String: ReformerPlan], _ what: String
     ) -> ([ReformerPlan], KeySet?) {
         var keys: KeySet?
         var chain: [ReformerPlan] = []
-        var ok = true
         for (name, location) in names {
             guard let reformer = reformers[name] else {
                 if !declaredReformers.contains(name) {
                     unknownReference("reformer", name, known: declaredReformers.sorted(), at: location)
                 }
-                ok = false
                 keys = nil
                 continue
             }
@@ -29,17 +28,13 @@ extension PipelineDecoder {
                         "reformer '\(name)' has no mapping for manager \(uncovered.map { "'\($0.name)'" }.joined(separator: ", ")) "
                             + "of \(what); add 'from.\(uncovered[0].name)' or a shared 'map'",
                         at: location)
-                    ok = false
                 }
                 chain.append(reformer)
                 keys = reformer.keys
             case .steps(let steps):
                 var resolved: [StepPlan] = []
                 for step in steps {
-                    guard let (kind, after) = resolveStep(step, keys: keys, reformer: name, at: location) else {
-                        ok = false
-                        continue
-                    }
+                    guard let (kind, after) = resolveStep(step, keys: keys, reformer: name) else { continue }
                     resolved.append(StepPlan(kind: kind, name: step.name, location: step.location))
                     keys = after
                 }
@@ -49,16 +44,14 @@ extension PipelineDecoder {
                 context.error(
                     "reformer '\(name)' is the plugin '\(plugin)', and this build of reform cannot load plugins yet",
                     at: reformer.location)
-                ok = false
             }
         }
-        _ = ok  // errors are in the context; later checks still run on what resolved
         return (chain, keys)
     }
 
     /// A step with its key names resolved against `keys`, and the keys after it.
     private func resolveStep(
-        _ step: StepPlan, keys: KeySet?, reformer: String, at use: SourceLocation
+        _ step: StepPlan, keys: KeySet?, reformer: String
     ) -> (StepPlan.Kind, KeySet?)? {
         var ok = true
         func constant(_ name: String) -> String {
@@ -120,7 +113,6 @@ extension PipelineDecoder {
         case .dedupe(let paths): result = (.dedupe(paths.map(path)), keys)
         case .limit: result = (step.kind, keys)
         }
-        _ = use
         return ok ? result : nil
     }
 }

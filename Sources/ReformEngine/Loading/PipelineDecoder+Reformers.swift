@@ -1,5 +1,5 @@
-public import ReformSDK
-public import ReformYAML
+import ReformSDK
+import ReformYAML
 
 extension PipelineDecoder {
     static let reformerKeys = ["keys", "from", "map", "steps", "plugin", "options", "description"]

@@ -1,5 +1,5 @@
 public import ReformSDK
-public import ReformYAML
+import ReformYAML
 
 extension PipelineDecoder {
     static let rowsKeys = ["columns", "sort", "style", "description"]

@@ -1,4 +1,4 @@
-public import ReformYAML
+import ReformYAML
 
 extension PipelineDecoder {
     static let serviceKeys = ["base_url", "headers", "timeout", "retry", "auth", "description"]

@@ -1,5 +1,5 @@
-public import ReformSDK
-public import ReformYAML
+import ReformSDK
+import ReformYAML
 
 /// Turns a pipeline document's node tree into a checked ``Pipeline``, reporting every problem.
 struct PipelineDecoder {

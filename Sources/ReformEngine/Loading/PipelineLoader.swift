@@ -1,4 +1,4 @@
-public import ReformSDK
+import ReformSDK
 public import ReformYAML
 
 /// Loads pipeline files: YAML through libyaml, then decoding and every check, into a ``Pipeline``.

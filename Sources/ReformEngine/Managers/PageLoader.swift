@@ -48,7 +48,6 @@ public struct PageLoader {
 
     /// Checks a landed page, returns its records and prepares the next request (or stops).
     public mutating func land(_ response: HTTPResponse) throws(SourceError) -> [Value] {
-        let paging = manager.paging
         page += 1
         func fail(_ message: String) -> SourceError {
             SourceError(manager: manager.ref.name, message: "page \(page): \(message)")

@@ -1,4 +1,4 @@
-public import ReformSDK
+import ReformSDK
 public import ReformYAML
 
 /// A loaded, completely checked pipeline: the immutable plan a run executes.

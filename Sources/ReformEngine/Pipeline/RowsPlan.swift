@@ -1,4 +1,4 @@
-public import ReformSDK
+import ReformSDK
 public import ReformYAML
 
 /// One row shape that records from several managers render into (seeds/000–003).

@@ -1,4 +1,4 @@
-public import ReformSDK
+import ReformSDK
 
 /// A calendar date and UTC time, parsed from ISO 8601 text or epoch seconds without Foundation.
 struct CivilDate: Equatable {

@@ -1,4 +1,4 @@
-public import ReformSDK
+import ReformSDK
 
 /// One step of a ``StepsReformer`` with its running state (seen keys, counts, held records).
 struct StepState {

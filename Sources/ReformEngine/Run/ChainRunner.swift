@@ -1,4 +1,4 @@
-public import ReformSDK
+import ReformSDK
 
 /// Runs records through one output's reformer chain, stage by stage, rejecting per record.
 ///

@@ -1,4 +1,4 @@
-public import ReformSDK
+import ReformSDK
 
 /// The dead-letter file: one NDJSON line per rejected record, with where it came from and why.
 ///

@@ -1,4 +1,4 @@
-public import ReformSDK
+import ReformSDK
 import ReformYAML
 
 /// Opens batch input files (`--input MANAGER=PATH`) by their extension.

@@ -1,4 +1,4 @@
-public import ReformSDK
+import ReformSDK
 
 /// Records from an NDJSON input (or `-`, standard input), streamed in constant memory.
 ///

@@ -1,4 +1,4 @@
-public import ReformSDK
+import ReformSDK
 
 #if canImport(Glibc)
 import Glibc

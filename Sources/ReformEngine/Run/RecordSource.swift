@@ -1,4 +1,4 @@
-public import ReformSDK
+import ReformSDK
 import ReformYAML
 
 /// One thing a source landed: a record, or a bad one that goes to the dead-letter file.

@@ -1,4 +1,4 @@
-public import ReformSDK
+import ReformSDK
 
 /// Executes one run of a pipeline: lands each manager's records, feeds every output's chain,
 /// writes outputs atomically and rejected records to the dead-letter file.
