@@ -55,6 +55,10 @@ public struct NDJSONReader: RecordReader, ~Copyable {
     /// When set, only these top-level members of object records are built (the others are still
     /// checked); see ``JSONParser/parse(_:keeping:)``.
     public var projection: JSONProjection?
+
+    /// Offered each non-blank line's bytes (without the line end) before parsing; when it returns
+    /// `true` the line counts as read and handled, and ``next()`` moves on without parsing it.
+    public var lineHandler: ((UnsafeRawBufferPointer) -> Bool)?
     private var currentStart = 0
     private var currentEnd = 0
 
@@ -125,6 +129,7 @@ public struct NDJSONReader: RecordReader, ~Copyable {
         let bytes = UnsafeRawBufferPointer(start: base + start, count: end - start)
         currentStart = start
         currentEnd = end
+        if let lineHandler, lineHandler(bytes) { return nil }
         do {
             if let projection {
                 return InputRecord(position: position, payload: .success(try parser.parse(bytes, keeping: projection)))

@@ -7,7 +7,9 @@ import ReformYAML
 /// `.json` holds an array of records or one record; `.yaml`/`.yml` hold a list of records, one
 /// record, or several documents.
 enum InputFiles {
-    static func open(_ path: String, manager: String, projection: JSONProjection?) throws(SourceError) -> any RecordSource {
+    static func open(
+        _ path: String, manager: String, projection: JSONProjection?, direct: DirectMapping? = nil
+    ) throws(SourceError) -> any RecordSource {
         if path.hasSuffix(".yaml") || path.hasSuffix(".yml") {
             do { return try YAMLFileSource(path: path, manager: manager, bytes: try FilePaths.readAll(path)) } catch let error as FileReadError {
                 throw SourceError(manager: manager, message: error.description)
@@ -18,7 +20,7 @@ enum InputFiles {
             }
         }
         if path.hasSuffix(".json") { return try JSONArraySource(path: path, manager: manager) }
-        return try NDJSONSource(path: path, manager: manager, projection: projection)
+        return try NDJSONSource(path: path, manager: manager, projection: projection, direct: direct)
     }
 
     /// One whole JSON or YAML document (fixture exchanges).

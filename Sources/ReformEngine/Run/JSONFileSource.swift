@@ -10,7 +10,11 @@ final class NDJSONSource: RecordSource {
     private let manager: String
     private var reader: NDJSONReader
 
-    init(path: String, manager: String, projection: JSONProjection?) throws(SourceError) {
+    /// The fast path that writes qualifying lines directly, when the run allows one.
+    let direct: DirectMapping?
+
+    init(path: String, manager: String, projection: JSONProjection?, direct: DirectMapping? = nil) throws(SourceError) {
+        self.direct = direct
         self.manager = manager
         if path == "-" {
             inputName = "<stdin>"
@@ -22,7 +26,10 @@ final class NDJSONSource: RecordSource {
             }
         }
         reader.projection = projection
+        if let direct { reader.lineHandler = { direct.write($0) } }
     }
+
+    var handledDirectly: Int { direct?.written ?? 0 }
 
     func next() throws(SourceError) -> Landed? {
         do { return try reader.next().map { $0.landed(text: { self.reader.currentText() }) } } catch {

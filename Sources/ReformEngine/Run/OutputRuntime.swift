@@ -18,7 +18,8 @@ struct OutputRuntime {
     private var rejected: [ChainRunner.Rejection] = []
     private var rows: [Record] = []
     private(set) var written = 0
-    private let label: String
+    /// The format records are written in.
+    let format: OutputFormat
 
     init(_ plan: OutputPlan, index: Int, options: RunOptions, managers: [ManagerRef]) throws(RunError) {
         self.plan = plan
@@ -45,7 +46,7 @@ struct OutputRuntime {
             columns: columns, output: file, colour: options.colour ?? (isTerminal && !noColour),
             maxWidth: isTerminal ? options.maxWidth : nil)
         chain = ChainRunner(plans: plan.chain, origin: Origin(manager: managers.first ?? ManagerRef(index: 0, name: ""), sequence: 0))
-        label = plan.path ?? "output \(index + 1)"
+        self.format = format
     }
 
     /// Feeds one landed record; `original` gives the whole record when the landed one was built
@@ -60,6 +61,11 @@ struct OutputRuntime {
             }
         }
         try drain(deadLetter: deadLetter, inputName: inputName)
+    }
+
+    /// Counts records a fast path wrote straight to this output's file.
+    mutating func countDirect(_ count: Int) {
+        written += count
     }
 
     mutating func finish(deadLetter: DeadLetter) throws(OutputError) {

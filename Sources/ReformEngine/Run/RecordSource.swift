@@ -16,10 +16,13 @@ protocol RecordSource: AnyObject {
     /// The whole record the last ``next()`` landed, when that landing was built only in part
     /// (a projection); `nil` when the landed value is already whole.
     func originalRecord() -> Value?
+    /// Records written straight to the output by a fast path so far (they never land as values).
+    var handledDirectly: Int { get }
 }
 
 extension RecordSource {
     func originalRecord() -> Value? { nil }
+    var handledDirectly: Int { 0 }
 }
 
 /// Replays a manager's recorded exchanges through its paging, page by page.

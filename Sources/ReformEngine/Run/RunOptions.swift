@@ -19,6 +19,10 @@ public struct RunOptions: Sendable {
     /// The width to fit table output to (`nil`: no limit).
     public var maxWidth: Int?
 
+    /// Whether plain field mappings to NDJSON may copy values straight from input bytes (the batch
+    /// fast path, see ``DirectMapping``); the output is the same either way.
+    public var directWrites = true
+
     /// Options for the default run with nothing overridden.
     public init() {}
 }

@@ -8,6 +8,8 @@ public struct RunSummary: Sendable, CustomStringConvertible {
     public var rejected = 0
     /// The dead-letter file, when anything was rejected.
     public var deadLetterPath: String?
+    /// Records the batch fast path copied straight from input to output (included in the counts).
+    public var writtenDirectly = 0
     /// Managers of the run that landed nothing because the run read `--input` files (batch mode)
     /// and none was given for them.
     public var skipped: [String] = []

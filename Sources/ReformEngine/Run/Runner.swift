@@ -43,7 +43,8 @@ public struct Runner {
                     summary.skipped.append(ref.name)
                     continue
                 }
-                let count = try land(ref, plan: plan, transport: transport, outputs: &outputs, deadLetter: deadLetter)
+                let count = try land(
+                    ref, plan: plan, transport: transport, outputs: &outputs, deadLetter: deadLetter, summary: &summary)
                 summary.landed.append((ref.name, count))
             }
             for i in outputs.indices {
@@ -81,7 +82,8 @@ public struct Runner {
 
     /// Lands every record of one manager into every output; returns how many landed.
     private func land(
-        _ ref: ManagerRef, plan: RunPlan, transport: ReplayTransport, outputs: inout [OutputRuntime], deadLetter: DeadLetter
+        _ ref: ManagerRef, plan: RunPlan, transport: ReplayTransport, outputs: inout [OutputRuntime], deadLetter: DeadLetter,
+        summary: inout RunSummary
     ) throws(RunError) -> Int {
         let manager = pipeline.managers[ref.index]
         var sources: [any RecordSource] = []
@@ -89,7 +91,10 @@ public struct Runner {
             let files = options.inputs.filter { $0.manager == ref.name }.map(\.path)
             if !files.isEmpty {
                 let projection = Runner.projection(for: ref, outputs: plan.outputs)
-                for path in files { sources.append(try InputFiles.open(path, manager: ref.name, projection: projection)) }
+                for path in files {
+                    let direct = options.directWrites ? DirectMapping.make(for: ref, outputs: outputs) : nil
+                    sources.append(try InputFiles.open(path, manager: ref.name, projection: projection, direct: direct))
+                }
             } else if manager.fixtures != nil {
                 var params = plan.params
                 for (k, v) in options.params { params[k] = v }
@@ -102,11 +107,13 @@ public struct Runner {
         } catch {
             throw RunError(error.description)
         }
-        var sequence = 0
+        var landedBefore = 0
         do {
             for source in sources {
+                var general = 0
                 while let landed = try source.next() {
-                    sequence += 1
+                    general += 1
+                    let sequence = landedBefore + general + source.handledDirectly
                     switch landed {
                     case .record(let value, let line, let page):
                         let record = Record(value, origin: Origin(manager: ref, sequence: sequence, line: line, page: page))
@@ -119,6 +126,10 @@ public struct Runner {
                             error: error, record: nil, text: text)
                     }
                 }
+                let direct = source.handledDirectly
+                if direct > 0 { outputs[0].countDirect(direct) }
+                summary.writtenDirectly += direct
+                landedBefore += general + direct
             }
         } catch let error as SourceError {
             throw RunError(error.description)
@@ -127,7 +138,7 @@ public struct Runner {
         } catch {
             throw RunError("\(error)")
         }
-        return sequence
+        return landedBefore
     }
 
     /// The top-level fields of `manager`'s records that every output's chain reads, when each chain

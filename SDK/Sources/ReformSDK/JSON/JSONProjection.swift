@@ -171,3 +171,95 @@ extension JSONParser {
         }
     }
 }
+
+extension JSONParser {
+    /// Finds the values of the members `projection` keeps in an object document as byte ranges of
+    /// `bytes`, building nothing, and checks the rest of the document as ``parse(_:)`` would.
+    ///
+    /// `ranges` is resized to the projection's key count; entry `i` is the range of the value of
+    /// `projection.keys[i]` (the last one when the key repeats), or `nil` when absent. Returns
+    /// `false` — and the caller should ``parse(_:keeping:)`` the document instead — when the
+    /// document is invalid or not an object, or when a found value is not already written the way
+    /// ``JSON/write(_:into:)`` writes it: only strings without escapes or DEL, integers of up to 15
+    /// digits without a sign on zero, `true`, `false` and `null` qualify.
+    public mutating func locateCanonical(
+        _ bytes: UnsafeRawBufferPointer, keeping projection: JSONProjection, into ranges: inout [Range<Int>?]
+    ) -> Bool {
+        if ranges.count != projection.keys.count {
+            ranges = Array(repeating: nil, count: projection.keys.count)
+        } else {
+            for i in ranges.indices { ranges[i] = nil }
+        }
+        guard var s = try? makeScanner(bytes) else { return false }
+        s.skipWhitespace()
+        guard s.pos < s.end, s.base[s.pos] == UInt8(ascii: "{") else { return false }
+        s.pos += 1
+        s.skipWhitespace()
+        do {
+            if s.pos < s.end, s.base[s.pos] == UInt8(ascii: "}") {
+                s.pos += 1
+            } else {
+                while true {
+                    let (key, print) = try parseKey(&s)
+                    if let index = projection.index(of: key, print) {
+                        let start = s.pos
+                        guard try skipCanonical(&s) else { return false }
+                        ranges[index] = start..<s.pos
+                    } else {
+                        try skipValue(&s)
+                    }
+                    s.skipWhitespace()
+                    guard s.pos < s.end else { return false }
+                    let c = s.base[s.pos]
+                    s.pos += 1
+                    if c == UInt8(ascii: "}") { break }
+                    guard c == UInt8(ascii: ",") else { return false }
+                    s.skipWhitespace()
+                }
+            }
+        } catch {
+            return false
+        }
+        s.skipWhitespace()
+        return s.pos == s.end
+    }
+
+    /// Skips one value; whether its bytes are exactly what ``JSON/write(_:into:)`` would print.
+    private mutating func skipCanonical(_ s: inout Scanner) throws(JSONError) -> Bool {
+        guard s.pos < s.end else { throw s.error("expected a value", found: true) }
+        let start = s.pos
+        switch s.base[s.pos] {
+        case UInt8(ascii: "\""):
+            try skipString(&s)
+            for i in (start + 1)..<(s.pos - 1) where s.base[i] == UInt8(ascii: "\\") || s.base[i] == 0x7F { return false }
+            return true
+        case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
+            try skipValue(&s)
+            return true
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            try skipValue(&s)
+            var i = start
+            if s.base[i] == UInt8(ascii: "-") { i += 1 }
+            let digits = s.pos - i
+            guard digits >= 1, digits <= 15 else { return false }
+            if s.base[i] == UInt8(ascii: "0") && (digits > 1 || i > start) { return false }
+            for j in i..<s.pos where !(s.base[j] >= UInt8(ascii: "0") && s.base[j] <= UInt8(ascii: "9")) { return false }
+            return true
+        default:
+            try skipValue(&s)
+            return false
+        }
+    }
+}
+
+extension JSONProjection {
+    /// The position of the kept key `key` among ``keys``, if kept.
+    @inline(__always)
+    func index(of key: String, _ print: KeyPrint) -> Int? {
+        if print.length >= 0 {
+            for i in prints.indices where prints[i] == print { return i }
+            return nil
+        }
+        return keys.firstIndex(of: key)
+    }
+}
