@@ -38,6 +38,16 @@ import Testing
         }
     }
 
+    @Test func deeplyNestedSkippedMembersAreMatchedPastSixtyFourLevels() throws {
+        let opens = (0..<100).map { $0 % 3 == 0 ? "{\"k\":" : "[" }
+        let closes = opens.reversed().map { $0 == "[" ? "]" : "}" }
+        let nested = opens.joined() + "1" + closes.joined()
+        #expect(try project(#"{"skip":"# + nested + #","keep":2}"#, ["keep"]).get() == ["keep": 2])
+        var wrong = closes
+        wrong[30] = wrong[30] == "]" ? "}" : "]"  // a mismatched bracket 70 levels down
+        #expect(throws: JSONError.self) { try project(#"{"skip":"# + opens.joined() + "1" + wrong.joined() + "}", ["keep"]).get() }
+    }
+
     @Test func jsonTestSuiteThroughTheProjection() throws {
         let folder = JSONConformanceTests.suiteFolder
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".json") }

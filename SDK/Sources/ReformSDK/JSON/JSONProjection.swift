@@ -87,8 +87,9 @@ extension JSONParser {
 
     /// Checks one value at the cursor and moves past it without building anything.
     mutating func skipValue(_ s: inout Scanner) throws(JSONError) {
-        // Open containers, innermost last: true for an object.
-        var open: [Bool] = []
+        // Open containers, innermost in the lowest bit: 1 for an object. Deeper than 64 levels
+        // spills into `deeper` (the depth limit still applies).
+        var open = OpenContainers()
         nextValue: while true {
             guard s.pos < s.end else { throw s.error("expected a value", found: true) }
             switch s.base[s.pos] {
@@ -101,8 +102,8 @@ extension JSONParser {
                 if s.pos < s.end, s.base[s.pos] == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
                     s.pos += 1
                 } else {
-                    try checkDepth(&s, open.count)
-                    open.append(isObject)
+                    try checkDepth(&s, open.depth)
+                    open.push(isObject)
                     if isObject { try skipKey(&s) }
                     continue nextValue
                 }
@@ -112,7 +113,8 @@ extension JSONParser {
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): _ = try parseNumber(&s)
             default: throw s.error("expected a value", found: true)
             }
-            while let isObject = open.last {
+            while open.depth > 0 {
+                let isObject = open.innermostIsObject
                 s.skipWhitespace()
                 guard s.pos < s.end else {
                     throw s.error(isObject ? "expected ',' or '}' after an object member" : "expected ',' or ']' after an array element", found: true)
@@ -125,7 +127,7 @@ extension JSONParser {
                     continue nextValue
                 } else if c == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
                     s.pos += 1
-                    open.removeLast()
+                    open.pop()
                 } else {
                     throw s.error(isObject ? "expected ',' or '}' after an object member" : "expected ',' or ']' after an array element", found: true)
                 }
@@ -262,4 +264,28 @@ extension JSONProjection {
         }
         return keys.firstIndex(of: key)
     }
+}
+
+/// The kinds of the containers a skip is inside: a bit per level, spilling past 64 levels.
+struct OpenContainers {
+    private var bits: UInt64 = 0
+    private var deeper: [Bool] = []
+    private(set) var depth = 0
+
+    @inline(__always)
+    mutating func push(_ isObject: Bool) {
+        if depth >= 64 { deeper.append(bits >> 63 == 1) }
+        bits = (bits << 1) | (isObject ? 1 : 0)
+        depth += 1
+    }
+
+    @inline(__always)
+    mutating func pop() {
+        bits >>= 1
+        depth -= 1
+        if depth >= 64, let spilled = deeper.popLast() { bits |= (spilled ? 1 : 0) << 63 }
+    }
+
+    @inline(__always)
+    var innermostIsObject: Bool { bits & 1 == 1 }
 }
