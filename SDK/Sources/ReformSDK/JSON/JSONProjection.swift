@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The top-level members of an object document that a consumer needs, so the parser can build only
 /// those (see ``JSONParser/parse(_:keeping:)``).
 public struct JSONProjection: Sendable, Hashable {
@@ -110,7 +114,7 @@ extension JSONParser {
             case UInt8(ascii: "t"): try s.expectLiteral("true")
             case UInt8(ascii: "f"): try s.expectLiteral("false")
             case UInt8(ascii: "n"): try s.expectLiteral("null")
-            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): _ = try parseNumber(&s)
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try skipNumber(&s)
             default: throw s.error("expected a value", found: true)
             }
             while open.depth > 0 {
@@ -146,9 +150,12 @@ extension JSONParser {
         s.skipWhitespace()
     }
 
-    /// Checks the string at the cursor (escapes, control characters, UTF-8) and moves past it.
-    private mutating func skipString(_ s: inout Scanner) throws(JSONError) {
+    /// Checks the string at the cursor (escapes, control characters, UTF-8) and moves past it;
+    /// returns whether it held an escape.
+    @discardableResult
+    private mutating func skipString(_ s: inout Scanner) throws(JSONError) -> Bool {
         let start = s.pos + 1
+        var escaped = false
         var i = s.firstSpecialStringByte(from: start)
         while true {
             guard i < s.end else {
@@ -157,8 +164,9 @@ extension JSONParser {
             let c = s.base[i]
             if c == UInt8(ascii: "\"") {
                 s.pos = i + 1
-                return
+                return escaped
             } else if c == UInt8(ascii: "\\") {
+                escaped = true
                 scratch.removeAll(keepingCapacity: true)  // the decoded text is not kept
                 i = try parseEscape(&s, at: i)
             } else if c < 0x20 {
@@ -232,14 +240,14 @@ extension JSONParser {
         let start = s.pos
         switch s.base[s.pos] {
         case UInt8(ascii: "\""):
-            try skipString(&s)
-            for i in (start + 1)..<(s.pos - 1) where s.base[i] == UInt8(ascii: "\\") || s.base[i] == 0x7F { return false }
-            return true
+            if try skipString(&s) { return false }
+            // DEL is valid unescaped JSON, but the writer escapes it (as jq does).
+            return memchr(s.base + start, 0x7F, s.pos - start) == nil
         case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
             try skipValue(&s)
             return true
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            try skipValue(&s)
+            try skipNumber(&s)
             var i = start
             if s.base[i] == UInt8(ascii: "-") { i += 1 }
             let digits = s.pos - i
@@ -251,6 +259,50 @@ extension JSONParser {
             try skipValue(&s)
             return false
         }
+    }
+}
+
+extension JSONParser {
+    /// Checks the number at the cursor against the JSON grammar and moves past it, converting
+    /// nothing; the errors are those of a full parse.
+    mutating func skipNumber(_ s: inout Scanner) throws(JSONError) {
+        let start = s.pos
+        var i = s.pos
+        func digit(_ at: Int) -> Bool { at < s.end && s.base[at] >= UInt8(ascii: "0") && s.base[at] <= UInt8(ascii: "9") }
+        if s.base[i] == UInt8(ascii: "-") { i += 1 }
+        guard digit(i) else {
+            _ = try parseNumber(&s)  // not a number: let the full parser word the error
+            return
+        }
+        if s.base[i] == UInt8(ascii: "0") {
+            i += 1
+            if digit(i) {
+                _ = try parseNumber(&s)
+                return
+            }
+        } else {
+            while digit(i) { i += 1 }
+        }
+        if i < s.end, s.base[i] == UInt8(ascii: ".") {
+            i += 1
+            guard digit(i) else {
+                s.pos = start
+                _ = try parseNumber(&s)
+                return
+            }
+            while digit(i) { i += 1 }
+        }
+        if i < s.end, s.base[i] == UInt8(ascii: "e") || s.base[i] == UInt8(ascii: "E") {
+            i += 1
+            if i < s.end, s.base[i] == UInt8(ascii: "+") || s.base[i] == UInt8(ascii: "-") { i += 1 }
+            guard digit(i) else {
+                s.pos = start
+                _ = try parseNumber(&s)
+                return
+            }
+            while digit(i) { i += 1 }
+        }
+        s.pos = i
     }
 }
 
