@@ -173,7 +173,14 @@ extension JSONParser {
                 s.pos = i
                 throw s.error("control character \(hexByte(c, prefix: "U+00")) must be escaped in a string")
             } else if c >= 0x80 {
-                i += try s.validateUTF8Sequence(at: i)
+                // Runs of the common 3-byte sequences (CJK) are checked inline; anything else, and
+                // every error, goes through the scanner's full check.
+                while i + 2 < s.end, s.base[i] >= 0xE1, s.base[i] <= 0xEC,
+                    s.base[i + 1] & 0xC0 == 0x80, s.base[i + 2] & 0xC0 == 0x80
+                {
+                    i += 3
+                }
+                if i < s.end, s.base[i] >= 0x80 { i += try s.validateUTF8Sequence(at: i) }
             } else {
                 i += 1
             }
@@ -210,8 +217,7 @@ extension JSONParser {
                 s.pos += 1
             } else {
                 while true {
-                    let (key, print) = try parseKey(&s)
-                    if let index = projection.index(of: key, print) {
+                    if let index = try locateKey(&s, projection) {
                         let start = s.pos
                         guard try skipCanonical(&s) else { return false }
                         ranges[index] = start..<s.pos
@@ -232,6 +238,28 @@ extension JSONParser {
         }
         s.skipWhitespace()
         return s.pos == s.end
+    }
+
+    /// Reads `"key":` and returns the key's position in `projection`, if kept. Short keys without
+    /// escapes are matched by fingerprint straight from the bytes, building no string.
+    @inline(__always)
+    private mutating func locateKey(_ s: inout Scanner, _ projection: JSONProjection) throws(JSONError) -> Int? {
+        guard s.pos < s.end, s.base[s.pos] == UInt8(ascii: "\"") else { throw s.error("expected a string key", found: true) }
+        let start = s.pos + 1
+        let i = s.firstSpecialStringByte(from: start, limit: min(s.end, start + 17))
+        guard i < s.end, i - start <= 16, s.base[i] == UInt8(ascii: "\"") else {
+            let (key, print) = try parseKey(&s)
+            return projection.index(of: key, print)
+        }
+        let length = i - start
+        let print = start + 16 <= s.end ? KeyPrint(loading: s.base + start, length) : KeyPrint(s.base + start, length)
+        s.pos = i + 1
+        s.skipWhitespace()
+        guard s.pos < s.end, s.base[s.pos] == UInt8(ascii: ":") else { throw s.error("expected ':' after an object key", found: true) }
+        s.pos += 1
+        s.skipWhitespace()
+        for k in projection.prints.indices where projection.prints[k] == print { return k }
+        return nil
     }
 
     /// Skips one value; whether its bytes are exactly what ``JSON/write(_:into:)`` would print.
