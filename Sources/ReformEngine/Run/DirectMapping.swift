@@ -5,11 +5,11 @@ public import ReformSDK
 ///
 /// It applies when a run has one output, written as NDJSON without rows, whose chain is a single
 /// mapping that copies required top-level fields for this manager. Each line is still checked
-/// completely; a line is written directly only when it is a valid object holding every field, each
-/// already written the way the NDJSON writer would print it (see
-/// ``JSONParser/locateCanonical(_:keeping:into:)``). Any other line — a value to re-encode, a missing
-/// field, invalid JSON — goes through the general path, which rejects or rewrites it as usual, so
-/// the output bytes are the same either way.
+/// completely (see ``JSONParser/locate(_:keeping:into:canonical:)``); a valid object holding every
+/// field is written directly: values already in the form the NDJSON writer prints are copied, the
+/// others (escapes, floats, nested values) are parsed alone and written as the writer writes them.
+/// Any other line — a missing field, invalid JSON, not an object — goes through the general path,
+/// which rejects it as usual, so the output bytes are the same either way.
 final class DirectMapping {
     private let projection: JSONProjection
     /// `{"kConstant":` for the first key, `,"kConstant":` for the others, in declared order.
@@ -18,6 +18,8 @@ final class DirectMapping {
     private let sourceIndex: [Int]
     private let file: OutputFile
     private var ranges: [Range<Int>?] = []
+    private var canonical: [Bool] = []
+    private var reencoded: [Value?] = []
     private var parser = JSONParser()
     /// Records written directly so far.
     private(set) var written = 0
@@ -56,13 +58,29 @@ final class DirectMapping {
     /// Writes the record in `line` directly when it qualifies; `false` sends it down the general path.
     func write(_ line: UnsafeRawBufferPointer) -> Bool {
         guard failure == nil, let base = line.baseAddress,
-            parser.locateCanonical(line, keeping: projection, into: &ranges)
+            parser.locate(line, keeping: projection, into: &ranges, canonical: &canonical)
         else { return false }
-        for range in ranges where range == nil { return false }
+        // Values not already in printed form are parsed alone and written as the writer would.
+        if reencoded.count != ranges.count { reencoded = Array(repeating: nil, count: ranges.count) }
+        for i in ranges.indices {
+            guard let range = ranges[i] else { return false }
+            if canonical[i] {
+                reencoded[i] = nil
+            } else {
+                let value = try? parser.parse(UnsafeRawBufferPointer(rebasing: line[range]))
+                guard let value else { return false }
+                reencoded[i] = value
+            }
+        }
         for (i, prefix) in prefixes.enumerated() {
-            guard let range = ranges[sourceIndex[i]] else { return false }
+            let source = sourceIndex[i]
+            guard let range = ranges[source] else { return false }
             file.buffer.append(contentsOf: prefix)
-            file.buffer.append(contentsOf: UnsafeRawBufferPointer(start: base + range.lowerBound, count: range.count))
+            if let value = reencoded[source] {
+                JSON.write(value, into: &file.buffer)
+            } else {
+                file.buffer.append(contentsOf: UnsafeRawBufferPointer(start: base + range.lowerBound, count: range.count))
+            }
         }
         file.buffer.append(UInt8(ascii: "}"))
         file.buffer.append(UInt8(ascii: "\n"))

@@ -194,14 +194,16 @@ extension JSONParser {
     /// `bytes`, building nothing, and checks the rest of the document as ``parse(_:)`` would.
     ///
     /// `ranges` is resized to the projection's key count; entry `i` is the range of the value of
-    /// `projection.keys[i]` (the last one when the key repeats), or `nil` when absent. Returns
-    /// `false` — and the caller should ``parse(_:keeping:)`` the document instead — when the
-    /// document is invalid or not an object, or when a found value is not already written the way
-    /// ``JSON/write(_:into:)`` writes it: only strings without escapes or DEL, integers of up to 15
-    /// digits without a sign on zero, `true`, `false` and `null` qualify.
-    public mutating func locateCanonical(
-        _ bytes: UnsafeRawBufferPointer, keeping projection: JSONProjection, into ranges: inout [Range<Int>?]
+    /// `projection.keys[i]` (the last one when the key repeats), or `nil` when absent. `canonical[i]`
+    /// says whether those bytes are already what ``JSON/write(_:into:)`` prints for the value —
+    /// strings without escapes or DEL, integers of up to 15 digits without a sign on zero, `true`,
+    /// `false`, `null` — so they can be copied as they are; other values need re-encoding. Returns
+    /// `false` when the document is invalid or not an object (``parse(_:)`` then says why).
+    public mutating func locate(
+        _ bytes: UnsafeRawBufferPointer, keeping projection: JSONProjection, into ranges: inout [Range<Int>?],
+        canonical: inout [Bool]
     ) -> Bool {
+        if canonical.count != projection.keys.count { canonical = Array(repeating: true, count: projection.keys.count) }
         if ranges.count != projection.keys.count {
             ranges = Array(repeating: nil, count: projection.keys.count)
         } else {
@@ -219,7 +221,7 @@ extension JSONParser {
                 while true {
                     if let index = try locateKey(&s, projection) {
                         let start = s.pos
-                        guard try skipCanonical(&s) else { return false }
+                        canonical[index] = try skipCanonical(&s)
                         ranges[index] = start..<s.pos
                     } else {
                         try skipValue(&s)
