@@ -17,10 +17,16 @@ final class DirectMapping {
     /// For each declared key, the position of its source field in ``projection``.
     private let sourceIndex: [Int]
     private let file: OutputFile
-    private var ranges: [Range<Int>?] = []
-    private var canonical: [Bool] = []
-    private var reencoded: [Value?] = []
-    private var parser = JSONParser()
+    /// Per-line working state, kept between lines to reuse its storage. ``write(_:)`` moves it
+    /// (and the output buffer) into locals for the line, so the hot loop makes no class accesses.
+    private struct Scratch {
+        var ranges: [Range<Int>?] = []
+        var canonical: [Bool] = []
+        var reencoded: [Value?] = []
+        var parser = JSONParser()
+    }
+
+    private var scratch: Scratch? = Scratch()
     /// Records written directly so far.
     private(set) var written = 0
     /// The first write failure; once set, every line takes the general path (which reports it).
@@ -57,35 +63,49 @@ final class DirectMapping {
 
     /// Writes the record in `line` directly when it qualifies; `false` sends it down the general path.
     func write(_ line: UnsafeRawBufferPointer) -> Bool {
-        guard failure == nil, let base = line.baseAddress,
-            parser.locate(line, keeping: projection, into: &ranges, canonical: &canonical)
+        guard failure == nil, var work = scratch.take() else { return false }
+        var out: [UInt8] = []
+        swap(&out, &file.buffer)
+        let handled = Self.write(line, &work, &out, prefixes: prefixes, sourceIndex: sourceIndex, projection: projection)
+        swap(&out, &file.buffer)
+        scratch = work
+        guard handled else { return false }
+        written += 1
+        do { try file.flushIfFull() } catch { failure = error }
+        return true
+    }
+
+    private static func write(
+        _ line: UnsafeRawBufferPointer, _ work: inout Scratch, _ out: inout [UInt8], prefixes: [[UInt8]], sourceIndex: [Int],
+        projection: JSONProjection
+    ) -> Bool {
+        guard let base = line.baseAddress,
+            work.parser.locate(line, keeping: projection, into: &work.ranges, canonical: &work.canonical)
         else { return false }
         // Values not already in printed form are parsed alone and written as the writer would.
-        if reencoded.count != ranges.count { reencoded = Array(repeating: nil, count: ranges.count) }
-        for i in ranges.indices {
-            guard let range = ranges[i] else { return false }
-            if canonical[i] {
-                reencoded[i] = nil
+        if work.reencoded.count != work.ranges.count { work.reencoded = Array(repeating: nil, count: work.ranges.count) }
+        for i in work.ranges.indices {
+            guard let range = work.ranges[i] else { return false }
+            if work.canonical[i] {
+                work.reencoded[i] = nil
             } else {
-                let value = try? parser.parse(UnsafeRawBufferPointer(rebasing: line[range]))
+                let value = try? work.parser.parse(UnsafeRawBufferPointer(rebasing: line[range]))
                 guard let value else { return false }
-                reencoded[i] = value
+                work.reencoded[i] = value
             }
         }
         for (i, prefix) in prefixes.enumerated() {
             let source = sourceIndex[i]
-            guard let range = ranges[source] else { return false }
-            file.buffer.append(contentsOf: prefix)
-            if let value = reencoded[source] {
-                JSON.write(value, into: &file.buffer)
+            guard let range = work.ranges[source] else { return false }
+            out.append(contentsOf: prefix)
+            if let value = work.reencoded[source] {
+                JSON.write(value, into: &out)
             } else {
-                file.buffer.append(contentsOf: UnsafeRawBufferPointer(start: base + range.lowerBound, count: range.count))
+                out.append(contentsOf: UnsafeRawBufferPointer(start: base + range.lowerBound, count: range.count))
             }
         }
-        file.buffer.append(UInt8(ascii: "}"))
-        file.buffer.append(UInt8(ascii: "\n"))
-        written += 1
-        do { try file.flushIfFull() } catch { failure = error }
+        out.append(UInt8(ascii: "}"))
+        out.append(UInt8(ascii: "\n"))
         return true
     }
 }
