@@ -1,5 +1,6 @@
 /// Limits a parse enforces, so that hostile input fails with a ``JSONError`` instead of
 /// exhausting the stack or memory.
+@frozen
 public struct JSONLimits: Sendable, Hashable {
     /// The deepest nesting of arrays and objects accepted; `[[1]]` has depth 2.
     ///

@@ -1,6 +1,6 @@
 /// A short key packed into two words, for cache look-ups and duplicate checks without comparing
 /// strings; keys longer than 16 bytes (or with escapes) all share ``long`` and are compared as strings.
-@usableFromInline
+@frozen @usableFromInline
 internal struct KeyPrint: Equatable {
     var low: UInt64
     var high: UInt64
@@ -68,7 +68,7 @@ internal struct KeyPrint: Equatable {
     }
 }
 
-@usableFromInline
+@frozen @usableFromInline
 internal struct KeyCacheEntry {
     var print: KeyPrint
     var key: String

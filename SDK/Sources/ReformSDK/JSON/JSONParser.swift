@@ -4,12 +4,13 @@
 /// The parser is iterative: nesting depth is bounded by ``JSONLimits/maximumDepth``, never by the
 /// thread's stack. A lone UTF-16 surrogate written as a `\u` escape (`"\uD800"`) is accepted and
 /// decoded as U+FFFD, as `jq` does; surrogates encoded directly in UTF-8 are rejected.
+@frozen
 public struct JSONParser {
     /// The limits every document parsed by this parser must respect.
     public var limits: JSONLimits
 
     /// One open container; its elements or members are built in place and moved out when it closes.
-    @usableFromInline
+    @frozen @usableFromInline
     internal struct Frame {
         var isObject: Bool
         var elements: [Value]
@@ -29,12 +30,12 @@ public struct JSONParser {
     @usableFromInline internal var capacityHints: [Int] = []
     @usableFromInline internal var scratch: [UInt8] = []
     /// Recently seen short keys, so that repeated keys are neither validated nor allocated again.
-    @usableFromInline internal var keyCache: [KeyCacheEntry] = Array(
-        repeating: KeyCacheEntry(print: KeyPrint(low: 0, high: 0, length: -1), key: ""), count: 256)
+    @usableFromInline internal var keyCache: [KeyCacheEntry]
 
     /// A parser that enforces `limits`.
     public init(limits: JSONLimits = .init()) {
         self.limits = limits
+        keyCache = Array(repeating: KeyCacheEntry(print: KeyPrint(low: 0, high: 0, length: -1), key: ""), count: 256)
     }
 
     /// Parses one document that fills `bytes`, apart from surrounding whitespace.

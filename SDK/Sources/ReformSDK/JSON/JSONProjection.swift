@@ -4,10 +4,11 @@ import Glibc
 
 /// The top-level members of an object document that a consumer needs, so the parser can build only
 /// those (see ``JSONParser/parse(_:keeping:)``).
+@frozen
 public struct JSONProjection: Sendable, Hashable {
     /// The member keys to build, in no particular order.
     public let keys: [String]
-    let prints: [KeyPrint]
+    @usableFromInline let prints: [KeyPrint]
 
     /// A projection keeping the members named `keys`.
     public init(keys: some Sequence<String>) {
