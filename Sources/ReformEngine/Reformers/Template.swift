@@ -115,17 +115,12 @@ public struct Template: Sendable, CustomStringConvertible {
 }
 
 extension Value {
-    /// The value as text in a cell or template: strings as they are, null empty, others as JSON.
+    /// The value as text in a cell or template: strings as they are, null empty, others as JSON
+    /// (the rule of ``CellText``).
     public var plainText: String {
-        switch self {
-        case .string(let s): return s
-        case .null: return ""
-        case .bool(let b): return b ? "true" : "false"
-        case .int(let i): return String(i)
-        default:
-            var bytes: [UInt8] = []
-            JSON.write(self, into: &bytes)
-            return String(decoding: bytes, as: UTF8.self)
-        }
+        if case .string(let s) = self { return s }
+        var bytes: [UInt8] = []
+        CellText.append(self, into: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -41,9 +41,9 @@ struct OutputRuntime {
             columns = plan.keys.map { $0.map { OutputColumn(header: $0, key: $0) } }
         }
         let isTerminal = path == nil && isatty(1) == 1
-        let noColour = (getenv("NO_COLOR").map { String(cString: $0) } ?? "").isEmpty == false
+        let colour = ColourMode.auto.isEnabled(isTerminal: isTerminal, noColour: getenv("NO_COLOR").map { String(cString: $0) })
         writer = format.makeWriter(
-            columns: columns, output: file, colour: options.colour ?? (isTerminal && !noColour),
+            columns: columns, output: file, colour: options.colour ?? colour,
             maxWidth: isTerminal ? options.maxWidth : nil)
         chain = ChainRunner(plans: plan.chain, origin: Origin(manager: managers.first ?? ManagerRef(index: 0, name: ""), sequence: 0))
         self.format = format
