@@ -15,7 +15,7 @@ public import ReformSDK
 /// than asked.
 ///
 /// With colour on, the header is bold and rows are styled by their ``RowStyle``: ``RowStyle/highlight``
-/// bold yellow, ``RowStyle/dim`` faint, ``RowStyle/bold`` bold. No records and no explicit columns
+/// bold yellow, ``RowStyle/dim`` faint, ``RowStyle/bold`` bold, a colour in that colour. No records and no explicit columns
 /// write nothing; explicit columns and no records write the header and separator.
 public struct TableWriter: RecordWriter {
     private let output: OutputFile
@@ -84,7 +84,7 @@ public struct TableWriter: RecordWriter {
         writeLine(widths.map { String(repeating: "-", count: $0) }.joined(separator: TableWriter.separator), style: nil)
         try output.flushIfFull()
         for (cells, row) in zip(body, rows) {
-            writeLine(layout.line(cells), style: colour ? TableWriter.escapeCode(for: row.style) : nil)
+            writeLine(layout.line(cells), style: colour ? row.style.ansiParameters.map { "\u{1B}[\($0)m" } : nil)
             try output.flushIfFull()
         }
     }
@@ -94,15 +94,6 @@ public struct TableWriter: RecordWriter {
         CellText.appendUTF8(line, into: &output.buffer)
         if style != nil { output.buffer.append(contentsOf: "\u{1B}[0m".utf8) }
         output.buffer.append(UInt8(ascii: "\n"))
-    }
-
-    private static func escapeCode(for style: RowStyle) -> String? {
-        switch style {
-        case .plain: nil
-        case .highlight: "\u{1B}[1;33m"
-        case .dim: "\u{1B}[2m"
-        case .bold: "\u{1B}[1m"
-        }
     }
 
     /// Column widths narrowed so that they and the separators fit in `maxWidth`: the widest columns

@@ -94,32 +94,12 @@ struct StepState {
         return StepState.stableSorted(records, by: path, descending: descending)
     }
 
-    /// Stable sort by the value at `path`: numbers, then strings, then others; missing and null last.
+    /// Stable sort by the value at `path` (see ``ValueOrder``).
     static func stableSorted(_ records: [Record], by path: ValuePath, descending: Bool) -> [Record] {
         let keyed = records.enumerated().map { (offset: $0.offset, key: $0.element.value[path: path] ?? .null, record: $0.element) }
         return keyed.sorted { a, b in
-            let aNull = a.key.isNull, bNull = b.key.isNull
-            if aNull != bNull { return bNull }
-            if !aNull, let order = Condition.ordering(a.key, b.key), order != 0 {
-                return descending ? order > 0 : order < 0
-            }
-            if !aNull, Condition.ordering(a.key, b.key) == nil {
-                let ra = rank(a.key), rb = rank(b.key)
-                if ra != rb { return descending ? ra > rb : ra < rb }
-            }
-            return a.offset < b.offset
+            ValueOrder.precedes(a.key, b.key, descending: descending) ?? (a.offset < b.offset)
         }.map(\.record)
-    }
-
-    private static func rank(_ v: Value) -> Int {
-        switch v {
-        case .int, .double: 0
-        case .string: 1
-        case .bool: 2
-        case .array: 3
-        case .object: 4
-        case .null: 5
-        }
     }
 
     private static func object(_ value: Value, _ step: String) throws(RecordError) -> Object {
