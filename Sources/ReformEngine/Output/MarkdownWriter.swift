@@ -4,7 +4,9 @@ public import ReformSDK
 ///
 /// A header row, a `| --- |` row, then one row per record: `| a | b |`. In cells `|` is written
 /// `\|` and line breaks (LF, CR or CRLF) `<br>`, so a cell never splits its row; other Markdown in
-/// cells is left for the renderer. Cells read as in the table format. Columns are the explicit
+/// cells is left for the renderer. Cells read as in the table format. Rows styled
+/// ``RowStyle/Emphasis/highlight`` or ``RowStyle/Emphasis/bold`` have bold cells (`**…**`),
+/// ``RowStyle/Emphasis/dim`` italic ones (`_…_`); colours are not shown. Columns are the explicit
 /// list, or the keys of the first record; keys first seen later are left out. No records and no
 /// explicit columns write nothing.
 public struct MarkdownWriter: RecordWriter {
@@ -28,9 +30,19 @@ public struct MarkdownWriter: RecordWriter {
             writeHeader()
         }
         output.buffer.append(UInt8(ascii: "|"))
+        let mark: String? =
+            switch style.emphasis {
+            case .highlight, .bold: "**"
+            case .dim: "_"
+            case nil: nil
+            }
         for column in columns {
             cell.removeAll(keepingCapacity: true)
             if let value = object[column.key] { CellText.append(value, into: &cell) }
+            if let mark, !cell.isEmpty {
+                cell.insert(contentsOf: mark.utf8, at: 0)
+                cell.append(contentsOf: mark.utf8)
+            }
             appendCell()
         }
         output.buffer.append(UInt8(ascii: "\n"))

@@ -9,11 +9,13 @@ extension OutputFormat {
     ///     Other formats never colour.
     ///   - maxWidth: The terminal width the table format fits its rows into; `nil` for no limit.
     ///     Other formats ignore it.
+    ///   - title: The HTML page's title; other formats ignore it.
     public func makeWriter(
         columns: [OutputColumn]? = nil,
         output: OutputFile,
         colour: Bool = false,
-        maxWidth: Int? = nil
+        maxWidth: Int? = nil,
+        title: String? = nil
     ) -> any RecordWriter {
         switch self {
         case .ndjson: NDJSONWriter(output: output, columns: columns)
@@ -21,6 +23,7 @@ extension OutputFormat {
         case .table: TableWriter(output: output, columns: columns, colour: colour, maxWidth: maxWidth)
         case .csv: CSVWriter(output: output, columns: columns)
         case .markdown: MarkdownWriter(output: output, columns: columns)
+        case .html: HTMLWriter(output: output, columns: columns, title: title ?? "reform")
         }
     }
 }

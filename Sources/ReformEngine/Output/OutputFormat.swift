@@ -1,7 +1,7 @@
 /// The shapes `reform run --format` can write records in.
 ///
 /// Parse user text with ``init(parsing:)``, which explains the choices when the text is not one of
-/// them, then make a writer with ``makeWriter(columns:output:colour:maxWidth:)``.
+/// them, then make a writer with ``makeWriter(columns:output:colour:maxWidth:title:)``.
 public enum OutputFormat: String, CaseIterable, Sendable {
     /// One compact JSON record per line (`jq -c`), streamed.
     case ndjson
@@ -13,6 +13,8 @@ public enum OutputFormat: String, CaseIterable, Sendable {
     case csv
     /// A GitHub-flavoured Markdown pipe table, streamed.
     case markdown
+    /// A standalone HTML page holding one table, with the row styles in its stylesheet; streamed.
+    case html
 
     /// The format named `text` (case-insensitive); throws an error listing the choices otherwise.
     public init(parsing text: String) throws(OutputFormatError) {
@@ -26,7 +28,7 @@ public enum OutputFormat: String, CaseIterable, Sendable {
 
     /// Other names people use for a format, offered as suggestions (never accepted silently).
     private static let knownAliases: [String: OutputFormat] = [
-        "jsonl": .ndjson, "jsonlines": .ndjson, "ldjson": .ndjson, "md": .markdown, "text": .table,
+        "jsonl": .ndjson, "jsonlines": .ndjson, "ldjson": .ndjson, "md": .markdown, "text": .table, "htm": .html, "web": .html,
     ]
 
     /// A known alias of `text`, or the format whose name starts with `text` or is within two edits.
