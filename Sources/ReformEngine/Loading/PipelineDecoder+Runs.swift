@@ -2,58 +2,8 @@ public import ReformSDK
 import ReformYAML
 
 extension PipelineDecoder {
-    static let rowsKeys = ["columns", "sort", "style", "description"]
     static let runKeys = ["managers", "params", "reform", "rows", "output", "outputs", "description"]
     static let outputKeys = ["reform", "rows", "format", "path"]
-
-    func decodeRows(_ node: YAMLNode, managers: [ManagerPlan]) -> [String: RowsPlan] {
-        var plans: [String: RowsPlan] = [:]
-        for entry in namedEntries(node, "rows") {
-            let what = "row shape '\(entry.key)'"
-            guard let m = context.mapping(entry.value, what, allowed: PipelineDecoder.rowsKeys) else { continue }
-            var columns: [RowsPlan.Column] = []
-            if let c = context.requireKey("columns", in: m, what) {
-                if case .mapping = c.content, let cm = context.mapping(c, "'columns' of \(what)", allowed: nil) {
-                    for e in cm.entries {
-                        if let key = context.string(e.value, "column '\(e.key)' of \(what)") {
-                            columns.append(.init(header: e.key, key: key))
-                        }
-                    }
-                } else if let names = context.stringList(c, "'columns' of \(what)") {
-                    columns = names.map { .init(header: $0, key: $0) }
-                }
-            }
-            var sortKey: String?
-            var descending = false
-            if let s = m["sort"] {
-                if case .mapping = s.content, let sm = context.mapping(s, "'sort' of \(what)", allowed: ["by", "order"]) {
-                    sortKey = context.requireKey("by", in: sm, "'sort' of \(what)").flatMap { context.string($0, what) }
-                    if let o = sm["order"], let text = context.string(o, what) {
-                        if text != "asc" && text != "desc" {
-                            context.error("'order' of \(what) must be 'asc' or 'desc', not '\(text)'", at: o.location)
-                        }
-                        descending = text == "desc"
-                    }
-                } else {
-                    sortKey = context.string(s, "'sort' of \(what)")
-                }
-            }
-            var styles: [Int: RowStyle] = [:]
-            if let s = m["style"], let sm = context.mapping(s, "'style' of \(what)", allowed: nil) {
-                for e in sm.entries {
-                    guard let manager = managers.first(where: { $0.ref.name == e.key }) else {
-                        unknownReference("manager", e.key, known: managers.map(\.ref.name), at: e.keyLocation)
-                        continue
-                    }
-                    styles[manager.ref.index] = context.choice(e.value, "row style", as: RowStyle.self)
-                }
-            }
-            plans[entry.key] = RowsPlan(
-                name: entry.key, columns: columns, sortKey: sortKey, descending: descending, styles: styles,
-                location: entry.keyLocation)
-        }
-        return plans
-    }
 
     func decodeRuns(
         _ node: YAMLNode, managers: [ManagerPlan], reformers: [String: ReformerPlan], rows: [String: RowsPlan]
@@ -145,7 +95,7 @@ extension PipelineDecoder {
         var rowsPlan: RowsPlan?
         if let rowsNode, let name = context.string(rowsNode, "'rows' of \(what)") {
             if let declared = rows[name] {
-                rowsPlan = resolveRows(declared, keys: keys, at: rowsNode.location, what)
+                rowsPlan = resolveRows(declared, keys: keys, managers: managers, at: rowsNode.location, what)
             } else {
                 unknownReference("row shape", name, known: rows.keys.sorted(), at: rowsNode.location)
             }
@@ -153,22 +103,6 @@ extension PipelineDecoder {
         return OutputPlan(
             chain: chain, rows: rowsPlan, format: format, path: path, keys: keys?.constants,
             location: chainSource.node.location)
-    }
-
-    private func resolveRows(_ rows: RowsPlan, keys: KeySet?, at location: SourceLocation, _ what: String) -> RowsPlan {
-        func resolve(_ name: String) -> String {
-            guard let keys else { return name }
-            if let key = keys.key(named: name) { return key.constant }
-            context.error(
-                "row shape '\(rows.name)' uses '\(name)', which the chain of \(what) does not emit"
-                    + Suggestions.hint(for: name, in: keys.keys.map(\.name))
-                    + "; it emits: \(keys.keys.map(\.name).joined(separator: ", "))",
-                at: location)
-            return name
-        }
-        return RowsPlan(
-            name: rows.name, columns: rows.columns.map { .init(header: $0.header, key: resolve($0.key)) },
-            sortKey: rows.sortKey.map(resolve), descending: rows.descending, styles: rows.styles, location: rows.location)
     }
 }
 

@@ -6,9 +6,9 @@ import Glibc
 
 /// One output of a run while it runs: its chain, its writer and its file.
 ///
-/// Plain outputs stream each record to the writer as it leaves the chain. Outputs with a row shape
-/// collect rows, sort them (stable) by the shape's key, and render them at the end, each in the
-/// style of the manager it came from.
+/// Plain outputs stream each record to the writer as it leaves the chain. With a row shape each
+/// record renders itself into a row by its manager's rules (``PipelineRecord``); sorted shapes keep
+/// the rows and write them (stable) at the end, unsorted ones stream them.
 struct OutputRuntime {
     let plan: OutputPlan
     let file: OutputFile
@@ -16,7 +16,8 @@ struct OutputRuntime {
     private var writer: any RecordWriter
     private var produced: [Record] = []
     private var rejected: [ChainRunner.Rejection] = []
-    private var rows: [Record] = []
+    private var rowList: RowList?
+    private var rowRules: (byManager: [Int: PipelineRecord.Rules], other: PipelineRecord.Rules)?
     private(set) var written = 0
     /// The format records are written in.
     let format: OutputFormat
@@ -33,7 +34,9 @@ struct OutputRuntime {
         }
         let columns: [OutputColumn]?
         if let rows = plan.rows {
-            columns = rows.columns.map { OutputColumn(header: $0.header, key: $0.header) }
+            columns = rows.shape.outputColumns
+            rowList = RowList(shape: rows.shape)
+            rowRules = PipelineRecord.Rules.all(for: rows)
         } else if format == .ndjson || format == .json {
             // A keyed chain already emits exactly its keys in order: write records whole.
             columns = nil
@@ -44,7 +47,7 @@ struct OutputRuntime {
         let colour = ColourMode.auto.isEnabled(isTerminal: isTerminal, noColour: getenv("NO_COLOR").map { String(cString: $0) })
         writer = format.makeWriter(
             columns: columns, output: file, colour: options.colour ?? colour,
-            maxWidth: isTerminal ? options.maxWidth : nil)
+            maxWidth: isTerminal ? options.maxWidth : nil, title: plan.rows?.name)
         chain = ChainRunner(plans: plan.chain, origin: Origin(manager: managers.first ?? ManagerRef(index: 0, name: ""), sequence: 0))
         self.format = format
     }
@@ -71,15 +74,10 @@ struct OutputRuntime {
     mutating func finish(deadLetter: DeadLetter) throws(OutputError) {
         chain.finish(into: &produced, rejected: &rejected)
         try drain(deadLetter: deadLetter, inputName: nil)
-        if let shape = plan.rows {
-            var sorted = rows
-            if let key = shape.sortKey {
-                sorted = StepState.stableSorted(rows, by: ValuePath([.key(key)]), descending: shape.descending)
-            }
-            for record in sorted {
-                try writer.write(OutputRuntime.row(record.value, shape), style: shape.styles[record.origin.manager.index] ?? .plain)
-                written += 1
-            }
+        if var list = rowList {
+            written += list.rows.count
+            try list.write(to: &writer)
+            rowList = list
         }
         try writer.finish()
     }
@@ -87,15 +85,27 @@ struct OutputRuntime {
     private mutating func drain(deadLetter: DeadLetter, inputName: String?) throws(OutputError) {
         for rejection in rejected {
             let origin = rejection.record.origin
-            let input = inputName.map { origin.line > 0 ? "\($0):\(origin.line)" : (origin.page > 0 ? "\($0) page \(origin.page)" : $0) }
             try deadLetter.add(
-                manager: origin.manager.name, sequence: origin.sequence, input: input,
+                manager: origin.manager.name, sequence: origin.sequence, input: input(origin, inputName),
                 stage: "reformer '\(rejection.stage)'" + (plan.path.map { " (output \($0))" } ?? ""),
                 error: rejection.error, record: rejection.record.value)
         }
         rejected.removeAll(keepingCapacity: true)
-        if plan.rows != nil {
-            rows.append(contentsOf: produced)
+        if var list = rowList, let rowRules {
+            rowList = nil
+            for record in produced {
+                let rules = rowRules.byManager[record.origin.manager.index] ?? rowRules.other
+                do { try PipelineRecord(value: record.value, rules: rules).giveData(to: &list) } catch {
+                    try deadLetter.add(
+                        manager: record.origin.manager.name, sequence: record.origin.sequence, input: input(record.origin, inputName),
+                        stage: "row shape '\(plan.rows?.name ?? "")'", error: error, record: record.value)
+                }
+            }
+            if list.shape.sortColumn == nil {
+                written += list.rows.count
+                try list.write(to: &writer)
+            }
+            rowList = list
         } else {
             for record in produced {
                 try writer.write(record.value, style: .plain)
@@ -105,12 +115,8 @@ struct OutputRuntime {
         produced.removeAll(keepingCapacity: true)
     }
 
-    /// A record rendered into the row shape: one member per column, named by its header.
-    private static func row(_ value: Value, _ shape: RowsPlan) -> Value {
-        var row = Object(minimumCapacity: shape.columns.count)
-        for column in shape.columns {
-            row[column.header] = value[path: ValuePath([.key(column.key)])] ?? .null
-        }
-        return .object(row)
+    /// Where a record came from, for its dead-letter entry: `file:line`, `fixtures page 2`.
+    private func input(_ origin: Origin, _ inputName: String?) -> String? {
+        inputName.map { origin.line > 0 ? "\($0):\(origin.line)" : (origin.page > 0 ? "\($0) page \(origin.page)" : $0) }
     }
 }
