@@ -25,8 +25,13 @@ struct RunCommand: ParsableCommand {
     @Option(name: .customLong("param"), help: ArgumentHelp("Set a parameter for every manager of the run.", valueName: "K=V"))
     var params: [String] = []
 
-    @Option(help: "Output format: ndjson, json, table, csv, markdown.")
+    @Option(help: "Output format: ndjson, json, table, csv, markdown, html.")
     var format: String?
+
+    @Option(
+        name: .customLong("colour"),
+        help: "Colour table rows by their style: auto (on a terminal, unless NO_COLOR is set), always, never.")
+    var colour: String = ColourMode.auto.rawValue
 
     @Option(help: "Write the output to PATH (atomically) instead of standard output.")
     var output: String?
@@ -59,6 +64,9 @@ struct RunCommand: ParsableCommand {
             throw ValidationError(
                 "--\(live ? "live" : "record"): this version replays fixtures and reads --input files only; live HTTP managers are not built yet")
         }
+        if ColourMode(rawValue: colour) == nil {
+            throw ValidationError("--colour '\(colour)' must be one of: \(ColourMode.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
         if let format {
             do { _ = try OutputFormat(parsing: format) } catch { throw ValidationError(error.description) }
         }
@@ -87,6 +95,7 @@ struct RunCommand: ParsableCommand {
         options.outputPath = output
         options.deadLetterPath = deadLetter
         options.maxWidth = Terminal.width
+        if let mode = ColourMode(rawValue: colour), mode != .auto { options.colour = mode == .always }
         let summary: RunSummary
         do { summary = try Runner(pipeline: loaded, options: options).run() } catch {
             Terminal.error("reform: error: \(error.description)")

@@ -30,12 +30,30 @@ struct CLISnapshotTests {
                 {"xinfang_id":3,"xinfang_name":"C","xinfang_title":"T3","xinfang_imageUrl":"u3"}
 
                 """),
+        Case(name: "run-reminders-table", arguments: ["run", "Pipelines/reminders.yaml"]),
+        Case(name: "run-reminders-table-colour", arguments: ["run", "Pipelines/reminders.yaml", "--colour", "always"]),
+        Case(name: "run-reminders-markdown", arguments: ["run", "Pipelines/reminders.yaml", "--format", "markdown"]),
+        Case(name: "run-reminders-csv", arguments: ["run", "Pipelines/reminders.yaml", "--format", "csv"]),
+        Case(name: "run-reminders-html", arguments: ["run", "Pipelines/reminders.yaml", "--format", "html"]),
+        Case(name: "run-reminders-ndjson", arguments: ["run", "Pipelines/reminders.yaml", "--format", "ndjson"]),
+        Case(name: "run-reminders-json", arguments: ["run", "Pipelines/reminders.yaml", "--format", "json"]),
+        Case(
+            name: "run-reminders-batch-stdin-bad-date",
+            arguments: ["run", "Pipelines/reminders.yaml", "--format", "csv", "--input", "events=-", "--input",
+                        "festivals=Tests/ReformCLITests/Inputs/festivals.ndjson", "--dead-letter", "/dev/null"],
+            stdin: """
+                {"date":"2026-05-20","eventTitle":"纪念日, \\"520\\""}
+                {"date":"soon","eventTitle":"someday"}
+                {"date":1767225600,"eventTitle":"epoch seconds"}
+
+                """),
         Case(name: "run-unknown-run", arguments: ["run", "Pipelines/property-list.yaml", "--run", "row"]),
         Case(name: "run-bad-param", arguments: ["run", "Pipelines/property-list.yaml", "--param", "city=Shang-hai"]),
         Case(name: "run-jobs-usage", arguments: ["run", "Pipelines/property-list.yaml", "--jobs", "4"]),
         Case(name: "run-format-typo", arguments: ["run", "Pipelines/property-list.yaml", "--format", "cvs"]),
-        Case(name: "validate-shipped", arguments: ["validate", "Pipelines/property-list.yaml", "Pipelines/orders.yaml"]),
+        Case(name: "validate-shipped", arguments: ["validate", "Pipelines/property-list.yaml", "Pipelines/orders.yaml", "Pipelines/reminders.yaml"]),
         Case(name: "validate-errors", arguments: ["validate", "Tests/ReformCLITests/Inputs/broken-pipeline.yaml"]),
+        Case(name: "validate-row-errors", arguments: ["validate", "Tests/ReformCLITests/Inputs/broken-rows.yaml"]),
         Case(name: "keys-swift", arguments: ["keys", "Pipelines/property-list.yaml", "--swift"]),
         Case(name: "cat-yaml-to-json", arguments: ["cat", "--to", "json", "Tests/ReformCLITests/Inputs/listing.yaml"]),
         Case(name: "cat-json-to-yaml", arguments: ["cat", "--to", "yaml", "Pipelines/fixtures/xinfang/002.json"]),
