@@ -7,20 +7,22 @@ import PackageDescription
 /// of its type metadata (see shared/notes/plugins-on-linux.md); library evolution keeps old plugins
 /// working against a newer SDK. Hot-path value types are `@frozen` and their accessors
 /// `@inlinable`, so the engine pays nothing for resilience on the data path.
+///
+/// `ReformPluginTesting` is the conformance kit a plugin's tests call with its reformer.
+let settings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
 let package = Package(
     name: "ReformSDK",
     products: [
-        .library(name: "ReformSDK", type: .dynamic, targets: ["ReformSDK"])
+        .library(name: "ReformSDK", type: .dynamic, targets: ["ReformSDK"]),
+        .library(name: "ReformPluginTesting", targets: ["ReformPluginTesting"]),
     ],
     targets: [
-        .target(
-            name: "ReformSDK",
-            swiftSettings: [
-                .unsafeFlags(["-enable-library-evolution"]),
-                .enableUpcomingFeature("ExistentialAny"),
-                .enableUpcomingFeature("MemberImportVisibility"),
-                .enableUpcomingFeature("InternalImportsByDefault"),
-            ]
-        )
+        .target(name: "ReformSDK", swiftSettings: [.unsafeFlags(["-enable-library-evolution"])] + settings),
+        .target(name: "ReformPluginTesting", dependencies: ["ReformSDK"], swiftSettings: settings),
     ]
 )

@@ -146,3 +146,11 @@ extension Object: Hashable {
         hasher.combine(combined)
     }
 }
+
+extension Object: ExpressibleByDictionaryLiteral {
+    /// A literal object, such as plugin options in tests; keys keep the order written.
+    public init(dictionaryLiteral elements: (String, Value)...) {
+        self.init(minimumCapacity: elements.count)
+        for (key, value) in elements { self[key] = value }
+    }
+}
