@@ -27,6 +27,18 @@ enum FilePaths {
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 
+    static func isFile(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+    }
+
+    /// When the file at `path` was last modified (seconds and nanoseconds since the epoch), if it exists.
+    static func modificationTime(_ path: String) -> Double? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
+    }
+
     /// The names in a folder, sorted, without `.` and `..`.
     static func contents(of folder: String) -> [String]? {
         guard let dir = opendir(folder) else { return nil }

@@ -40,10 +40,9 @@ extension PipelineDecoder {
                 }
                 chain.append(ReformerPlan(name: name, keys: reformer.keys, kind: .steps(resolved), location: reformer.location))
                 if let declared = reformer.keys { keys = declared }
-            case .plugin(let plugin, _):
-                context.error(
-                    "reformer '\(name)' is the plugin '\(plugin)', and this build of reform cannot load plugins yet",
-                    at: reformer.location)
+            case .plugin:
+                chain.append(reformer)
+                keys = reformer.keys
             }
         }
         return (chain, keys)

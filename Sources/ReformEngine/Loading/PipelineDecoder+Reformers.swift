@@ -36,8 +36,9 @@ extension PipelineDecoder {
                 guard let decoded = decodeSteps(steps, what) else { continue }
                 kind = .steps(decoded)
             } else {
-                guard let pluginNode = m["plugin"], let name = context.string(pluginNode, "'plugin' of \(what)") else { continue }
-                kind = .plugin(name: name, options: m["options"].flatMap { context.value($0, "'options' of \(what)") } ?? .object(Object()))
+                guard let (plugin, emitted) = decodePlugin(m, what, declaredKeys: keys) else { continue }
+                plans[entry.key] = ReformerPlan(name: entry.key, keys: keys ?? emitted, kind: .plugin(plugin), location: entry.keyLocation)
+                continue
             }
             if m["options"] != nil && !kinds.contains("plugin"), let at = m.entry("options") {
                 context.error("'options' only applies to plugin reformers", at: at.keyLocation)

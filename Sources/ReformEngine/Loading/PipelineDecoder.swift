@@ -8,8 +8,10 @@ struct PipelineDecoder {
     /// Every reformer name declared, including those whose declaration had errors (so that uses of
     /// them are not reported a second time as unknown).
     var declaredReformers: Set<String> = []
+    /// Extra folders to look for plugins in (`plugin_paths:`), relative to the pipeline's folder.
+    var pluginPaths: [String] = []
 
-    static let topLevelKeys = ["reform", "name", "description", "services", "managers", "reformers", "rows", "runs"]
+    static let topLevelKeys = ["reform", "name", "description", "services", "managers", "reformers", "rows", "runs", "plugin_paths"]
 
     func decode(_ root: YAMLNode) -> Pipeline? {
         guard let top = context.mapping(root, "the pipeline", allowed: PipelineDecoder.topLevelKeys) else { return nil }
@@ -25,6 +27,7 @@ struct PipelineDecoder {
             context.error("the pipeline declares no managers; add a 'managers:' section", at: root.location)
         }
         var decoder = self
+        decoder.pluginPaths = top["plugin_paths"].flatMap { context.stringList($0, "'plugin_paths'") } ?? []
         if let node = top["reformers"], case .mapping(let pairs) = node.content {
             decoder.declaredReformers = Set(pairs.compactMap { pair -> String? in
                 if case .scalar(let s) = pair.key.content { return s.text }

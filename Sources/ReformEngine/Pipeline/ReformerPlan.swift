@@ -9,8 +9,8 @@ public struct ReformerPlan: Sendable {
         case mapping(MappingPlan)
         /// A chain of built-in steps (`steps:`).
         case steps([StepPlan])
-        /// A Swift plugin from `Plugins/` (`plugin:` and `options:`).
-        case plugin(name: String, options: Value)
+        /// A Swift plugin from `Plugins/` (`plugin:` and `options:`), loaded and its options checked.
+        case plugin(PluginPlan)
     }
 
     /// The reformer's name.
@@ -21,6 +21,23 @@ public struct ReformerPlan: Sendable {
     public let kind: Kind
     /// Where it is declared.
     public let location: SourceLocation
+}
+
+/// A loaded plugin and the checked options a pipeline gives it: makes one reformer per chain.
+public struct PluginPlan: Sendable {
+    /// The plugin's name (`plugin:`).
+    public let name: String
+    /// The absolute path of the library it was loaded from.
+    public let library: String
+    /// The plugin object the library made.
+    public let plugin: any ReformerPlugin
+    /// The options, checked against the plugin's declaration, with defaults filled in.
+    public let options: PluginOptions
+
+    /// A new reformer for one chain.
+    public func makeReformer() throws(PluginOptionError) -> any Reformer {
+        try plugin.make(options: options)
+    }
 }
 
 /// Mapping rules: for each manager index, one rule per declared key, in key order.

@@ -25,8 +25,8 @@ struct ChainRunner {
 
     private var stages: [Stage]
 
-    init(plans: [ReformerPlan], origin: Origin) {
-        stages = plans.map { plan in
+    init(plans: [ReformerPlan], origin: Origin) throws(RunError) {
+        stages = try plans.map { plan throws(RunError) in
             let reformer: any Reformer
             var guardKeys = plan.keys
             switch plan.kind {
@@ -35,8 +35,10 @@ struct ChainRunner {
                 guardKeys = nil
             case .steps(let steps):
                 reformer = StepsReformer(name: plan.name, keys: plan.keys, steps: steps)
-            case .plugin:
-                reformer = PassThrough()
+            case .plugin(let plugin):
+                do { reformer = try plugin.makeReformer() } catch {
+                    throw RunError("plugin '\(plugin.name)' of reformer '\(plan.name)' could not be made: \(error)")
+                }
             }
             return Stage(reformer: reformer, name: plan.name, guardKeys: guardKeys, buffer: RecordBuffer(origin: origin))
         }
@@ -103,6 +105,10 @@ struct ChainRunner {
         guard case .object(let object) = value else {
             throw RecordError(code: "not-an-object", message: "reformer '\(reformer)' declares keys but emitted \(value.kindName)")
         }
+        // The usual case: exactly the declared keys, already in order.
+        if object.count == keys.keys.count, zip(object.members, keys.keys).allSatisfy({ $0.key == $1.constant }) {
+            return value
+        }
         if let extra = object.members.first(where: { member in !keys.keys.contains { $0.constant == member.key } }) {
             throw RecordError(
                 code: "undeclared-key",
@@ -117,12 +123,5 @@ struct ChainRunner {
             ordered.appendNew(key: key.constant, value: v)
         }
         return .object(ordered)
-    }
-}
-
-/// Stands in for a reformer the plan could not build (never reached: the loader rejects it).
-private struct PassThrough: Reformer {
-    mutating func reform(_ record: Value, from manager: ManagerRef, into output: inout RecordBuffer) throws(RecordError) {
-        output.append(record)
     }
 }

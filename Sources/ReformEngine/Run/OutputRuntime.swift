@@ -24,6 +24,7 @@ struct OutputRuntime {
 
     init(_ plan: OutputPlan, index: Int, options: RunOptions, managers: [ManagerRef]) throws(RunError) {
         self.plan = plan
+        chain = try ChainRunner(plans: plan.chain, origin: Origin(manager: managers.first ?? ManagerRef(index: 0, name: ""), sequence: 0))
         let toStdout = plan.path == nil
         let path = toStdout ? options.outputPath : plan.path
         let format = (toStdout ? options.format : nil) ?? plan.format ?? (plan.rows != nil ? .table : .ndjson)
@@ -48,7 +49,6 @@ struct OutputRuntime {
         writer = format.makeWriter(
             columns: columns, output: file, colour: options.colour ?? colour,
             maxWidth: isTerminal ? options.maxWidth : nil, title: plan.rows?.name)
-        chain = ChainRunner(plans: plan.chain, origin: Origin(manager: managers.first ?? ManagerRef(index: 0, name: ""), sequence: 0))
         self.format = format
     }
 

@@ -1,0 +1,63 @@
+/// `reform plugins new NAME`: a plugin package that builds and passes its conformance tests as
+/// generated, in the repository's `Plugins/` or in any folder outside it.
+public struct PluginScaffold: Sendable {
+    /// The plugin's name: its product, module and `plugin:` name.
+    public let name: String
+    /// The package folder to create.
+    public let folder: String
+    /// How the package's manifest names the SDK package (a relative or an absolute path).
+    public let sdkReference: String
+
+    /// A scaffold for `name` in `parent/name`, depending on the SDK package at `sdk`: by a relative
+    /// path when it is the `SDK/` of the repository the folder is in (`../../SDK`), otherwise by
+    /// its absolute path.
+    public init(name: String, parent: String, sdk: String) throws(ScaffoldError) {
+        guard PluginSearchPath.isValidName(name) else {
+            throw ScaffoldError("'\(name)' cannot name a plugin: use a Swift type name like ThumbnailURL (letters, digits, '_')")
+        }
+        guard let sdkPath = PluginSearchPath.absolute(sdk), FilePaths.isFile(sdkPath + "/Package.swift") else {
+            throw ScaffoldError("no ReformSDK package at \(sdk); pass --sdk PATH (the SDK/ folder of a Reform checkout) or set REFORM_SDK")
+        }
+        guard let parentPath = PluginSearchPath.absolute(parent), FilePaths.isDirectory(parentPath) else {
+            throw ScaffoldError("the folder \(parent) does not exist; create it first")
+        }
+        self.name = name
+        folder = parentPath + "/" + name
+        let relative = PluginSearchPath.absolute(parentPath + "/../SDK")
+        sdkReference = relative == sdkPath ? "../../SDK" : sdkPath
+    }
+
+    /// The files to write, relative to ``folder``.
+    public var files: [(path: String, contents: String)] {
+        PluginScaffold.templates.map { template in
+            (fill(template.path), fill(template.contents))
+        }
+    }
+
+    /// Writes the package; refuses to overwrite an existing folder.
+    public func write() throws(ScaffoldError) {
+        guard !FilePaths.isDirectory(folder) else {
+            throw ScaffoldError("\(folder) already exists; choose another name or remove it")
+        }
+        for file in files {
+            do { try TextFiles.write(file.contents, to: folder + "/" + file.path) } catch {
+                throw ScaffoldError(error.description)
+            }
+        }
+    }
+
+    private func fill(_ template: String) -> String {
+        template.replacing("__NAME__", with: name).replacing("__SDK__", with: sdkReference)
+    }
+}
+
+/// A plugin package could not be created.
+public struct ScaffoldError: Error, Sendable, CustomStringConvertible {
+    /// What is wrong and how to fix it.
+    public let message: String
+
+    init(_ message: String) { self.message = message }
+
+    /// The message.
+    public var description: String { message }
+}
