@@ -122,11 +122,27 @@ public enum ReformerConformance {
                 break
             }
         }
+        checkFieldsRead(reformer, inputs: inputs, outcomes: first, &report)
         if first != second {
             let index = zip(first, second).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? 0
             report.fail("output is not deterministic: \(inputs[index].label) gave different results on two runs")
         }
         return first
+    }
+
+    /// A reformer that names the fields it reads must give the same output when given only those.
+    private static func checkFieldsRead<R: Reformer>(
+        _ reformer: R, inputs: [Input], outcomes: [Outcome], _ report: inout ConformanceReport
+    ) {
+        for (input, outcome) in zip(inputs, outcomes) where input.isSample {
+            guard let fields = reformer.fieldsRead(from: input.manager), case .object(let whole) = input.value else { continue }
+            var projected = Object()
+            for member in whole.members where fields.contains(member.key) { projected.appendNew(key: member.key, value: member.value) }
+            let alone = Input(value: .object(projected), manager: input.manager, isSample: true, label: input.label)
+            if run(reformer, [alone]).first != outcome {
+                report.fail("\(input.label) gives other output when given only the fields fieldsRead(from:) names (\(fields))")
+            }
+        }
     }
 
     private static func checkKeys(_ values: [Value], _ keys: KeySet, _ input: Input, _ report: inout ConformanceReport) {

@@ -11,7 +11,7 @@ extension PipelineDecoder {
     }
 
     /// The loaded plugin with its checked options, and the keys its reformer emits.
-    func decodePlugin(_ m: Mapping, _ what: String, declaredKeys: KeySet?) -> (PluginPlan, KeySet?)? {
+    func decodePlugin(_ m: Mapping, _ what: String, declaredKeys: KeySet?, managers: [ManagerPlan]) -> (PluginPlan, KeySet?)? {
         guard let node = m["plugin"], let name = context.string(node, "'plugin' of \(what)") else { return nil }
         let plugin: any ReformerPlugin
         let library: String
@@ -52,7 +52,9 @@ extension PipelineDecoder {
                     at: m.entry("keys")?.keyLocation ?? node.location)
                 return nil
             }
-            return (PluginPlan(name: name, library: library, plugin: plugin, options: options), emitted)
+            var fieldsRead: [Int: [String]] = [:]
+            for manager in managers { fieldsRead[manager.ref.index] = made.fieldsRead(from: manager.ref) }
+            return (PluginPlan(name: name, library: library, plugin: plugin, options: options, fieldsRead: fieldsRead), emitted)
         } catch {
             context.error("\(problemText(error, plugin: name)) (\(what))", at: location(of: error))
             return nil

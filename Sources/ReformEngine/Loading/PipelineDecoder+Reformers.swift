@@ -36,7 +36,7 @@ extension PipelineDecoder {
                 guard let decoded = decodeSteps(steps, what) else { continue }
                 kind = .steps(decoded)
             } else {
-                guard let (plugin, emitted) = decodePlugin(m, what, declaredKeys: keys) else { continue }
+                guard let (plugin, emitted) = decodePlugin(m, what, declaredKeys: keys, managers: managers) else { continue }
                 plans[entry.key] = ReformerPlan(name: entry.key, keys: keys ?? emitted, kind: .plugin(plugin), location: entry.keyLocation)
                 continue
             }

@@ -33,6 +33,9 @@ public struct PluginPlan: Sendable {
     public let plugin: any ReformerPlugin
     /// The options, checked against the plugin's declaration, with defaults filled in.
     public let options: PluginOptions
+    /// For each manager index, the top-level fields the reformer reads, when it said so
+    /// (``Reformer/fieldsRead(from:)``); only those are built from NDJSON input.
+    public let fieldsRead: [Int: [String]]
 
     /// A new reformer for one chain.
     public func makeReformer() throws(PluginOptionError) -> any Reformer {

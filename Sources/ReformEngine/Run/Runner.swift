@@ -142,10 +142,15 @@ public struct Runner {
     }
 
     /// The top-level fields of `manager`'s records that every output's chain reads, when each chain
-    /// starts with a mapping (so the rest need not be built); `nil` when some output needs whole records.
+    /// starts with a mapping or a plugin that says which fields it reads (so the rest need not be built); `nil` when some output needs whole records.
     static func projection(for manager: ManagerRef, outputs: [OutputPlan]) -> JSONProjection? {
         var keys: [String] = []
         for output in outputs {
+            if case .plugin(let plugin)? = output.chain.first?.kind {
+                guard let fields = plugin.fieldsRead[manager.index] else { return nil }
+                keys += fields
+                continue
+            }
             guard case .mapping(let mapping)? = output.chain.first?.kind,
                 let rules = mapping.perManager[manager.index] ?? mapping.shared
             else { return nil }

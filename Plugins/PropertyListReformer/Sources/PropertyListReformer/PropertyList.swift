@@ -33,6 +33,11 @@ public struct PropertyList: Reformer, Sendable {
     /// The four constant keys.
     public var keys: KeySet? { PropertyList.keySet }
 
+    /// The four fields of `manager`'s listings, so the engine builds only those from input lines.
+    public func fieldsRead(from manager: ManagerRef) -> [String]? {
+        PropertyList.fieldsByManager[manager.name]
+    }
+
     /// Maps one listing into the four keys.
     public mutating func reform(_ record: Value, from manager: ManagerRef, into output: inout RecordBuffer) throws(RecordError) {
         if manager.index != cachedManager {

@@ -19,6 +19,12 @@ public protocol Reformer {
 
     /// Appends whatever the reformer held back until the end of the stream.
     mutating func finish(into output: inout RecordBuffer) throws(RecordError)
+
+    /// The top-level fields this reformer reads from `manager`'s records, when it reads no others;
+    /// `nil` (the default) when it needs whole records. When the reformer is first in a chain, the
+    /// engine then builds only these fields from NDJSON input, which makes parsing much cheaper.
+    /// Records it rejects still reach the dead-letter file whole.
+    func fieldsRead(from manager: ManagerRef) -> [String]?
 }
 
 extension Reformer {
@@ -27,6 +33,9 @@ extension Reformer {
 
     /// By default a reformer holds nothing back.
     public mutating func finish(into output: inout RecordBuffer) throws(RecordError) {}
+
+    /// By default a reformer reads whole records.
+    public func fieldsRead(from manager: ManagerRef) -> [String]? { nil }
 }
 
 /// The manager a record came from: its name and its position among the pipeline's managers.
