@@ -31,7 +31,10 @@ let package = Package(
             providers: [.apt(["libyaml-dev"])]
         ),
         .target(name: "ReformYAML", dependencies: ["CYAML", sdk], swiftSettings: upcomingFeatures),
-        .target(name: "ReformEngine", dependencies: ["ReformYAML", sdk], swiftSettings: upcomingFeatures),
+        // Gzip inputs use the system zlib: one C library every Linux has, and gzread streams from a
+        // descriptor, which is all reading `.ndjson.gz` needs (compress-nio would bring swift-nio).
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .target(name: "ReformEngine", dependencies: ["ReformYAML", "CZlib", sdk], swiftSettings: upcomingFeatures),
         .executableTarget(
             name: "reform",
             dependencies: [

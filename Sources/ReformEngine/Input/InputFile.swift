@@ -1,3 +1,5 @@
+import CZlib
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -6,7 +8,8 @@ import Glibc
 ///
 /// Bytes `start..<filled` of the buffer are read and not yet consumed. ``refill(maximumCapacity:)``
 /// moves them to the front and reads more after them, growing the buffer only when the unconsumed
-/// bytes fill it (one record longer than a chunk), up to a limit.
+/// bytes fill it (one record longer than a chunk), up to a limit. A path ending in `.gz` is
+/// decompressed as it is read (zlib's `gzread`, any number of gzip members), in constant memory.
 struct InputFile: ~Copyable {
     let path: String
     let descriptor: Int32
@@ -21,6 +24,32 @@ struct InputFile: ~Copyable {
     private(set) var bufferOffset = 0
     /// Whether the descriptor has reported the end of the input.
     private(set) var atEnd = false
+    /// The zlib stream when the input is gzip-compressed.
+    private let gzip: gzFile?
+    /// Called after each read with ``bytesRead`` (for progress reports).
+    var onRefill: ((Int) -> Void)?
+
+    /// Bytes read from the file so far: compressed bytes for a `.gz` input.
+    var bytesRead: Int {
+        if let gzip { return Int(gzoffset(gzip)) }
+        return bufferOffset + filled + bytesReadOutside
+    }
+
+    /// Bytes read with ``read(into:count:)``, past the buffer.
+    private var bytesReadOutside = 0
+
+    /// Reads up to `count` bytes into memory the caller owns instead of the buffer (a parallel
+    /// run's batches); 0 at the end of the input.
+    mutating func read(into pointer: UnsafeMutablePointer<UInt8>, count: Int) throws(InputError) -> Int {
+        while true {
+            let n = try readSome(into: pointer, count: count)
+            if n < 0 { continue }  // interrupted
+            bytesReadOutside += n
+            if n == 0 { atEnd = true }
+            onRefill?(bytesRead)
+            return n
+        }
+    }
 
     /// Opens `path` for reading.
     init(path: String, chunkSize: Int) throws(InputError) {
@@ -28,11 +57,21 @@ struct InputFile: ~Copyable {
         guard fd >= 0 else {
             throw InputError(path: path, message: "cannot open the input: \(InputFile.systemError())")
         }
-        self.init(descriptor: fd, path: path, ownsDescriptor: true, chunkSize: chunkSize)
+        var stream: gzFile?
+        if path.hasSuffix(".gz") {
+            stream = gzdopen(fd, "rb")
+            guard let stream else {
+                close(fd)
+                throw InputError(path: path, message: "cannot start reading it as gzip: \(InputFile.systemError())")
+            }
+            gzbuffer(stream, 1 << 17)
+        }
+        self.init(descriptor: fd, path: path, ownsDescriptor: true, chunkSize: chunkSize, gzip: stream)
     }
 
     /// Reads from an open descriptor (standard input, say), which is left open.
-    init(descriptor: Int32, path: String, ownsDescriptor: Bool = false, chunkSize: Int) {
+    init(descriptor: Int32, path: String, ownsDescriptor: Bool = false, chunkSize: Int, gzip: gzFile? = nil) {
+        self.gzip = gzip
         self.path = path
         self.descriptor = descriptor
         self.ownsDescriptor = ownsDescriptor
@@ -42,7 +81,11 @@ struct InputFile: ~Copyable {
 
     deinit {
         base.deallocate()
-        if ownsDescriptor { close(descriptor) }
+        if let gzip {
+            gzclose(gzip)  // closes the descriptor too
+        } else if ownsDescriptor {
+            close(descriptor)
+        }
     }
 
     /// Whether the unconsumed bytes fill the buffer at its largest allowed size.
@@ -79,18 +122,35 @@ struct InputFile: ~Copyable {
             capacity = newCapacity
         }
         while true {
-            let n = read(descriptor, base + filled, capacity - filled)
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw InputError(path: path, message: "read failed: \(InputFile.systemError())")
-            }
+            let n = try readSome(into: base + filled, count: capacity - filled)
+            if n < 0 { continue }  // interrupted
             if n == 0 {
                 atEnd = true
-                return shift
+            } else {
+                filled += n
             }
-            filled += n
+            onRefill?(bytesRead)
             return shift
         }
+    }
+
+    /// Reads what is available into `pointer`; -1 when interrupted before reading anything.
+    private func readSome(into pointer: UnsafeMutablePointer<UInt8>, count: Int) throws(InputError) -> Int {
+        if let gzip {
+            let n = gzread(gzip, pointer, UInt32(min(count, Int(Int32.max))))
+            if n < 0 {
+                var code: Int32 = 0
+                let message = gzerror(gzip, &code).map { String(cString: $0) } ?? "unknown zlib error"
+                throw InputError(path: path, message: "gzip data is damaged: \(message)")
+            }
+            return Int(n)
+        }
+        let n = Glibc.read(descriptor, pointer, count)
+        if n < 0 {
+            if errno == EINTR { return -1 }
+            throw InputError(path: path, message: "read failed: \(InputFile.systemError())")
+        }
+        return n
     }
 
     static func systemError() -> String {

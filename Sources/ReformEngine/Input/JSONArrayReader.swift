@@ -57,6 +57,13 @@ public struct JSONArrayReader: RecordReader, ~Copyable {
     /// The bytes of input held in memory right now (for checks that memory stays bounded).
     public var bufferCapacity: Int { file.capacity }
 
+    /// Called after each read from the file with the bytes read so far (compressed bytes for
+    /// `.gz`), for progress reports.
+    public var onRefill: ((Int) -> Void)? {
+        get { file.onRefill }
+        set { file.onRefill = newValue }
+    }
+
     /// The next element (or the single top-level value) as a record, or `nil` at the end.
     public mutating func next() throws(InputError) -> InputRecord? {
         while true {

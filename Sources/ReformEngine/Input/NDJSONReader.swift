@@ -49,6 +49,13 @@ public struct NDJSONReader: RecordReader, ~Copyable {
         parser = JSONParser(limits: limits)
     }
 
+    /// Called after each read from the file with the bytes read so far (compressed bytes for
+    /// `.gz`), for progress reports.
+    public var onRefill: ((Int) -> Void)? {
+        get { file.onRefill }
+        set { file.onRefill = newValue }
+    }
+
     /// The bytes of input held in memory right now (for checks that memory stays bounded).
     public var bufferCapacity: Int { file.capacity }
 
@@ -119,11 +126,7 @@ public struct NDJSONReader: RecordReader, ~Copyable {
     /// Parses the line in buffer bytes `start..<end` (without its `\n`); `nil` for a blank line.
     private mutating func record(from start: Int, to end: Int, line lineNumber: Int) -> InputRecord? {
         let base = file.base
-        var end = end
-        if end > start && base[end - 1] == 0x0D { end -= 1 }
-        var first = start
-        while first < end && (base[first] == 0x20 || base[first] == 0x09 || base[first] == 0x0D) { first += 1 }
-        if first == end { return nil }
+        guard let end = NDJSONLine.contentEnd(base, from: start, to: end) else { return nil }
         let position = RecordPosition(path: file.path, line: lineNumber, offset: file.inputOffset(start), index: recordIndex)
         recordIndex += 1
         let bytes = UnsafeRawBufferPointer(start: base + start, count: end - start)

@@ -1,12 +1,48 @@
 import ReformSDK
 import ReformYAML
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Opens batch input files (`--input MANAGER=PATH`) by their extension.
 ///
 /// `.ndjson`/`.jsonl` (and `-`, standard input) stream one record per line in constant memory;
 /// `.json` holds an array of records or one record; `.yaml`/`.yml` hold a list of records, one
-/// record, or several documents.
+/// record, or several documents. `.ndjson.gz`, `.jsonl.gz` and `.json.gz` are decompressed as they
+/// are read. A folder stands for the input files in it, in name order.
 enum InputFiles {
+    /// Extensions of the files a folder input reads; other files in it are left alone.
+    static let extensions = [".ndjson", ".jsonl", ".json", ".yaml", ".yml", ".ndjson.gz", ".jsonl.gz", ".json.gz"]
+
+    /// The files `path` names: itself, or the input files of a folder (sorted by name, hidden
+    /// files left out); throws for a folder without any.
+    static func expand(_ path: String, manager: String) throws(SourceError) -> [String] {
+        guard path != "-", FilePaths.isDirectory(path) else { return [path] }
+        let names = (FilePaths.contents(of: path) ?? []).filter { name in
+            !name.hasPrefix(".") && extensions.contains { name.hasSuffix($0) }
+        }
+        guard !names.isEmpty else {
+            throw SourceError(
+                manager: manager, message: "the folder \(path) holds no input files (\(extensions.joined(separator: ", ")))")
+        }
+        let folder = path.hasSuffix("/") ? String(path.dropLast()) : path
+        return names.map { folder + "/" + $0 }
+    }
+
+    /// The size of the file at `path` in bytes (compressed size for `.gz`), `nil` for standard input
+    /// or anything that is not a regular file.
+    static func size(of path: String) -> Int? {
+        var info = stat()
+        guard path != "-", stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return Int(info.st_size)
+    }
+
+    /// Whether `path` is read as NDJSON (everything but JSON and YAML files).
+    static func isNDJSON(_ path: String) -> Bool {
+        ![".json", ".json.gz", ".yaml", ".yml"].contains { path.hasSuffix($0) }
+    }
+
     static func open(
         _ path: String, manager: String, projection: JSONProjection?, direct: DirectMapping? = nil
     ) throws(SourceError) -> any RecordSource {
@@ -19,7 +55,7 @@ enum InputFiles {
                 throw SourceError(manager: manager, message: "\(error)")
             }
         }
-        if path.hasSuffix(".json") { return try JSONArraySource(path: path, manager: manager) }
+        if path.hasSuffix(".json") || path.hasSuffix(".json.gz") { return try JSONArraySource(path: path, manager: manager) }
         return try NDJSONSource(path: path, manager: manager, projection: projection, direct: direct)
     }
 

@@ -31,6 +31,10 @@ final class NDJSONSource: RecordSource {
 
     var handledDirectly: Int { direct?.written ?? 0 }
 
+    func observeBytes(_ handler: @escaping (Int) -> Void) {
+        reader.onRefill = handler
+    }
+
     func next() throws(SourceError) -> Landed? {
         do { return try reader.next().map { $0.landed(text: { self.reader.currentText() }) } } catch {
             throw SourceError(manager: manager, message: error.description)
@@ -55,6 +59,10 @@ final class JSONArraySource: RecordSource {
         do { reader = try JSONArrayReader(path: path) } catch {
             throw SourceError(manager: manager, message: error.description)
         }
+    }
+
+    func observeBytes(_ handler: @escaping (Int) -> Void) {
+        reader.onRefill = handler
     }
 
     func next() throws(SourceError) -> Landed? {

@@ -18,11 +18,14 @@ protocol RecordSource: AnyObject {
     func originalRecord() -> Value?
     /// Records written straight to the output by a fast path so far (they never land as values).
     var handledDirectly: Int { get }
+    /// Asks to be told the bytes read so far after each read (sources that read files in chunks).
+    func observeBytes(_ handler: @escaping (Int) -> Void)
 }
 
 extension RecordSource {
     func originalRecord() -> Value? { nil }
     var handledDirectly: Int { 0 }
+    func observeBytes(_ handler: @escaping (Int) -> Void) {}
 }
 
 /// Replays a manager's recorded exchanges through its paging, page by page.

@@ -1,0 +1,13 @@
+/// The NDJSON line rules the streaming reader and the parallel batches share.
+enum NDJSONLine {
+    /// The end of the line's content in `base[start..<end]` (a trailing `\r` dropped), or `nil`
+    /// for a blank line (only spaces, tabs and carriage returns), which is not a record.
+    @inline(__always)
+    static func contentEnd(_ base: UnsafePointer<UInt8>, from start: Int, to end: Int) -> Int? {
+        var end = end
+        if end > start && base[end - 1] == 0x0D { end -= 1 }
+        var first = start
+        while first < end && (base[first] == 0x20 || base[first] == 0x09 || base[first] == 0x0D) { first += 1 }
+        return first == end ? nil : end
+    }
+}
