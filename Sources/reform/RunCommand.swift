@@ -41,8 +41,17 @@ struct RunCommand: ParsableCommand {
         help: "Where rejected records go (default: reform-dead-letter.ndjson, created only when needed).")
     var deadLetter: String?
 
-    @Option(help: "Worker count for the reform chain (only 1 is available in this version).")
+    @Option(help: "Workers for the reform chain over NDJSON inputs; output keeps input order (1: the single-core path).")
     var jobs: Int = 1
+
+    @Option(help: "Land only the first N records of each manager.")
+    var limit: Int?
+
+    @Option(help: "Land N records of each manager picked evenly at random (the same N every run), in input order.")
+    var sample: Int?
+
+    @Option(help: ArgumentHelp("Print counts and timings per manager and reformer step on standard error at the end.", valueName: "json"))
+    var stats: String?
 
     @Option(help: "The service environment whose base URLs to use (for --live and --record).")
     var env: String?
@@ -57,9 +66,13 @@ struct RunCommand: ParsableCommand {
     var quiet = false
 
     func validate() throws {
-        if jobs != 1 {
-            throw ValidationError("--jobs \(jobs): this version runs the reform chain on one worker; use --jobs 1")
+        if jobs < 1 || jobs > 256 {
+            throw ValidationError("--jobs \(jobs) must be between 1 and 256")
         }
+        if let limit, limit < 0 { throw ValidationError("--limit \(limit) must be 0 or more") }
+        if let sample, sample < 0 { throw ValidationError("--sample \(sample) must be 0 or more") }
+        if limit != nil && sample != nil { throw ValidationError("--limit and --sample cannot be used together; choose one") }
+        if let stats, stats != "json" { throw ValidationError("--stats '\(stats)': the only stats format is json") }
         if live || record {
             throw ValidationError(
                 "--\(live ? "live" : "record"): this version replays fixtures and reads --input files only; live HTTP managers are not built yet")
@@ -96,12 +109,20 @@ struct RunCommand: ParsableCommand {
         options.deadLetterPath = deadLetter
         options.maxWidth = Terminal.width
         if let mode = ColourMode(rawValue: colour), mode != .auto { options.colour = mode == .always }
+        options.jobs = jobs
+        options.limit = limit
+        options.sample = sample
+        options.collectsStats = stats != nil
+        if !quiet && Terminal.standardErrorIsTerminal { options.progress = ProgressLine.show }
         let summary: RunSummary
         do { summary = try Runner(pipeline: loaded, options: options).run() } catch {
+            if options.progress != nil { ProgressLine.clear() }
             Terminal.error("reform: error: \(error.description)")
             throw ExitCode(ExitStatus.runFailed.rawValue)
         }
+        if options.progress != nil { ProgressLine.clear() }
         if !quiet || summary.rejected > 0 { Terminal.error(summary.description) }
+        if let stats = summary.stats { Terminal.error(stats.json) }
         if summary.rejected > 0 { throw ExitCode(ExitStatus.rejected.rawValue) }
     }
 

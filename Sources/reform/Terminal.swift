@@ -5,11 +5,15 @@ import Glibc
 /// Writing to standard error and exiting with the documented codes.
 enum Terminal {
     static func error(_ text: String) {
-        var line = Array(text.utf8)
-        if line.last != 10 { line.append(10) }
+        write(text.hasSuffix("\n") ? text : text + "\n")
+    }
+
+    /// Writes `text` to standard error as it is.
+    static func write(_ text: String) {
+        let line = Array(text.utf8)
         var written = 0
         while written < line.count {
-            let n = line.withUnsafeBytes { write(2, $0.baseAddress.map { $0 + written }, line.count - written) }
+            let n = line.withUnsafeBytes { Glibc.write(2, $0.baseAddress.map { $0 + written }, line.count - written) }
             if n <= 0 { break }
             written += n
         }

@@ -30,6 +30,16 @@ struct CLISnapshotTests {
                 {"xinfang_id":3,"xinfang_name":"C","xinfang_title":"T3","xinfang_imageUrl":"u3"}
 
                 """),
+        Case(
+            name: "run-batch-stdin-with-rejects-jobs-2",
+            arguments: ["run", "Pipelines/property-list.yaml", "--format", "ndjson", "--input", "xinfang=-", "--dead-letter", "/dev/null", "--jobs", "2"],
+            stdin: """
+                {"xinfang_id":1,"xinfang_name":"A","xinfang_title":"T","xinfang_imageUrl":"u"}
+                {"xinfang_id":2,"xinfang_name":"B"}
+                not json
+                {"xinfang_id":3,"xinfang_name":"C","xinfang_title":"T3","xinfang_imageUrl":"u3"}
+
+                """),
         Case(name: "run-reminders-table", arguments: ["run", "Pipelines/reminders.yaml"]),
         Case(name: "run-reminders-table-colour", arguments: ["run", "Pipelines/reminders.yaml", "--colour", "always"]),
         Case(name: "run-reminders-markdown", arguments: ["run", "Pipelines/reminders.yaml", "--format", "markdown"]),
@@ -49,7 +59,9 @@ struct CLISnapshotTests {
                 """),
         Case(name: "run-unknown-run", arguments: ["run", "Pipelines/property-list.yaml", "--run", "row"]),
         Case(name: "run-bad-param", arguments: ["run", "Pipelines/property-list.yaml", "--param", "city=Shang-hai"]),
-        Case(name: "run-jobs-usage", arguments: ["run", "Pipelines/property-list.yaml", "--jobs", "4"]),
+        Case(name: "run-jobs-usage", arguments: ["run", "Pipelines/property-list.yaml", "--jobs", "0"]),
+        Case(name: "run-limit-with-sample-usage", arguments: ["run", "Pipelines/property-list.yaml", "--limit", "2", "--sample", "2"]),
+        Case(name: "run-reminders-limit", arguments: ["run", "Pipelines/reminders.yaml", "--limit", "2", "--format", "csv"]),
         Case(name: "run-format-typo", arguments: ["run", "Pipelines/property-list.yaml", "--format", "cvs"]),
         Case(name: "validate-shipped", arguments: ["validate", "Pipelines/property-list.yaml", "Pipelines/orders.yaml", "Pipelines/reminders.yaml"]),
         Case(name: "validate-errors", arguments: ["validate", "Tests/ReformCLITests/Inputs/broken-pipeline.yaml"]),
@@ -66,6 +78,19 @@ struct CLISnapshotTests {
         let result = try CLIRunner.run(test.arguments, stdin: test.stdin)
         let transcript = Snapshot.transcript(test.arguments, result)
         #expect(try Snapshot.matches(test.name, transcript), "golden Snapshots/\(test.name).txt differs:\n\(transcript)")
+    }
+
+    @Test func statsJSONCountsManagersAndStepsOnStandardError() throws {
+        let result = try CLIRunner.run(["run", "Pipelines/property-list.yaml", "--format", "ndjson", "--quiet", "--stats", "json"])
+        #expect(result.status == 0)
+        let stats = try JSONSerialization.jsonObject(with: Data(result.stderr.utf8)) as? [String: Any]
+        let managers = stats?["managers"] as? [[String: Any]]
+        #expect(managers?.map { $0["name"] as? String } == ["zufang", "xinfang", "ershoufang"])
+        #expect(managers?.compactMap { $0["records"] as? Int }.reduce(0, +) == 17)
+        let steps = stats?["steps"] as? [[String: Any]]
+        #expect(steps?.first?["reformer"] as? String == "property-list")
+        #expect(steps?.first?["in"] as? Int == 17)
+        #expect(stats?["seconds"] is Double)
     }
 
     @Test func theExecutableIsBuilt() {

@@ -69,11 +69,28 @@ public final class OutputFile {
 
     /// Writes everything buffered so far.
     public func flush() throws(OutputError) {
+        try writeAll(buffer)
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Appends `bytes` after the buffered ones; a large block goes straight to the file instead of
+    /// being copied into the buffer first (a parallel run's workers hand over whole batches).
+    public func append(_ bytes: [UInt8]) throws(OutputError) {
+        guard bytes.count >= OutputFile.flushThreshold else {
+            buffer.append(contentsOf: bytes)
+            try flushIfFull()
+            return
+        }
+        try flush()
+        try writeAll(bytes)
+    }
+
+    private func writeAll(_ bytes: [UInt8]) throws(OutputError) {
         var written = 0
-        let total = buffer.count
+        let total = bytes.count
         while written < total {
-            let n = buffer.withUnsafeBytes { bytes in
-                bytes.baseAddress.map { write(descriptor, $0 + written, total - written) } ?? 0
+            let n = bytes.withUnsafeBytes { raw in
+                raw.baseAddress.map { write(descriptor, $0 + written, total - written) } ?? 0
             }
             if n < 0 {
                 if errno == EINTR { continue }
@@ -81,7 +98,6 @@ public final class OutputFile {
             }
             written += n
         }
-        buffer.removeAll(keepingCapacity: true)
     }
 
     /// Flushes and, for a file, renames the temporary file over the target.

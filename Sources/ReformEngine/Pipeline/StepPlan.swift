@@ -40,3 +40,14 @@ public struct StepPlan: Sendable {
     /// Where it is declared.
     public let location: SourceLocation
 }
+
+extension StepPlan {
+    /// Whether the step handles each record on its own: everything but `sort`, `dedupe` and
+    /// `limit`, which need the records before it.
+    public var isPerRecord: Bool {
+        switch kind {
+        case .sort, .dedupe, .limit: false
+        default: true
+        }
+    }
+}

@@ -23,7 +23,22 @@ struct ChainRunner {
         let error: RecordError
     }
 
+    /// What one stage did, when the runner is timing (``timing``).
+    struct StageCounts: Sendable {
+        var recordsIn = 0
+        var recordsOut = 0
+        var rejected = 0
+        var seconds = 0.0
+    }
+
     private var stages: [Stage]
+    /// Whether to count and time every stage (``counts``); off on the hot path.
+    var timing = false
+    /// Per stage, in chain order: records in, out, rejected, and seconds spent in the reformer.
+    private(set) var counts: [StageCounts] = []
+
+    /// The stages' names, in chain order.
+    var stageNames: [String] { stages.map(\.name) }
 
     init(plans: [ReformerPlan], origin: Origin) throws(RunError) {
         stages = try plans.map { plan throws(RunError) in
@@ -41,6 +56,29 @@ struct ChainRunner {
                 }
             }
             return Stage(reformer: reformer, name: plan.name, guardKeys: guardKeys, buffer: RecordBuffer(origin: origin))
+        }
+        counts = stages.map { _ in StageCounts() }
+    }
+
+    /// Whether every stage handles each record on its own, holding nothing between records, so
+    /// that several runners may share one input's records (``RunOptions/jobs``).
+    static func isPerRecord(_ plans: [ReformerPlan]) -> Bool {
+        plans.allSatisfy { plan in
+            switch plan.kind {
+            case .mapping: true
+            case .steps(let steps): steps.allSatisfy(\.isPerRecord)
+            case .plugin: false
+            }
+        }
+    }
+
+    /// Adds what another runner of the same chain counted (a worker's share of a parallel run).
+    mutating func add(_ other: [StageCounts]) {
+        for i in counts.indices where i < other.count {
+            counts[i].recordsIn += other[i].recordsIn
+            counts[i].recordsOut += other[i].recordsOut
+            counts[i].rejected += other[i].rejected
+            counts[i].seconds += other[i].seconds
         }
     }
 
@@ -75,10 +113,21 @@ struct ChainRunner {
         swap(&buffer, &stages[index].buffer)
         buffer.removeAll()
         buffer.currentOrigin = record.origin
+        let started = timing ? MonotonicClock.now() : 0
         do {
             try stages[index].reformer.reform(record.value, from: record.origin.manager, into: &buffer)
+            if timing {
+                counts[index].seconds += MonotonicClock.now() - started
+                counts[index].recordsIn += 1
+                counts[index].recordsOut += buffer.records.count
+            }
             pass(&buffer, from: index, into: &out, rejected: &rejected)
         } catch {
+            if timing {
+                counts[index].seconds += MonotonicClock.now() - started
+                counts[index].recordsIn += 1
+                counts[index].rejected += 1
+            }
             rejected.append(Rejection(record: record, stage: stages[index].name, stageIndex: index, error: error))
         }
         swap(&buffer, &stages[index].buffer)
@@ -92,6 +141,10 @@ struct ChainRunner {
                 do {
                     produced.value = try ChainRunner.conform(produced.value, to: keys, reformer: stages[index].name)
                 } catch {
+                    if timing {
+                        counts[index].recordsOut -= 1
+                        counts[index].rejected += 1
+                    }
                     rejected.append(Rejection(record: produced, stage: stages[index].name, stageIndex: index, error: error))
                     continue
                 }

@@ -11,14 +11,51 @@ public import ReformSDK
 /// Any other line — a missing field, invalid JSON, not an object — goes through the general path,
 /// which rejects it as usual, so the output bytes are the same either way.
 final class DirectMapping {
+    private var encoder: DirectEncoder
+    private let file: OutputFile
+    /// Records written directly so far.
+    private(set) var written = 0
+    /// The first write failure; once set, every line takes the general path (which reports it).
+    private(set) var failure: OutputError?
+
+    private init(encoder: DirectEncoder, file: OutputFile) {
+        self.encoder = encoder
+        self.file = file
+    }
+
+    /// The fast path for `manager` in a run with these outputs, when it applies.
+    static func make(for manager: ManagerRef, outputs: [OutputRuntime]) -> DirectMapping? {
+        guard outputs.count == 1, let output = outputs.first,
+            let encoder = DirectEncoder.make(for: manager, outputs: outputs.map(\.plan), format: output.format)
+        else { return nil }
+        return DirectMapping(encoder: encoder, file: output.file)
+    }
+
+    /// Writes the record in `line` directly when it qualifies; `false` sends it down the general path.
+    func write(_ line: UnsafeRawBufferPointer) -> Bool {
+        guard failure == nil else { return false }
+        var out: [UInt8] = []
+        swap(&out, &file.buffer)
+        let handled = encoder.encode(line, into: &out)
+        swap(&out, &file.buffer)
+        guard handled else { return false }
+        written += 1
+        do { try file.flushIfFull() } catch { failure = error }
+        return true
+    }
+}
+
+/// The byte-level work of the fast path: one NDJSON input line to one NDJSON output line, for a
+/// plain field mapping. A value type with its own scratch space, so each worker of a parallel run
+/// has one.
+struct DirectEncoder {
     private let projection: JSONProjection
     /// `{"kConstant":` for the first key, `,"kConstant":` for the others, in declared order.
     private let prefixes: [[UInt8]]
     /// For each declared key, the position of its source field in ``projection``.
     private let sourceIndex: [Int]
-    private let file: OutputFile
-    /// Per-line working state, kept between lines to reuse its storage. ``write(_:)`` moves it
-    /// (and the output buffer) into locals for the line, so the hot loop makes no class accesses.
+    /// Per-line working state, kept between lines to reuse its storage. ``encode(_:into:)`` moves
+    /// it into a local for the line, so the hot loop makes no dynamically checked accesses.
     private struct Scratch {
         var ranges: [Range<Int>?] = []
         var canonical: [Bool] = []
@@ -27,12 +64,8 @@ final class DirectMapping {
     }
 
     private var scratch: Scratch? = Scratch()
-    /// Records written directly so far.
-    private(set) var written = 0
-    /// The first write failure; once set, every line takes the general path (which reports it).
-    private(set) var failure: OutputError?
 
-    private init(sources: [String], constants: [String], file: OutputFile) {
+    private init(sources: [String], constants: [String]) {
         let projection = JSONProjection(keys: sources)
         self.projection = projection
         sourceIndex = sources.map { source in projection.keys.firstIndex(of: source) ?? 0 }
@@ -42,13 +75,13 @@ final class DirectMapping {
             prefix.append(UInt8(ascii: ":"))
             return prefix
         }
-        self.file = file
     }
 
-    /// The fast path for `manager` in a run with these outputs, when it applies.
-    static func make(for manager: ManagerRef, outputs: [OutputRuntime]) -> DirectMapping? {
-        guard outputs.count == 1, let output = outputs.first, output.plan.rows == nil, output.format == .ndjson,
-            output.plan.chain.count == 1, case .mapping(let mapping) = output.plan.chain[0].kind,
+    /// The encoder for `manager` when a run has exactly these outputs and the only one is written
+    /// as `format`: NDJSON without rows, a single mapping copying required top-level fields.
+    static func make(for manager: ManagerRef, outputs: [OutputPlan], format: OutputFormat) -> DirectEncoder? {
+        guard outputs.count == 1, let output = outputs.first, output.rows == nil, format == .ndjson,
+            output.chain.count == 1, case .mapping(let mapping) = output.chain[0].kind,
             let rules = mapping.perManager[manager.index] ?? mapping.shared, !rules.isEmpty
         else { return nil }
         var sources: [String] = []
@@ -58,21 +91,18 @@ final class DirectMapping {
             else { return nil }
             sources.append(key)
         }
-        return DirectMapping(sources: sources, constants: rules.map(\.constant), file: output.file)
+        return DirectEncoder(sources: sources, constants: rules.map(\.constant))
     }
 
-    /// Writes the record in `line` directly when it qualifies; `false` sends it down the general path.
-    func write(_ line: UnsafeRawBufferPointer) -> Bool {
-        guard failure == nil, var work = scratch.take() else { return false }
-        var out: [UInt8] = []
-        swap(&out, &file.buffer)
+    /// Appends the output line for the record in `line` when it qualifies; `false` (and nothing
+    /// appended) sends it down the general path.
+    mutating func encode(_ line: UnsafeRawBufferPointer, into out: inout [UInt8]) -> Bool {
+        guard var work = scratch.take() else { return false }
+        let mark = out.count
         let handled = Self.write(line, &work, &out, prefixes: prefixes, sourceIndex: sourceIndex, projection: projection)
-        swap(&out, &file.buffer)
+        if !handled { out.removeSubrange(mark...) }
         scratch = work
-        guard handled else { return false }
-        written += 1
-        do { try file.flushIfFull() } catch { failure = error }
-        return true
+        return handled
     }
 
     private static func write(

@@ -49,6 +49,7 @@ struct OutputRuntime {
         writer = format.makeWriter(
             columns: columns, output: file, colour: options.colour ?? colour,
             maxWidth: isTerminal ? options.maxWidth : nil, title: plan.rows?.name)
+        chain.timing = options.collectsStats
         self.format = format
     }
 
@@ -64,6 +65,29 @@ struct OutputRuntime {
             }
         }
         try drain(deadLetter: deadLetter, inputName: inputName)
+    }
+
+    /// The chain's reformers, in order.
+    var stageNames: [String] { chain.stageNames }
+    /// What each of the chain's reformers did (when timing).
+    var stageCounts: [ChainRunner.StageCounts] { chain.counts }
+
+    /// Adds a worker's counts of this output's chain.
+    mutating func addStageCounts(_ counts: [ChainRunner.StageCounts]) {
+        chain.add(counts)
+    }
+
+    /// Takes a record a worker already ran through this output's chain (its rejections are
+    /// already in the dead-letter file), as if the chain had just produced it.
+    mutating func take(_ record: Record, inputName: String, deadLetter: DeadLetter) throws(OutputError) {
+        produced.append(record)
+        try drain(deadLetter: deadLetter, inputName: inputName)
+    }
+
+    /// Appends `count` records a worker already wrote as NDJSON bytes.
+    mutating func appendEncoded(_ bytes: [UInt8], count: Int) throws(OutputError) {
+        written += count
+        try file.append(bytes)
     }
 
     /// Counts records a fast path wrote straight to this output's file.

@@ -23,6 +23,24 @@ public struct RunOptions: Sendable {
     /// fast path, see ``DirectMapping``); the output is the same either way.
     public var directWrites = true
 
+    /// Workers that run the reform chain over NDJSON inputs; output stays in input order, byte for
+    /// byte what one worker writes. 1 is the single-core path. Chains with steps that need every
+    /// record (`sort`, `dedupe`, `limit`) and `--limit`/`--sample` runs use one worker.
+    public var jobs = 1
+    /// Input bytes per batch handed to a worker (tests make it tiny to cross batch edges).
+    public var batchSize = 1 << 20
+
+    /// Land at most this many records per manager (the first ones), for trying a pipeline.
+    public var limit: Int?
+    /// Land this many records per manager chosen evenly at random (reservoir sampling with a fixed
+    /// seed, so runs repeat), kept in input order.
+    public var sample: Int?
+
+    /// Called on the running thread about five times a second while a manager lands records.
+    public var progress: (@Sendable (RunProgress) -> Void)?
+    /// Whether to time every manager and reformer step for ``RunSummary/stats``.
+    public var collectsStats = false
+
     /// Options for the default run with nothing overridden.
     public init() {}
 }

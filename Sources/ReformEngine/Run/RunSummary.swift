@@ -14,6 +14,9 @@ public struct RunSummary: Sendable, CustomStringConvertible {
     /// and none was given for them.
     public var skipped: [String] = []
 
+    /// Counts and timings, when ``RunOptions/collectsStats`` asked for them.
+    public var stats: RunStats?
+
     /// Records landed in all.
     public var recordsIn: Int { landed.reduce(0) { $0 + $1.count } }
 

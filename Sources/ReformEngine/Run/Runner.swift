@@ -35,6 +35,8 @@ public struct Runner {
         }
         let deadLetter = DeadLetter(path: options.deadLetterPath ?? "reform-dead-letter.ndjson")
         var summary = RunSummary()
+        let runStarted = MonotonicClock.now()
+        var stats = options.collectsStats ? RunStats() : nil
         do throws(RunError) {
             let transport = try replayTransport(for: plan)
             let batch = !options.inputs.isEmpty
@@ -43,9 +45,11 @@ public struct Runner {
                     summary.skipped.append(ref.name)
                     continue
                 }
-                let count = try land(
+                let started = MonotonicClock.now()
+                let (count, bytes) = try land(
                     ref, plan: plan, transport: transport, outputs: &outputs, deadLetter: deadLetter, summary: &summary)
                 summary.landed.append((ref.name, count))
+                stats?.managers.append(.init(name: ref.name, records: count, bytes: bytes, seconds: MonotonicClock.now() - started))
             }
             for i in outputs.indices {
                 do { try outputs[i].finish(deadLetter: deadLetter) } catch { throw RunError(error.description) }
@@ -64,6 +68,20 @@ public struct Runner {
         summary.written = outputs.map { ($0.file.displayPath, $0.written) }
         summary.rejected = deadLetter.count
         summary.deadLetterPath = deadLetter.count > 0 ? deadLetter.path : nil
+        if var stats {
+            for (index, output) in outputs.enumerated() {
+                for (name, counts) in zip(output.stageNames, output.stageCounts) {
+                    stats.steps.append(
+                        .init(
+                            output: index, reformer: name, recordsIn: counts.recordsIn, recordsOut: counts.recordsOut,
+                            rejected: counts.rejected, seconds: counts.seconds))
+                }
+            }
+            stats.writtenDirectly = summary.writtenDirectly
+            stats.jobs = options.jobs
+            stats.seconds = MonotonicClock.now() - runStarted
+            summary.stats = stats
+        }
         return summary
     }
 
@@ -80,19 +98,33 @@ public struct Runner {
         }
     }
 
-    /// Lands every record of one manager into every output; returns how many landed.
+    /// Lands every record of one manager into every output; returns how many landed and the input
+    /// bytes read.
     private func land(
         _ ref: ManagerRef, plan: RunPlan, transport: ReplayTransport, outputs: inout [OutputRuntime], deadLetter: DeadLetter,
         summary: inout RunSummary
-    ) throws(RunError) -> Int {
+    ) throws(RunError) -> (records: Int, bytes: Int) {
         let manager = pipeline.managers[ref.index]
+        var files: [String] = []
         var sources: [any RecordSource] = []
+        let trying = options.limit != nil || options.sample != nil
         do throws(SourceError) {
-            let files = options.inputs.filter { $0.manager == ref.name }.map(\.path)
+            for input in options.inputs where input.manager == ref.name {
+                files += try InputFiles.expand(input.path, manager: ref.name)
+            }
+            let meter = options.progress.map { report in
+                let sizes = files.map(InputFiles.size(of:))
+                let total = sizes.contains { $0 == nil } ? nil : sizes.reduce(0) { $0 + ($1 ?? 0) }
+                return ProgressMeter(manager: ref.name, totalBytes: total, report: report)
+            }
+            if ParallelLanding.applies(to: files, outputs: outputs, options: options) {
+                let parallel = ParallelLanding(manager: ref, outputs: plan.outputs, options: options, meter: meter)
+                return try parallel.land(files, into: &outputs, deadLetter: deadLetter, summary: &summary)
+            }
             if !files.isEmpty {
-                let projection = Runner.projection(for: ref, outputs: plan.outputs)
+                let projection = options.sample == nil ? Runner.projection(for: ref, outputs: plan.outputs) : nil
                 for path in files {
-                    let direct = options.directWrites ? DirectMapping.make(for: ref, outputs: outputs) : nil
+                    let direct = options.directWrites && !trying ? DirectMapping.make(for: ref, outputs: outputs) : nil
                     sources.append(try InputFiles.open(path, manager: ref.name, projection: projection, direct: direct))
                 }
             } else if manager.fixtures != nil {
@@ -104,15 +136,42 @@ public struct Runner {
                     manager: ref.name,
                     message: "nothing to read: it has no 'fixtures:' folder; pass --input \(ref.name)=FILE")
             }
+            if let sample = options.sample { sources = [try SampleSource(sources, count: sample)] }
+            return try land(ref, from: sources, meter: meter, outputs: &outputs, deadLetter: deadLetter, summary: &summary)
         } catch {
             throw RunError(error.description)
         }
+    }
+
+    /// Lands `sources` one after the other on this thread (the single-core path).
+    private func land(
+        _ ref: ManagerRef, from sources: [any RecordSource], meter: ProgressMeter?, outputs: inout [OutputRuntime],
+        deadLetter: DeadLetter, summary: inout RunSummary
+    ) throws(SourceError) -> (records: Int, bytes: Int) {
         var landedBefore = 0
+        var bytes = 0
+        var directBefore = 0
         do {
             for source in sources {
+                var limitReached = false
                 var general = 0
+                var bytesOfSource = 0
+                source.observeBytes { read in
+                    bytesOfSource = read
+                    meter?.read(read)
+                }
+                meter?.handledElsewhere = { [directBefore] in directBefore + source.handledDirectly }
+                defer {
+                    bytes += bytesOfSource
+                    meter?.finishInput()
+                }
                 while let landed = try source.next() {
+                    if let limit = options.limit, landedBefore + general >= limit {
+                        limitReached = true
+                        break
+                    }
                     general += 1
+                    meter?.tick()
                     let sequence = landedBefore + general + source.handledDirectly
                     switch landed {
                     case .record(let value, let line, let page):
@@ -129,16 +188,19 @@ public struct Runner {
                 let direct = source.handledDirectly
                 if direct > 0 { outputs[0].countDirect(direct) }
                 summary.writtenDirectly += direct
+                directBefore += direct
                 landedBefore += general + direct
+                if limitReached { break }
             }
         } catch let error as SourceError {
-            throw RunError(error.description)
+            throw error
         } catch let error as OutputError {
-            throw RunError(error.description)
+            throw SourceError(manager: ref.name, message: error.description)
         } catch {
-            throw RunError("\(error)")
+            throw SourceError(manager: ref.name, message: "\(error)")
         }
-        return landedBefore
+        meter?.finish()
+        return (landedBefore, bytes)
     }
 
     /// The top-level fields of `manager`'s records that every output's chain reads, when each chain

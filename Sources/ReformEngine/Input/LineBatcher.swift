@@ -1,0 +1,118 @@
+import ReformSDK
+
+/// Cuts an NDJSON input into batches of whole lines, for workers to parse in parallel.
+///
+/// Each batch is read straight into its own array, about `batchSize` bytes cut after the last
+/// newline, the partial line after it carried into the next batch. Arrays handed back with
+/// ``recycle(_:)`` are read into again, so a long input allocates only the few batches in flight.
+/// A batch holds at least one line; the input's last line needs no newline. A line longer than the
+/// NDJSON limit comes as ``Chunk/tooLong`` and is skipped without being held, as ``NDJSONReader`` does.
+struct LineBatcher: ~Copyable {
+    /// What the next read gives.
+    enum Chunk {
+        /// Whole lines in `bytes[0..<count]` (each ending in `\n`, except perhaps the input's last).
+        case lines([UInt8], count: Int)
+        /// One line longer than the limit, skipped.
+        case tooLong
+    }
+
+    private var file: InputFile
+    private let batchSize: Int
+    private let maximumLine = NDJSONReader.defaultLimits.maximumDocumentSize + 1
+    /// The start of a line whose end has not been read yet.
+    private var carry: [UInt8] = []
+    private var spare: [[UInt8]] = []
+    private var atEnd = false
+
+    /// Batches of `path` (`-` for standard input; `.gz` decompressed).
+    init(path: String, batchSize: Int) throws(InputError) {
+        // The file's own buffer is not used: batches are read into their own arrays.
+        file = path == "-" ? InputFile(descriptor: 0, path: "<stdin>", chunkSize: 1) : try InputFile(path: path, chunkSize: 1)
+        self.batchSize = max(batchSize, 1)
+    }
+
+    /// Bytes read from the input so far (compressed bytes for `.gz`).
+    var bytesRead: Int { file.bytesRead }
+
+    /// Takes back a batch's array once its lines are no longer needed, to read into again.
+    mutating func recycle(_ bytes: consuming [UInt8]) {
+        if spare.count < 8 { spare.append(bytes) }
+    }
+
+    /// The next batch, or `nil` at the end of the input.
+    mutating func next() throws(InputError) -> Chunk? {
+        var capacity = carry.count + batchSize
+        while true {
+            if atEnd {
+                guard !carry.isEmpty else { return nil }
+                defer { carry = [] }
+                return .lines(carry, count: carry.count)
+            }
+            let (batch, count) = try read(upTo: capacity)
+            if let last = LineBatcher.lastNewline(in: batch, count: count) {
+                carry.removeAll(keepingCapacity: true)
+                carry.append(contentsOf: batch[(last + 1)..<count])
+                return .lines(batch, count: last + 1)
+            }
+            carry = Array(batch[..<count])
+            if carry.count > maximumLine {
+                carry = []
+                try skipLine()
+                return .tooLong
+            }
+            capacity = carry.count * 2 + batchSize  // one line longer than a batch
+        }
+    }
+
+    /// An array holding the carried bytes followed by what the input gives, up to `capacity`
+    /// bytes or its end, and how many bytes it holds.
+    private mutating func read(upTo capacity: Int) throws(InputError) -> ([UInt8], Int) {
+        var batch = spare.popLast() ?? []
+        if batch.count < capacity { batch = [UInt8](repeating: 0, count: capacity) }
+        var count = carry.count
+        var failure: InputError?
+        batch.withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            carry.withUnsafeBufferPointer { source in
+                if let start = source.baseAddress { base.update(from: start, count: source.count) }
+            }
+            while count < capacity {
+                do throws(InputError) {
+                    let n = try file.read(into: base + count, count: capacity - count)
+                    if n == 0 { break }
+                    count += n
+                } catch {
+                    failure = error
+                    break
+                }
+            }
+        }
+        if let failure { throw failure }
+        atEnd = file.atEnd
+        return (batch, count)
+    }
+
+    /// Reads on to the end of an overlong line and keeps what follows it.
+    private mutating func skipLine() throws(InputError) {
+        while !atEnd {
+            let (chunk, count) = try read(upTo: batchSize)
+            carry = []
+            if let newline = chunk[..<count].firstIndex(of: 0x0A) {
+                carry = Array(chunk[(newline + 1)..<count])
+                return
+            }
+        }
+    }
+
+    /// The index of the last `\n` in `bytes[0..<count]`.
+    private static func lastNewline(in bytes: [UInt8], count: Int) -> Int? {
+        bytes.withUnsafeBufferPointer { buffer in
+            var i = count - 1
+            while i >= 0 {
+                if buffer[i] == 0x0A { return i }
+                i -= 1
+            }
+            return nil
+        }
+    }
+}

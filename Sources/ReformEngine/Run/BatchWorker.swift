@@ -1,0 +1,120 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ReformSDK
+
+/// One worker of a parallel landing: its own parser, fast-path encoder and chain runner per
+/// output, turning batches of NDJSON lines into a ``BatchResult`` exactly as the single-core path
+/// would land, reform and reject each line.
+///
+/// `@unchecked Sendable`: a worker is only ever used by its own serial queue, one batch at a time;
+/// the landing thread reads ``chains`` after every batch is done.
+final class BatchWorker: @unchecked Sendable {
+    private(set) var chains: [ChainRunner]
+    private let manager: ManagerRef
+    private let stageSuffixes: [String]
+    private let encodesBytes: [Bool]
+    private var direct: DirectEncoder?
+    private let projection: JSONProjection?
+    private var parser = JSONParser(limits: NDJSONReader.defaultLimits)
+    private var produced: [Record] = []
+    private var rejected: [ChainRunner.Rejection] = []
+
+    init(
+        manager: ManagerRef, outputs: [OutputPlan], encodesBytes: [Bool], direct: DirectEncoder?, projection: JSONProjection?,
+        timing: Bool
+    ) throws(RunError) {
+        self.manager = manager
+        chains = try outputs.map { output throws(RunError) in
+            var chain = try ChainRunner(plans: output.chain, origin: Origin(manager: manager, sequence: 0))
+            chain.timing = timing
+            return chain
+        }
+        stageSuffixes = outputs.map { output in output.path.map { " (output \($0))" } ?? "" }
+        self.encodesBytes = encodesBytes
+        self.direct = direct
+        self.projection = projection
+    }
+
+    /// The result of one batch; `buffers` are emptied arrays to write output bytes into (reused
+    /// from earlier batches), one per output.
+    func process(_ chunk: LineBatcher.Chunk, buffers: [[UInt8]]) -> BatchResult {
+        var result = BatchResult()
+        result.bytes = buffers.count == chains.count ? buffers : chains.map { _ in [] }
+        result.encoded = chains.map { _ in 0 }
+        switch chunk {
+        case .tooLong:
+            let limit = parser.limits.maximumDocumentSize
+            result.lines = 1
+            result.records = 1
+            let error = RecordError(code: "too-large", message: "column 1: line is longer than the limit of \(limit) bytes")
+            result.events.append(.dead(.init(sequence: 1, line: 1, stage: "input", error: error, record: nil, text: "")))
+        case .lines(let bytes, let count):
+            bytes.withUnsafeBufferPointer { whole in
+                guard let base = whole.baseAddress else { return }
+                let buffer = UnsafeBufferPointer(start: base, count: count)
+                var position = 0
+                while position < buffer.count {
+                    let newline = memchr(base + position, 0x0A, buffer.count - position)
+                    let end = newline.map { UnsafePointer<UInt8>(OpaquePointer($0)) - base } ?? buffer.count
+                    result.lines += 1
+                    if let contentEnd = NDJSONLine.contentEnd(base, from: position, to: end) {
+                        result.records += 1
+                        let line = UnsafeRawBufferPointer(start: base + position, count: contentEnd - position)
+                        land(line, sequence: result.records, lineNumber: result.lines, into: &result)
+                    }
+                    position = end + 1
+                }
+            }
+        }
+        return result
+    }
+
+    private func land(_ line: UnsafeRawBufferPointer, sequence: Int, lineNumber: Int, into result: inout BatchResult) {
+        if direct != nil, direct?.encode(line, into: &result.bytes[0]) == true {
+            result.direct += 1
+            return
+        }
+        let value: Value
+        do {
+            if let projection {
+                value = try parser.parse(line, keeping: projection)
+            } else {
+                value = try parser.parse(line)
+            }
+        } catch {
+            result.events.append(
+                .dead(.init(sequence: sequence, line: lineNumber, stage: "input", error: error.recordError, record: nil, text: text(line))))
+            return
+        }
+        let record = Record(value, origin: Origin(manager: manager, sequence: sequence, line: lineNumber, page: 0))
+        for output in chains.indices {
+            chains[output].process(record, into: &produced, rejected: &rejected)
+            for rejection in rejected {
+                var whole = rejection.record.value
+                if rejection.stageIndex == 0, projection != nil, let original = try? JSON.parse(Array(line)) { whole = original }
+                let origin = rejection.record.origin
+                result.events.append(
+                    .dead(
+                        .init(
+                            sequence: origin.sequence, line: origin.line, stage: "reformer '\(rejection.stage)'" + stageSuffixes[output],
+                            error: rejection.error, record: whole, text: nil)))
+            }
+            rejected.removeAll(keepingCapacity: true)
+            for record in produced {
+                if encodesBytes[output] {
+                    JSON.write(record.value, into: &result.bytes[output])
+                    result.bytes[output].append(UInt8(ascii: "\n"))
+                    result.encoded[output] += 1
+                } else {
+                    result.events.append(.record(output: output, record))
+                }
+            }
+            produced.removeAll(keepingCapacity: true)
+        }
+    }
+
+    private func text(_ line: UnsafeRawBufferPointer) -> String {
+        String(decoding: line, as: UTF8.self)
+    }
+}

@@ -1,0 +1,75 @@
+public import ReformSDK
+
+/// Counts and timings of a run (`--stats json`): per manager, per reformer step of each output.
+public struct RunStats: Sendable {
+    /// One manager's landing.
+    public struct Manager: Sendable {
+        /// The manager.
+        public var name: String
+        /// Records landed.
+        public var records: Int
+        /// Input bytes read (compressed bytes for `.gz`); 0 for fixtures.
+        public var bytes: Int
+        /// Wall-clock seconds from its first record to its last, chains and writing included.
+        public var seconds: Double
+    }
+
+    /// One reformer step of one output's chain.
+    public struct Step: Sendable {
+        /// The output's position in the run.
+        public var output: Int
+        /// The reformer.
+        public var reformer: String
+        /// Records that reached it, went on from it, and that it rejected.
+        public var recordsIn: Int, recordsOut: Int, rejected: Int
+        /// Seconds spent inside the reformer (summed over workers).
+        public var seconds: Double
+    }
+
+    /// Managers in run order.
+    public var managers: [Manager] = []
+    /// Steps, by output, in chain order.
+    public var steps: [Step] = []
+    /// Records the batch fast path copied straight to the output (they pass no step).
+    public var writtenDirectly = 0
+    /// Workers used for the reform chain.
+    public var jobs = 1
+    /// Wall-clock seconds of the whole run.
+    public var seconds = 0.0
+
+    /// The stats as one compact JSON object (with a trailing newline).
+    public var json: String {
+        func rounded(_ s: Double) -> Value { .double((s * 1e6).rounded() / 1e6) }
+        var root = Object()
+        root.appendNew(key: "seconds", value: rounded(seconds))
+        root.appendNew(key: "jobs", value: .int(jobs))
+        root.appendNew(
+            key: "managers",
+            value: .array(managers.map { m in
+                var o = Object()
+                o.appendNew(key: "name", value: .string(m.name))
+                o.appendNew(key: "records", value: .int(m.records))
+                o.appendNew(key: "bytes", value: .int(m.bytes))
+                o.appendNew(key: "seconds", value: rounded(m.seconds))
+                o.appendNew(key: "records_per_second", value: .int(m.seconds > 0 ? Int(Double(m.records) / m.seconds) : 0))
+                return .object(o)
+            }))
+        root.appendNew(
+            key: "steps",
+            value: .array(steps.map { s in
+                var o = Object()
+                o.appendNew(key: "output", value: .int(s.output))
+                o.appendNew(key: "reformer", value: .string(s.reformer))
+                o.appendNew(key: "in", value: .int(s.recordsIn))
+                o.appendNew(key: "out", value: .int(s.recordsOut))
+                o.appendNew(key: "rejected", value: .int(s.rejected))
+                o.appendNew(key: "seconds", value: rounded(s.seconds))
+                return .object(o)
+            }))
+        root.appendNew(key: "written_directly", value: .int(writtenDirectly))
+        var bytes: [UInt8] = []
+        JSON.write(.object(root), into: &bytes)
+        bytes.append(UInt8(ascii: "\n"))
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
