@@ -40,6 +40,21 @@ public struct CSVWriter: RecordWriter {
         try output.flushIfFull()
     }
 
+    /// Appends the row's line straight from its cells, when they are the writer's columns.
+    public mutating func write(cells: [Value], of shape: RowShape, style: RowStyle) throws(OutputError) {
+        guard cells.count == columns.count else { return try write(shape.object(cells), style: style) }
+        count += 1
+        if count == 1 { writeHeader() }
+        for (i, value) in cells.enumerated() {
+            if i > 0 { output.buffer.append(UInt8(ascii: ",")) }
+            cell.removeAll(keepingCapacity: true)
+            CellText.append(value, into: &cell)
+            appendField(lone: cells.count == 1)
+        }
+        output.buffer.append(UInt8(ascii: "\n"))
+        try output.flushIfFull()
+    }
+
     /// Writes the header alone when no record came but the columns were given.
     public mutating func finish() throws(OutputError) {
         if count == 0, !columns.isEmpty { writeHeader() }

@@ -45,9 +45,5 @@ public struct Row: Sendable {
     }
 
     /// The rendered row as an object: one member per column, named after it.
-    public var rendered: Value {
-        var object = Object(minimumCapacity: cells.count)
-        for (column, cell) in zip(shape.columns, cells) { object.appendNew(key: column.name, value: cell) }
-        return .object(object)
-    }
+    public var rendered: Value { shape.object(cells) }
 }

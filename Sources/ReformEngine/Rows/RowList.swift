@@ -37,7 +37,7 @@ public struct RowList: RowContext {
 
     /// Writes the rows, sorted, through `writer` (without finishing it), and forgets them.
     public mutating func write(to writer: inout some RecordWriter) throws(OutputError) {
-        for row in sorted() { try writer.write(row.rendered, style: row.style) }
+        for row in sorted() { try writer.write(cells: row.cells, of: shape, style: row.style) }
         rows.removeAll()
     }
 }

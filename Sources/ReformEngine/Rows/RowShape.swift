@@ -1,3 +1,5 @@
+public import ReformSDK
+
 /// The one row shape that records of several kinds render into: named columns, each with an
 /// optional ``ValueFormat``, and the column rows sort by.
 public struct RowShape: Sendable {
@@ -32,6 +34,13 @@ public struct RowShape: Sendable {
     /// The position of the column called `name`.
     public func index(of name: String) -> Int? {
         columns.firstIndex { $0.name == name }
+    }
+
+    /// A row's cells (in column order) as an object whose members are named after the columns.
+    public func object(_ cells: [Value]) -> Value {
+        var object = Object(minimumCapacity: cells.count)
+        for (column, cell) in zip(columns, cells) { object.appendNew(key: column.name, value: cell) }
+        return .object(object)
     }
 
     /// The output columns a writer needs for rendered rows (members named after the columns).

@@ -208,6 +208,15 @@ public struct Runner {
     static func projection(for manager: ManagerRef, outputs: [OutputPlan]) -> JSONProjection? {
         var keys: [String] = []
         for output in outputs {
+            if output.chain.isEmpty, let rows = output.rows {
+                // Raw records rendered straight into rows: the row rules say which fields are read.
+                let all = PipelineRecord.Rules.all(for: rows)
+                for path in (all.byManager[manager.index] ?? all.other).paths {
+                    guard let first = path.firstKey else { return nil }
+                    keys.append(first)
+                }
+                continue
+            }
             if case .plugin(let plugin)? = output.chain.first?.kind {
                 guard let fields = plugin.fieldsRead[manager.index] else { return nil }
                 keys += fields
