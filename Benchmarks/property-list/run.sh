@@ -5,6 +5,9 @@
 #   Benchmarks/property-list/run.sh [N]          # speed: N records per manager (default 100000)
 #   Benchmarks/property-list/run.sh --memory     # memory: reform alone at 100k and 1M per manager
 #
+# Speed mode also runs reform with --jobs 2 (same bytes out) and reports its speed-up over
+# --jobs 1; memory mode measures --jobs 1 and --jobs 2 at each size.
+#
 # Environment:
 #   N=...          records per manager (same as the argument)
 #   RUNS=3         runs per tool; the best wall time is reported, and the highest peak RSS
@@ -23,7 +26,7 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 pipeline="$root/Pipelines/property-list.yaml"
 
-usage() { sed -n '2,19p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,22p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
 
 n="${N:-100000}"
 memory="${MEMORY:-0}"
@@ -108,8 +111,8 @@ generate() {  # generate N DIR
     python3 "$here/generate.py" "$1" "$2" "$seed"
 }
 
-reform_cmd() {  # reform_cmd DIR OUT: sets the array $cmd to the reform command line
-    cmd=("$reform" run "$pipeline" --format ndjson --output "$2" --quiet
+reform_cmd() {  # reform_cmd DIR OUT [JOBS]: sets the array $cmd to the reform command line
+    cmd=("$reform" run "$pipeline" --format ndjson --output "$2" --quiet --jobs "${3:-1}"
         --input zufang="$1/zufang.ndjson" --input xinfang="$1/xinfang.ndjson" --input ershoufang="$1/ershoufang.ndjson")
 }
 
@@ -120,27 +123,29 @@ missed=0
 if [ "$memory" = 1 ]; then
     sizes="${MEMORY_SIZES:-100000 1000000}"
     echo "reform peak memory, property-list batch ($timer)"
-    printf '%-22s %10s %10s %12s\n' "records per manager" "seconds" "peak MiB" "records/s"
+    printf '%-22s %5s %10s %10s %12s\n' "records per manager" "jobs" "seconds" "peak MiB" "records/s"
     first_kib=""
     last_kib=0
     for size in $sizes; do
         generate "$size" "$work/in"
-        : > "$work/reform-$size.times"
-        reform_cmd "$work/in" "$work/reform.out"
-        measure "reform-$size" "${cmd[@]}"
-        lines=$(wc -l < "$work/reform.out")
-        [ "$lines" -eq $((3 * size)) ] || die "reform wrote $lines records, expected $((3 * size))"
-        read -r seconds kib < <(best "reform-$size")
-        printf '%-22s %10.2f %10s %12.0f\n' "$size" "$seconds" "$(mib "$kib")" \
-            "$(awk -v n=$((3 * size)) -v s="$seconds" 'BEGIN { print n / s }')"
-        first_kib="${first_kib:-$kib}"
-        last_kib="$kib"
+        for jobs in 1 2; do
+            : > "$work/reform-$size-$jobs.times"
+            reform_cmd "$work/in" "$work/reform.out" "$jobs"
+            measure "reform-$size-$jobs" "${cmd[@]}"
+            lines=$(wc -l < "$work/reform.out")
+            [ "$lines" -eq $((3 * size)) ] || die "reform wrote $lines records, expected $((3 * size))"
+            read -r seconds kib < <(best "reform-$size-$jobs")
+            printf '%-22s %5s %10.2f %10s %12.0f\n' "$size" "$jobs" "$seconds" "$(mib "$kib")" \
+                "$(awk -v n=$((3 * size)) -v s="$seconds" 'BEGIN { print n / s }')"
+            [ "$jobs" = 1 ] && first_kib="${first_kib:-$kib}"
+            [ "$kib" -gt "$last_kib" ] && last_kib="$kib"
+        done
         rm -rf "$work/in" "$work/reform.out"
     done
     limit_kib=$((64 * 1024))
     growth=$(awk -v a="$first_kib" -v b="$last_kib" 'BEGIN { printf "%.2f", b / a }')
     echo
-    echo "growth from the smallest to the largest size: ${growth}x (flat is ~1.0x)"
+    echo "largest peak over the smallest --jobs 1 peak: ${growth}x (flat is ~1.0x; --jobs 2 holds a few batches more)"
     if [ "$last_kib" -le "$limit_kib" ]; then
         echo "target (<= 64 MiB at the largest size): met ($(mib "$last_kib") MiB)"
     else
@@ -171,15 +176,18 @@ run_python() {
 }
 export -f run_jq run_python jq_filter
 export in here
+reform_cmd "$in" "$work/reform-jobs2.out" 2
+cmd_jobs2=("${cmd[@]}")
 reform_cmd "$in" "$work/reform.out"
 
-tools="reform python jq"
+tools="reform reform-jobs2 python jq"
 for tool in $tools; do : > "$work/$tool.times"; done
 for round in $(seq 1 "$runs"); do
     for tool in $tools; do  # interleaved, so background load hits every tool alike
         echo "round $round/$runs: $tool" >&2
         case "$tool" in
             reform) measure reform "${cmd[@]}" ;;
+            reform-jobs2) measure reform-jobs2 "${cmd_jobs2[@]}" ;;
             python) measure python bash -c 'run_python "$1"' _ "$work/python.out" ;;
             jq) measure jq bash -c 'run_jq "$1"' _ "$work/jq.out" ;;
         esac
@@ -187,17 +195,18 @@ for round in $(seq 1 "$runs"); do
     if [ "$round" = 1 ]; then
         lines=$(wc -l < "$work/jq.out")
         [ "$lines" -eq "$records" ] || die "jq wrote $lines records, expected $records"
-        for tool in reform python; do
+        for tool in reform reform-jobs2 python; do
             if ! cmp "$work/jq.out" "$work/$tool.out"; then
                 echo "run.sh: FAIL: $tool's output differs from jq -c's (KEEP=1 keeps $work to compare)" >&2
                 exit 1
             fi
         done
-        echo "outputs byte-identical: reform = python+orjson = jq -c ($records records, $(wc -c < "$work/jq.out") bytes)" >&2
+        echo "outputs byte-identical: reform = reform --jobs 2 = python+orjson = jq -c ($records records, $(wc -c < "$work/jq.out") bytes)" >&2
     fi
 done
 
 read -r reform_s reform_kib < <(best reform)
+read -r jobs2_s jobs2_kib < <(best reform-jobs2)
 read -r python_s python_kib < <(best python)
 read -r jq_s jq_kib < <(best jq)
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
@@ -208,6 +217,7 @@ echo "timer: $timer; $(nproc) cores; outputs byte-identical"
 printf '%-16s %9s %12s %9s %12s\n' tool seconds records/s "peak MiB" "vs reform"
 row() { printf '%-16s %9.3f %12.0f %9s %11sx\n' "$1" "$2" "$(awk -v n="$records" -v s="$2" 'BEGIN { print n / s }')" "$(mib "$3")" "$(ratio "$2" "$reform_s")"; }
 row reform "$reform_s" "$reform_kib"
+row "reform --jobs 2" "$jobs2_s" "$jobs2_kib"
 row python+orjson "$python_s" "$python_kib"
 row "jq -c" "$jq_s" "$jq_kib"
 echo
@@ -220,6 +230,13 @@ if awk -v r="$speedup" 'BEGIN { exit !(r >= 3) }'; then
     echo "target (reform >= 3x faster than python+orjson): met"
 else
     echo "target (reform >= 3x faster than python+orjson): MISSED (${speedup}x)"
+    missed=1
+fi
+parallel=$(ratio "$reform_s" "$jobs2_s")
+if awk -v r="$parallel" 'BEGIN { exit !(r >= 1.7) }'; then
+    echo "target (--jobs 2 >= 1.7x the --jobs 1 throughput): met (${parallel}x)"
+else
+    echo "target (--jobs 2 >= 1.7x the --jobs 1 throughput): MISSED (${parallel}x)"
     missed=1
 fi
 if [ "${STRICT:-0}" = 1 ] && [ "$missed" = 1 ]; then exit 1; fi
