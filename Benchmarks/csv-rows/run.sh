@@ -17,14 +17,7 @@ runs="${RUNS:-3}"
 die() { echo "run.sh: error: $*" >&2; exit 1; }
 case "$n$runs" in *[!0-9]*|'') die "N and RUNS must be whole numbers" ;; esac
 
-if [ -n "${REFORM_BIN:-}" ]; then
-    reform="$REFORM_BIN"
-else
-    echo "building reform (release, scratch path .build-bench)..." >&2
-    (cd "$root" && swift build -c release --scratch-path .build-bench --product reform >&2)
-    reform="$(cd "$root" && swift build -c release --scratch-path .build-bench --show-bin-path)/reform"
-fi
-[ -x "$reform" ] || die "no reform binary at $reform"
+source "$root/Benchmarks/reform-binary.sh"
 [ -x /usr/bin/time ] || die "GNU time (/usr/bin/time) is needed for peak memory"
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/reform-csv-rows.XXXXXX")"

@@ -48,14 +48,7 @@ case "$n$runs" in *[!0-9]*) echo "run.sh: N and RUNS must be whole numbers" >&2;
 die() { echo "run.sh: error: $*" >&2; exit 1; }
 
 # ---------------------------------------------------------------- tools
-if [ -n "${REFORM_BIN:-}" ]; then
-    reform="$REFORM_BIN"
-else
-    echo "building reform (release, scratch path .build-bench)..." >&2
-    (cd "$root" && swift build -c release --scratch-path .build-bench --product reform >&2)
-    reform="$(cd "$root" && swift build -c release --scratch-path .build-bench --show-bin-path)/reform"
-fi
-[ -x "$reform" ] || die "no reform binary at $reform"
+source "$root/Benchmarks/reform-binary.sh"
 if [ "$memory" = 0 ]; then
     command -v jq >/dev/null || die "jq is not installed"
     python3 -c 'import orjson' 2>/dev/null || die "python3 cannot import orjson (pip install orjson)"
