@@ -22,7 +22,9 @@ struct CLIRunner {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates[0]
     }()
 
-    static func run(_ arguments: [String], stdin: String? = nil, environment extra: [String: String] = [:]) throws -> Result {
+    static func run(
+        _ arguments: [String], stdin: String? = nil, environment extra: [String: String] = [:], executable: String = executable
+    ) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments

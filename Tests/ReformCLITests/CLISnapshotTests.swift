@@ -93,6 +93,22 @@ struct CLISnapshotTests {
         #expect(stats?["seconds"] is Double)
     }
 
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
+    func progressShowsOnATerminalOnlyAndNotWithQuiet() throws {
+        // `script` gives the command a terminal; its output is the terminal's (stdout and stderr).
+        func onTerminal(_ extra: String) throws -> String {
+            let command = "\(CLIRunner.executable) run Pipelines/reminders.yaml --format csv --output /dev/null \(extra)"
+            let result = try CLIRunner.run(["-qec", command, "/dev/null"], executable: "/usr/bin/script")
+            return result.stdout
+        }
+        let shown = try onTerminal("")
+        #expect(shown.contains("reform: events 4 records"))
+        #expect(shown.contains("reform: festivals 5 records"))
+        #expect(shown.contains("records/s"))
+        #expect(!(try onTerminal("--quiet")).contains("records/s"))
+        #expect(!(try CLIRunner.run(["run", "Pipelines/reminders.yaml", "--format", "csv"])).stderr.contains("records/s"))
+    }
+
     @Test func theExecutableIsBuilt() {
         #expect(FileManager.default.isExecutableFile(atPath: CLIRunner.executable), "no reform at \(CLIRunner.executable)")
     }
