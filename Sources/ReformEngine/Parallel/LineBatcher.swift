@@ -41,7 +41,10 @@ struct LineBatcher: ~Copyable {
 
     /// The next batch, or `nil` at the end of the input.
     mutating func next() throws(InputError) -> Chunk? {
-        var capacity = carry.count + batchSize
+        // A line's bytes are never read past the NDJSON limit (plus its newline), so a line is too
+        // long here exactly when the streaming reader finds it too long.
+        let longest = maximumLine + 1
+        var capacity = min(carry.count + batchSize, max(longest, batchSize))
         while true {
             if atEnd {
                 guard !carry.isEmpty else { return nil }
@@ -60,7 +63,7 @@ struct LineBatcher: ~Copyable {
                 try skipLine()
                 return .tooLong
             }
-            capacity = carry.count * 2 + batchSize  // one line longer than a batch
+            capacity = min(carry.count * 2 + batchSize, longest)  // one line longer than a batch
         }
     }
 
