@@ -23,6 +23,8 @@ let package = Package(
     dependencies: [
         .package(path: "SDK"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         .systemLibrary(
@@ -34,7 +36,17 @@ let package = Package(
         // Gzip inputs use the system zlib: one C library every Linux has, and gzread streams from a
         // descriptor, which is all reading `.ndjson.gz` needs (compress-nio would bring swift-nio).
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-        .target(name: "ReformEngine", dependencies: ["ReformYAML", "CZlib", sdk], swiftSettings: upcomingFeatures),
+        .target(
+            name: "ReformEngine",
+            dependencies: [
+                "ReformYAML", "CZlib", sdk,
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: upcomingFeatures
+        ),
         .executableTarget(
             name: "reform",
             dependencies: [

@@ -62,6 +62,9 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Call the live APIs and record what comes back as fixtures.")
     var record = false
 
+    @Flag(name: .customLong("no-cache"), help: "Do not answer requests from the managers' response caches.")
+    var noCache = false
+
     @Flag(name: .shortAndLong, help: "Print nothing on standard error unless something fails.")
     var quiet = false
 
@@ -73,9 +76,8 @@ struct RunCommand: ParsableCommand {
         if let sample, sample < 0 { throw ValidationError("--sample \(sample) must be 0 or more") }
         if limit != nil && sample != nil { throw ValidationError("--limit and --sample cannot be used together; choose one") }
         if let stats, stats != "json" { throw ValidationError("--stats '\(stats)': the only stats format is json") }
-        if live || record {
-            throw ValidationError(
-                "--\(live ? "live" : "record"): this version replays fixtures and reads --input files only; live HTTP managers are not built yet")
+        if live && record {
+            throw ValidationError("--live and --record: pick one (--record calls the live APIs too, and keeps what they answer)")
         }
         if ColourMode(rawValue: colour) == nil {
             throw ValidationError("--colour '\(colour)' must be one of: \(ColourMode.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -114,6 +116,10 @@ struct RunCommand: ParsableCommand {
         options.sample = sample
         options.collectsStats = stats != nil
         if !quiet && Terminal.standardErrorIsTerminal { options.progress = ProgressLine.show }
+        options.mode = record ? .record : live ? .live : .replay
+        options.environmentName = env
+        options.environment = Terminal.environment
+        options.useCache = !noCache
         let summary: RunSummary
         do { summary = try Runner(pipeline: loaded, options: options).run() } catch {
             if options.progress != nil { ProgressLine.clear() }

@@ -137,7 +137,7 @@ public final class OutputFile {
     }
 
     /// Creates the folders above `path` that do not exist yet (`mkdir -p` of its parent).
-    private static func makeFolders(for path: String) throws(OutputError) {
+    static func makeFolders(for path: String) throws(OutputError) {
         var prefix = ""
         let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropLast()
         for (i, part) in parts.enumerated() {

@@ -4,6 +4,7 @@ import ReformYAML
 extension PipelineDecoder {
     static let managerKeys = [
         "service", "path", "method", "params", "records", "expect", "paging", "takeoff", "fixtures", "description",
+        "body", "budget", "retry", "timeout", "interceptors", "cache",
     ]
     static let paramKeys = ["required", "type", "pattern", "default", "min", "max", "enum", "description"]
     static let expectKeys = ["status", "require", "content_type"]
@@ -42,22 +43,34 @@ extension PipelineDecoder {
             var fixtures: String?
             if let node = m["fixtures"], let relative = context.string(node, "'fixtures' of \(what)") {
                 let resolved = FilePaths.resolve(relative, against: folder)
-                if FilePaths.isDirectory(resolved) {
-                    fixtures = resolved
-                } else {
-                    context.error(
-                        "fixtures folder '\(relative)' of \(what) does not exist (looked for \(resolved)); "
-                            + "record it with 'reform run --record' or fix the path",
+                fixtures = resolved
+                if !FilePaths.isDirectory(resolved) {
+                    context.warning(
+                        "fixtures folder '\(relative)' of \(what) does not exist yet (looked for \(resolved)); "
+                            + "record it with 'reform run --record', or fix the path",
                         at: node.location)
                 }
             }
             if service == nil && fixtures == nil && m["path"] != nil {
                 context.warning("\(what) has a path but no service; it can only read --input files", at: entry.keyLocation)
             }
+            if let path, service != nil {
+                for name in PathTemplate.names(in: path) where !params.contains(where: { $0.name == name }) {
+                    context.error(
+                        "'path' of \(what) uses {\(name)}, which is not one of its params; declare it under 'params'",
+                        at: m["path"]?.location ?? entry.keyLocation)
+                }
+            }
             plans.append(
                 ManagerPlan(
                     ref: ManagerRef(index: plans.count, name: entry.key), service: service, path: path, method: method,
                     params: params, records: records, expect: expect, paging: paging, takeoff: takeoff,
+                    body: m["body"].flatMap { context.choice($0, "body encoding", as: BodyEncoding.self) },
+                    budget: m["budget"].map { decodeBudget($0, what) } ?? .unlimited,
+                    retry: m["retry"].flatMap { decodeRetry($0, what) },
+                    timeout: m["timeout"].flatMap { context.duration($0, "'timeout' of \(what)") },
+                    interceptors: m["interceptors"].map { decodeInterceptors($0, what) } ?? [],
+                    cache: m["cache"].flatMap { decodeCache($0, what) },
                     fixtures: fixtures, location: entry.keyLocation))
         }
         return plans
@@ -169,7 +182,8 @@ extension PipelineDecoder {
         return PagingPlan(
             policy: policy, param: param,
             start: m["start"].flatMap { context.int($0, "'start' in \(what)", in: 0...Int.max) } ?? (policy == .offset ? 0 : 1),
-            sizeParam: sizeParam, tokenPath: token, stop: stop,
+            sizeParam: sizeParam, tokenPath: token,
+            tokenHeader: m["header"].flatMap { context.string($0, "'header' in \(what)") }, stop: stop,
             maxPages: m["max_pages"].flatMap { context.int($0, "'max_pages' in \(what)", in: 1...Int.max) },
             maxRecords: m["max_records"].flatMap { context.int($0, "'max_records' in \(what)", in: 1...Int.max) })
     }

@@ -2,15 +2,20 @@ public import ReformSDK
 
 /// Paging inside the manager (seeds/004): builds each page's request, checks what landed, finds the
 /// records and decides whether there is a next page. The caller never counts pages.
-public struct PageLoader {
+///
+/// The loader is transport-free: replay, live HTTP and the library's ``APIManager`` all drive it the
+/// same way (`nextRequest`, send, `land`).
+public struct PageLoader: Sendable {
     /// The manager being paged.
     public let manager: ManagerPlan
-    private let params: [(name: String, value: String)]
+    private let params: [(name: String, value: Value)]
     private var page = 0
     private var position: Int
     private var next: HTTPRequest?
     private var seen: Set<String> = []
     private var landedRecords = 0
+    /// What the manager has spent so far against its budget.
+    public private(set) var spent = BudgetMeter()
     /// Whether paging has stopped.
     public private(set) var finished = false
     /// Why paging stopped, once it has (`empty page`, `short page`, `max_pages`, …).
@@ -18,9 +23,9 @@ public struct PageLoader {
 
     /// A loader for `manager` with `params` (run and command-line values); throws before takeoff
     /// when a parameter is missing or fails its declared checks.
-    public init(manager: ManagerPlan, params: [String: Value]) throws(SourceError) {
+    public init(manager: ManagerPlan, params: [String: Value]) throws(ManagerError) {
         self.manager = manager
-        var resolved: [(String, String)] = []
+        var resolved: [(String, Value)] = []
         var problems: [String] = []
         for param in manager.params {
             guard let value = params[param.name] ?? param.defaultValue else {
@@ -28,10 +33,12 @@ public struct PageLoader {
                 continue
             }
             if let problem = param.problem(with: value) { problems.append("'\(param.name)': \(problem)") }
-            resolved.append((param.name, value.plainText))
+            resolved.append((param.name, value))
         }
         guard problems.isEmpty else {
-            throw SourceError(manager: manager.ref.name, message: "invalid parameters: " + problems.joined(separator: "; "))
+            throw ManagerError(
+                .invalidParams, manager: manager.ref.name, request: nil,
+                message: "invalid parameters: " + problems.joined(separator: "; "))
         }
         self.params = resolved
         position = manager.paging.start
@@ -46,35 +53,63 @@ public struct PageLoader {
     /// The 1-based number of the page the next landing belongs to.
     public var pageNumber: Int { page + 1 }
 
+    /// Counts one HTTP call against the budget; throws when the calls or the time are spent.
+    public mutating func spendCall() throws(ManagerError) {
+        try spent.spendCall(against: manager.budget, manager: manager.ref.name)
+    }
+
     /// Checks a landed page, returns its records and prepares the next request (or stops).
-    public mutating func land(_ response: HTTPResponse) throws(SourceError) -> [Value] {
+    public mutating func land(_ response: HTTPResponse) throws(ManagerError) -> [Value] {
         page += 1
-        func fail(_ message: String) -> SourceError {
-            SourceError(manager: manager.ref.name, message: "page \(page): \(message)")
+        let request = next.map(\.matchKey)
+        func fail(_ kind: ManagerError.Kind, _ message: String) -> ManagerError {
+            ManagerError(
+                kind, manager: manager.ref.name, request: request, message: "page \(page): \(message)", status: response.status,
+                headers: response.headers, bodyExcerpt: response.excerpt())
         }
         guard manager.expect.status.contains(response.status) else {
-            throw fail("status \(response.status), expected \(manager.expect.status.map(String.init).joined(separator: " or "))"
-                + (response.bodyText.map { "; body: \($0.prefix(200))" } ?? ""))
+            let expected = manager.expect.status.map(String.init).joined(separator: " or ")
+            if response.status == 401 || response.status == 403 {
+                throw fail(
+                    .credentialsRejected,
+                    "status \(response.status): the service rejected the credentials; check the variables its 'auth' or 'headers' use")
+            }
+            throw fail(.httpStatus, "status \(response.status), expected \(expected)")
         }
         if let type = manager.expect.contentType, !(response.header("content-type") ?? "").hasPrefix(type) {
-            throw fail("content type '\(response.header("content-type") ?? "none")', expected '\(type)'")
-        }
-        guard let body = response.body else { throw fail("the body is not JSON") }
-        for path in manager.expect.require where body[path: path] == nil {
-            throw fail("the body has no '\(path)', which 'expect.require' demands")
+            throw fail(.invalidBody, "content type '\(response.header("content-type") ?? "none")', expected '\(type)'")
         }
         let records: [Value]
-        if let path = manager.records {
-            guard let found = body[path: path] else { throw fail("the body has no '\(path)' (the manager's 'records:')") }
-            records = found.arrayValue ?? (found.isNull ? [] : [found])
+        if let body = response.body {
+            for path in manager.expect.require where body[path: path] == nil {
+                throw fail(.invalidBody, "the body has no '\(path)', which 'expect.require' demands")
+            }
+            if let path = manager.records {
+                guard let found = body[path: path] else {
+                    throw fail(.invalidBody, "the body has no '\(path)' (the manager's 'records:')")
+                }
+                records = found.arrayValue ?? (found.isNull ? [] : [found])
+            } else {
+                records = body.arrayValue ?? [body]
+            }
+        } else if let problem = response.bodyProblem {
+            throw fail(.invalidBody, "the body is not valid JSON (\(problem)); nothing of this page was landed")
+        } else if response.byteCount == 0 && response.bodyText?.isEmpty != false {
+            guard response.status == 204 else {
+                throw fail(.noContent, "the response has no content; if an empty answer means no records, expect status 204")
+            }
+            records = []
         } else {
-            records = body.arrayValue ?? [body]
+            throw fail(
+                .invalidBody,
+                "the body is not JSON (content type '\(response.header("content-type") ?? "none")'); nothing of this page was landed")
         }
         landedRecords += records.count
-        decideNext(after: records, body: body, response: response)
+        try spent.land(pages: 1, records: records.count, against: manager.budget, manager: manager.ref.name)
+        decideNext(after: records, body: response.body ?? .null, response: response)
         if !finished, let request = next {
             guard seen.insert(request.matchKey).inserted else {
-                throw fail("the next page would repeat an earlier request (\(request.matchKey)); the API's paging loops")
+                throw fail(.pagingLoop, "the next page would repeat an earlier request (\(request.matchKey)); the API's paging loops")
             }
         }
         return records
@@ -91,7 +126,7 @@ public struct PageLoader {
         if let max = paging.maxRecords, landedRecords >= max { return stop("max_records (\(max))") }
         if paging.stop.contains(.emptyPage), records.isEmpty { return stop("empty page") }
         if paging.stop.contains(.shortPage), let size = paging.sizeParam,
-            let pageSize = params.first(where: { $0.name == size }).flatMap({ Int($0.value) }), records.count < pageSize
+            let pageSize = params.first(where: { $0.name == size }).flatMap({ Int($0.value.plainText) }), records.count < pageSize
         {
             return stop("short page (\(records.count) < \(pageSize))")
         }
@@ -105,7 +140,9 @@ public struct PageLoader {
         case .cursor, .nextURL, .link:
             let token: String?
             if paging.policy == .link {
-                token = response.header("link").flatMap(PageLoader.nextLink)
+                token = response.header("link").flatMap(LinkHeader.next)
+            } else if let header = paging.tokenHeader {
+                token = response.header(header).flatMap { $0.isEmpty ? nil : $0 }
             } else if let path = paging.tokenPath {
                 token = body[path: path].flatMap { $0.isNull ? nil : $0.plainText }.flatMap { $0.isEmpty ? nil : $0 }
             } else {
@@ -122,26 +159,45 @@ public struct PageLoader {
         next = PageLoader.request(manager, params, paging: paging.param.map { ($0, String(position)) })
     }
 
-    private static func request(_ manager: ManagerPlan, _ params: [(name: String, value: String)], paging: (String, String)?) -> HTTPRequest {
+    private static func request(_ manager: ManagerPlan, _ params: [(name: String, value: Value)], paging: (String, String)?) -> HTTPRequest {
         var path = manager.path ?? "/"
-        var query: [QueryItem] = []
+        var rest: [(name: String, value: Value)] = []
         for (name, value) in params {
             if path.contains("{\(name)}") {
-                path = path.replacing("{\(name)}", with: PercentEncoding.encode(value))
+                path = path.replacing("{\(name)}", with: PercentEncoding.encode(value.plainText))
             } else {
-                query.append(QueryItem(name: name, value: value))
+                rest.append((name, value))
             }
         }
+        var query: [QueryItem] = []
+        var body: [UInt8]?
+        var headers: [QueryItem] = []
+        switch manager.body {
+        case nil:
+            query = rest.map { QueryItem(name: $0.name, value: $0.value.plainText) }
+        case .json:
+            var object = Object()
+            for (name, value) in rest { object[name] = value }
+            body = Array(JSON.compactString(.object(object)).utf8)
+            headers.append(QueryItem(name: "Content-Type", value: "application/json"))
+        case .form:
+            let form = rest.map { "\(PercentEncoding.encode($0.name))=\(PercentEncoding.encode($0.value.plainText))" }
+            body = Array(form.joined(separator: "&").utf8)
+            headers.append(QueryItem(name: "Content-Type", value: "application/x-www-form-urlencoded"))
+        }
         if let (name, value) = paging { query.append(QueryItem(name: name, value: value)) }
-        return HTTPRequest(method: manager.method, path: path, query: query)
+        return HTTPRequest(method: manager.method, path: path, query: query, headers: headers, body: body)
     }
 
     /// A request for an absolute or relative URL (next-url and Link paging).
     static func request(fromURL url: String, method: String) -> HTTPRequest {
         var rest = Substring(url)
+        var origin: String?
         if let scheme = rest.firstRange(of: "://") {
-            rest = rest[scheme.upperBound...]
-            rest = rest.firstIndex(of: "/").map { rest[$0...] } ?? "/"
+            let afterScheme = rest[scheme.upperBound...]
+            let pathStart = afterScheme.firstIndex(of: "/") ?? afterScheme.endIndex
+            origin = String(rest[..<pathStart])
+            rest = pathStart < afterScheme.endIndex ? afterScheme[pathStart...] : "/"
         }
         let parts = rest.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
         var query: [QueryItem] = []
@@ -152,21 +208,9 @@ public struct PageLoader {
                     name: PercentEncoding.decode(String(kv[0])), value: kv.count > 1 ? PercentEncoding.decode(String(kv[1])) : ""))
             }
         }
-        return HTTPRequest(method: method, path: String(parts.first ?? "/"), query: query)
-    }
-
-    /// The `rel="next"` target of an RFC 8288 `Link` header.
-    static func nextLink(_ header: String) -> String? {
-        for link in header.split(separator: ",") {
-            let parts = link.split(separator: ";").map { $0.trimmingCharacters(in: " ") }
-            guard let target = parts.first, target.hasPrefix("<"), target.hasSuffix(">") else { continue }
-            let isNext = parts.dropFirst().contains { param in
-                let p = param.replacing(" ", with: "")
-                return p == "rel=\"next\"" || p == "rel=next" || (p.hasPrefix("rel=\"") && p.dropFirst(5).dropLast().split(separator: " ").contains("next"))
-            }
-            if isNext { return String(target.dropFirst().dropLast()) }
-        }
-        return nil
+        var request = HTTPRequest(method: method, path: String(parts.first ?? "/"), query: query)
+        request.origin = origin
+        return request
     }
 }
 
@@ -176,40 +220,5 @@ extension StringProtocol {
         while s.first == set { s = s.dropFirst() }
         while s.last == set { s = s.dropLast() }
         return String(s)
-    }
-}
-
-/// URL percent-encoding of query and path values (RFC 3986 unreserved characters kept).
-enum PercentEncoding {
-    static func encode(_ text: String) -> String {
-        var out = ""
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
-                out.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                let hex = Array("0123456789ABCDEF".unicodeScalars)
-                out.unicodeScalars.append("%")
-                out.unicodeScalars.append(hex[Int(byte >> 4)])
-                out.unicodeScalars.append(hex[Int(byte & 15)])
-            }
-        }
-        return out
-    }
-
-    static func decode(_ text: String) -> String {
-        var bytes: [UInt8] = []
-        var utf8 = Array(text.utf8)[...]
-        while let b = utf8.first {
-            utf8 = utf8.dropFirst()
-            if b == UInt8(ascii: "%"), utf8.count >= 2, let v = UInt8(String(decoding: utf8.prefix(2), as: UTF8.self), radix: 16) {
-                bytes.append(v)
-                utf8 = utf8.dropFirst(2)
-            } else {
-                bytes.append(b == UInt8(ascii: "+") ? UInt8(ascii: " ") : b)
-            }
-        }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -50,13 +50,19 @@ public struct ReplayTransport: Transport {
     public func answer(_ request: HTTPRequest, for manager: ManagerRef) throws(TransportError) -> HTTPResponse {
         guard let recorded = exchanges[manager.index] else {
             throw TransportError(
-                manager: manager.name, request: request.matchKey,
+                .notRecorded, manager: manager.name, request: request.matchKey,
                 message: "manager has no 'fixtures:' folder to replay; declare one, or pass --input \(manager.name)=FILE")
+        }
+        guard !recorded.isEmpty || FilePaths.isDirectory(folders[manager.index] ?? "") else {
+            throw TransportError(
+                .notRecorded, manager: manager.name, request: request.matchKey,
+                message: "its fixtures folder \(folders[manager.index] ?? "") does not exist; record it with "
+                    + "'reform run --record' (against the live API), or use --live")
         }
         guard let exchange = recorded[request.matchKey] else {
             let known = recorded.keys.sorted().prefix(5).joined(separator: "; ")
             throw TransportError(
-                manager: manager.name, request: request.matchKey,
+                .notRecorded, manager: manager.name, request: request.matchKey,
                 message: "no recorded exchange for this request in \(folders[manager.index] ?? "fixtures") "
                     + "(recorded: \(known.isEmpty ? "none" : known)); re-record with 'reform run --record'")
         }
@@ -82,23 +88,8 @@ public struct ReplayTransport: Transport {
             for member in h.members { headers.append(QueryItem(name: member.key, value: member.value.plainText)) }
         }
         let response = HTTPResponse(status: status, headers: headers, body: res["body"], bodyText: res["body_text"]?.stringValue)
-        return Exchange(file: file, request: HTTPRequest(method: method, path: path, query: query), response: response)
+        let body = req["body"].map { $0.stringValue ?? JSON.compactString($0) }.map { Array($0.utf8) }
+        return Exchange(
+            file: file, request: HTTPRequest(method: method, path: path, query: query, body: body), response: response)
     }
-}
-
-/// A manager's source failed as a whole (not one record): unreadable fixtures, a failed request.
-public struct SourceError: Error, Sendable, CustomStringConvertible {
-    /// The manager.
-    public let manager: String
-    /// What went wrong and what to do.
-    public let message: String
-
-    /// A failure of `manager`'s source.
-    public init(manager: String, message: String) {
-        self.manager = manager
-        self.message = message
-    }
-
-    /// `manager 'x': message`.
-    public var description: String { "manager '\(manager)': \(message)" }
 }

@@ -1,6 +1,6 @@
 public import ReformSDK
 
-/// A request a manager wants sent: method, path, query and headers, relative to its service.
+/// A request a manager wants sent: method, path, query, headers and body, relative to its service.
 public struct HTTPRequest: Sendable, Hashable {
     /// The HTTP method.
     public var method: String
@@ -10,20 +10,55 @@ public struct HTTPRequest: Sendable, Hashable {
     public var query: [QueryItem]
     /// Header names and values.
     public var headers: [QueryItem]
+    /// The body bytes, when the request has a body.
+    public var body: [UInt8]?
+    /// `scheme://host[:port]` when the request came from an absolute URL (a next-page link); `nil`
+    /// means it goes to the service's base URL.
+    public var origin: String?
+    /// The base URL the path is appended to (set by the service client before sending).
+    public var baseURL: String?
+    /// The most seconds the whole exchange may take (set by the service client), `nil` for no limit.
+    public var timeout: Double?
 
-    /// A request for `method` and `path` with the given query and headers.
-    public init(method: String, path: String, query: [QueryItem] = [], headers: [QueryItem] = []) {
+    /// A request for `method` and `path` with the given query, headers and body.
+    public init(method: String, path: String, query: [QueryItem] = [], headers: [QueryItem] = [], body: [UInt8]? = nil) {
         self.method = method
         self.path = path
         self.query = query
         self.headers = headers
+        self.body = body
     }
 
-    /// `GET /path?a=1&b=2` with the query sorted by name: how requests are matched to recordings.
+    /// `GET /path?a=1&b=2` with the query sorted by name: how requests are matched to recordings
+    /// and cached responses (the body, when there is one, is part of it).
     public var matchKey: String {
         let sorted = query.sorted { ($0.name, $0.value) < ($1.name, $1.value) }
-        let q = sorted.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
-        return q.isEmpty ? "\(method) \(path)" : "\(method) \(path)?\(q)"
+        let q = sorted.map { "\(PercentEncoding.encode($0.name))=\(PercentEncoding.encode($0.value))" }.joined(separator: "&")
+        var key = q.isEmpty ? "\(method) \(path)" : "\(method) \(path)?\(q)"
+        if let body, !body.isEmpty { key += " " + String(decoding: body, as: UTF8.self) }
+        return key
+    }
+
+    /// The query string as sent (`a=1&b=2`, percent-encoded, in order).
+    public var queryString: String {
+        query.map { "\(PercentEncoding.encode($0.name))=\(PercentEncoding.encode($0.value))" }.joined(separator: "&")
+    }
+
+    /// The absolute URL: the origin or base URL, the path and the query.
+    public var url: String {
+        let prefix = origin ?? baseURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 } ?? ""
+        return query.isEmpty ? prefix + path : prefix + path + "?" + queryString
+    }
+
+    /// The first header called `name`, ignoring case.
+    public func header(_ name: String) -> String? {
+        headers.first { $0.name.lowercased() == name.lowercased() }?.value
+    }
+
+    /// Sets header `name` to `value`, replacing any header of that name (ignoring case).
+    public mutating func setHeader(_ name: String, _ value: String) {
+        headers.removeAll { $0.name.lowercased() == name.lowercased() }
+        headers.append(QueryItem(name: name, value: value))
     }
 }
 
@@ -49,20 +84,36 @@ public struct HTTPResponse: Sendable {
     public var headers: [QueryItem]
     /// The body as JSON, when it was JSON.
     public var body: Value?
-    /// The body as text, when it was not JSON.
+    /// The body as text, when it was not JSON (or did not parse: then ``bodyProblem`` says why).
     public var bodyText: String?
+    /// Why a body that claimed to be JSON did not parse (`line 1, column 12: …`), when it did not.
+    public var bodyProblem: String?
+    /// How many body bytes came back.
+    public var byteCount: Int
 
     /// A response with the given status, headers and body.
-    public init(status: Int, headers: [QueryItem] = [], body: Value?, bodyText: String? = nil) {
+    public init(
+        status: Int, headers: [QueryItem] = [], body: Value?, bodyText: String? = nil, bodyProblem: String? = nil,
+        byteCount: Int = 0
+    ) {
         self.status = status
         self.headers = headers
         self.body = body
         self.bodyText = bodyText
+        self.bodyProblem = bodyProblem
+        self.byteCount = byteCount
     }
 
     /// The first header called `name`, ignoring case.
     public func header(_ name: String) -> String? {
         headers.first { $0.name.lowercased() == name.lowercased() }?.value
+    }
+
+    /// The start of the body as text, for error messages (at most `limit` characters).
+    public func excerpt(_ limit: Int = 200) -> String? {
+        if let bodyText { return String(bodyText.prefix(limit)) }
+        if let body { return String(JSON.compactString(body).prefix(limit)) }
+        return nil
     }
 }
 
@@ -73,14 +124,42 @@ public protocol Transport: Sendable {
     func send(_ request: HTTPRequest, for manager: ManagerRef) async throws(TransportError) -> HTTPResponse
 }
 
-/// A request could not be answered.
+/// A request could not be answered at all (no response to look at).
 public struct TransportError: Error, Sendable, CustomStringConvertible {
+    /// What kind of failure it was.
+    public enum Kind: String, Sendable {
+        /// No answer within the timeout.
+        case timeout
+        /// The server refused the connection, or the host has no address.
+        case unreachable
+        /// The connection was reset or closed before the response was complete.
+        case reset
+        /// The request was cancelled (by a takeoff policy, the caller, or the run ending).
+        case cancelled
+        /// The response body was larger than the limit.
+        case tooLarge
+        /// Nothing was recorded for this request (replay).
+        case notRecorded
+        /// The request could not be built (a bad URL).
+        case invalidRequest
+    }
+
+    /// What kind of failure it was.
+    public let kind: Kind
     /// The manager whose request failed.
     public let manager: String
     /// The request, as `METHOD /path?query`.
     public let request: String
     /// What went wrong and what to do.
     public let message: String
+
+    /// A failure of `kind` for `manager`'s `request`.
+    public init(_ kind: Kind, manager: String, request: String, message: String) {
+        self.kind = kind
+        self.manager = manager
+        self.request = request
+        self.message = message
+    }
 
     /// `manager 'x': GET /path: message`.
     public var description: String { "manager '\(manager)': \(request): \(message)" }

@@ -21,10 +21,69 @@ public struct ManagerPlan: Sendable {
     public let paging: PagingPlan
     /// What happens when a request is asked for while one is in flight.
     public let takeoff: TakeoffPolicy
+    /// How parameters that are not in the path are sent: the query (`nil`), a JSON or a form body.
+    public let body: BodyEncoding?
+    /// Hard limits on what the manager may spend; going past one is an error.
+    public let budget: BudgetPlan
+    /// Retry policy overriding the service's, when declared.
+    public let retry: RetryPlan?
+    /// Per-request timeout in seconds overriding the service's, when declared.
+    public let timeout: Double?
+    /// Interceptors for this manager's requests (after the service's), in order.
+    public let interceptors: [InterceptorPlan]
+    /// The response cache, when declared.
+    public let cache: CachePlan?
     /// Absolute path of the recorded fixtures folder, when declared.
     public let fixtures: String?
     /// Where the manager is declared.
     public let location: SourceLocation
+}
+
+/// How a manager sends its non-path parameters in a request body.
+public enum BodyEncoding: String, Sendable, CaseIterable {
+    /// A JSON object (`application/json`), values keeping their types.
+    case json
+    /// `application/x-www-form-urlencoded`.
+    case form
+}
+
+/// Hard limits on one manager's work (seeds/004: one budget per manager).
+public struct BudgetPlan: Sendable, Equatable {
+    /// The most pages it may land.
+    public var maxPages: Int?
+    /// The most records it may land.
+    public var maxRecords: Int?
+    /// The most HTTP calls it may make, retries and token refreshes included.
+    public var maxCalls: Int?
+    /// The most wall time, in seconds, from its first request.
+    public var maxTime: Double?
+
+    /// No limits.
+    public static let unlimited = BudgetPlan()
+
+    /// A budget with the given limits (`nil`: no limit).
+    public init(maxPages: Int? = nil, maxRecords: Int? = nil, maxCalls: Int? = nil, maxTime: Double? = nil) {
+        self.maxPages = maxPages
+        self.maxRecords = maxRecords
+        self.maxCalls = maxCalls
+        self.maxTime = maxTime
+    }
+}
+
+/// A manager's response cache: landings reused while younger than `ttl`.
+public struct CachePlan: Sendable, Equatable {
+    /// Where cached responses are kept.
+    public enum Store: String, Sendable, CaseIterable {
+        /// In this process only.
+        case memory
+        /// In files under the cache folder, shared by runs.
+        case disk
+    }
+
+    /// How long a cached response stays fresh, in seconds.
+    public let ttl: Double
+    /// Where it is kept.
+    public let store: Store
 }
 
 /// A declared request parameter and its checks (made before takeoff).
@@ -112,6 +171,8 @@ public struct PagingPlan: Sendable {
     public let sizeParam: String?
     /// Where the cursor or next URL is in the body (for `cursor` and `next-url`).
     public let tokenPath: ValuePath?
+    /// The response header carrying the cursor (for `cursor`), when it is not in the body.
+    public let tokenHeader: String?
     /// Stop conditions.
     public let stop: Set<StopCondition>
     /// The most pages to fetch.
@@ -121,7 +182,7 @@ public struct PagingPlan: Sendable {
 
     /// A manager that does not page.
     public static let single = PagingPlan(
-        policy: .none, param: nil, start: 1, sizeParam: nil, tokenPath: nil, stop: [], maxPages: nil,
+        policy: .none, param: nil, start: 1, sizeParam: nil, tokenPath: nil, tokenHeader: nil, stop: [], maxPages: nil,
         maxRecords: nil)
 }
 

@@ -4,8 +4,9 @@ public import ReformYAML
 public struct ServicePlan: Sendable {
     /// The service's name.
     public let name: String
-    /// Base URL per environment name; `default` is used when no `--env` is given.
-    public let baseURLs: [String: String]
+    /// Base URL per environment name; `default` is used when no `--env` is given. `${VAR}`
+    /// references resolve when a request is built.
+    public let baseURLs: [String: InterpolatedString]
     /// Headers sent with every request, as templates: `${VAR}` is resolved only when a request is
     /// built, so secrets are never held in the plan or printed.
     public let headers: [(name: String, value: InterpolatedString)]
@@ -13,8 +14,15 @@ public struct ServicePlan: Sendable {
     public let timeout: Double?
     /// Retry policy, when declared.
     public let retry: RetryPlan?
+    /// How requests prove who is asking, when declared.
+    public let auth: AuthPlan?
+    /// Interceptors every request to the service passes through, in order.
+    public let interceptors: [InterceptorPlan]
     /// Where the service is declared.
     public let location: SourceLocation
+
+    /// The environment names the service has base URLs for, sorted.
+    public var environments: [String] { baseURLs.keys.sorted() }
 }
 
 /// When and how a failed request is tried again.
@@ -33,8 +41,77 @@ public struct RetryPlan: Sendable, Equatable {
     public let backoff: Backoff
     /// The first wait, in seconds.
     public let base: Double
-    /// The longest wait, in seconds.
+    /// The longest wait, in seconds (a longer `Retry-After` is not waited for: the request fails).
     public let max: Double
     /// What to retry on: status codes, `5xx`-style classes, `timeout`, `reset`.
     public let on: [String]
+    /// Methods that may be retried; by default only idempotent ones.
+    public let methods: Set<String>
+
+    /// The methods retried unless a pipeline says otherwise: the idempotent ones (RFC 9110 9.2.2).
+    public static let idempotentMethods: Set<String> = ["GET", "HEAD", "PUT", "DELETE", "OPTIONS"]
+
+    /// A policy of `attempts` with the given waits and triggers.
+    public init(
+        attempts: Int, backoff: Backoff = .exponential, base: Double = 0.2, max: Double = 5,
+        on: [String] = ["429", "5xx", "timeout", "reset"], methods: Set<String> = RetryPlan.idempotentMethods
+    ) {
+        self.attempts = attempts
+        self.backoff = backoff
+        self.base = base
+        self.max = max
+        self.on = on
+        self.methods = methods
+    }
+
+    /// One attempt, no retries.
+    public static let none = RetryPlan(attempts: 1)
+}
+
+/// How requests to a service prove who is asking. Every secret stays a `${VAR}` template until a
+/// request is built.
+public enum AuthPlan: Sendable {
+    /// `Authorization: Bearer TOKEN`.
+    case bearer(InterpolatedString)
+    /// `Authorization: Basic base64(user:password)`.
+    case basic(user: InterpolatedString, password: InterpolatedString)
+    /// An API key in a header or a query parameter.
+    case apiKey(name: String, inQuery: Bool, value: InterpolatedString)
+    /// An OAuth2 access token, fetched before the first request and again once on a 401.
+    case oauth2(OAuth2Plan)
+}
+
+/// Where an OAuth2 access token comes from.
+public struct OAuth2Plan: Sendable {
+    /// The grant used to get a token.
+    public enum Grant: String, Sendable, CaseIterable {
+        /// `grant_type=client_credentials` with the client id and secret.
+        case clientCredentials = "client_credentials"
+        /// `grant_type=refresh_token` with a refresh token.
+        case refreshToken = "refresh_token"
+    }
+
+    /// The token endpoint: absolute, or a path on the service's base URL.
+    public let tokenURL: InterpolatedString
+    /// The grant.
+    public let grant: Grant
+    /// The client id.
+    public let clientID: InterpolatedString?
+    /// The client secret.
+    public let clientSecret: InterpolatedString?
+    /// The refresh token (for the `refresh_token` grant).
+    public let refreshToken: InterpolatedString?
+    /// The scope asked for, when any.
+    public let scope: String?
+}
+
+/// A built-in interceptor declared in YAML (services and managers take a list of them).
+public enum InterceptorPlan: Sendable {
+    /// Writes one line per call to standard error: method, URL (secrets redacted), status, time.
+    case log
+    /// Adds headers to every request.
+    case headers([(name: String, value: InterpolatedString)])
+    /// At most `perSecond` calls per second through this interceptor (shared by every manager of a
+    /// service when declared on the service).
+    case rateLimit(perSecond: Double)
 }

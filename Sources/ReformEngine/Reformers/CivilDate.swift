@@ -94,7 +94,7 @@ struct CivilDate: Equatable {
     }
 
     // Howard Hinnant's days_from_civil / civil_from_days.
-    private static func days(fromCivil y0: Int, _ m: Int, _ d: Int) -> Int {
+    static func days(fromCivil y0: Int, _ m: Int, _ d: Int) -> Int {
         let y = m <= 2 ? y0 - 1 : y0
         let era = (y >= 0 ? y : y - 399) / 400
         let yoe = y - era * 400

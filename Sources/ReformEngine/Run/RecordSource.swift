@@ -39,19 +39,25 @@ final class FixtureSource: RecordSource {
 
     init(manager: ManagerPlan, params: [String: Value], transport: ReplayTransport) throws(SourceError) {
         inputName = manager.fixtures ?? "fixtures"
-        loader = try PageLoader(manager: manager, params: params)
+        do { loader = try PageLoader(manager: manager, params: params) } catch { throw SourceError(error) }
         self.transport = transport
     }
 
     func next() throws(SourceError) -> Landed? {
         while index >= pending.count {
             guard let request = loader.nextRequest else { return nil }
-            let response: HTTPResponse
-            do { response = try transport.answer(request, for: loader.manager.ref) } catch {
-                throw SourceError(manager: error.manager, message: "\(error.request): \(error.message)")
+            do {
+                try loader.spendCall()
+                let response = try transport.answer(request, for: loader.manager.ref)
+                page = loader.pageNumber
+                pending = try loader.land(response)
+            } catch let error as ManagerError {
+                throw SourceError(error)
+            } catch let error as TransportError {
+                throw SourceError(ManagerError(error))
+            } catch {
+                throw SourceError(manager: loader.manager.ref.name, message: "\(error)")
             }
-            page = loader.pageNumber
-            pending = try loader.land(response)
             index = 0
         }
         defer { index += 1 }

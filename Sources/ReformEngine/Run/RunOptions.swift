@@ -1,5 +1,15 @@
 public import ReformSDK
 
+/// Where a run's managers land from.
+public enum SourceMode: String, Sendable, CaseIterable {
+    /// Recorded fixtures (the offline default).
+    case replay
+    /// The live APIs.
+    case live
+    /// The live APIs, writing what comes back as the managers' fixtures.
+    case record
+}
+
 /// What the command line (or a library caller) asks of one run.
 public struct RunOptions: Sendable {
     /// The run to execute; `nil` is the pipeline's default run.
@@ -40,6 +50,17 @@ public struct RunOptions: Sendable {
     public var progress: (@Sendable (RunProgress) -> Void)?
     /// Whether to time every manager and reformer step for ``RunSummary/stats``.
     public var collectsStats = false
+    /// Where managers with a service land from: recorded fixtures, the live API, or the live API
+    /// recorded as fixtures.
+    public var mode: SourceMode = .replay
+    /// The service environment whose base URLs live requests use (`nil`: `default`).
+    public var environmentName: String?
+    /// The environment `${VAR}` references in services resolve from when requests are built.
+    public var environment: [String: String] = [:]
+    /// Whether managers that declare a `cache:` may answer from it (`--no-cache` turns it off).
+    public var useCache = true
+    /// Extra interceptors every live request passes through (library users).
+    public var interceptors: [any Interceptor] = []
 
     /// Options for the default run with nothing overridden.
     public init() {}

@@ -16,6 +16,8 @@ public struct RunSummary: Sendable, CustomStringConvertible {
 
     /// Counts and timings, when ``RunOptions/collectsStats`` asked for them.
     public var stats: RunStats?
+    /// Exchanges recorded per fixtures folder (`--record`).
+    public var recorded: [(folder: String, count: Int)] = []
 
     /// Records landed in all.
     public var recordsIn: Int { landed.reduce(0) { $0 + $1.count } }
@@ -31,6 +33,7 @@ public struct RunSummary: Sendable, CustomStringConvertible {
         var line = "reform: \(recordsIn) in, \(out), \(rejected) rejected"
         if rejected > 0, let deadLetterPath { line += " → \(deadLetterPath)" }
         if !skipped.isEmpty { line += " (batch mode: no --input for \(skipped.joined(separator: ", ")), skipped)" }
+        for (folder, count) in recorded { line += "; recorded \(count) exchange\(count == 1 ? "" : "s") to \(folder)" }
         return line
     }
 }

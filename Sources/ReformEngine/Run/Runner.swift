@@ -37,8 +37,10 @@ public struct Runner {
         var summary = RunSummary()
         let runStarted = MonotonicClock.now()
         var stats = options.collectsStats ? RunStats() : nil
+        var recorders: [Recorder] = []
         do throws(RunError) {
             let transport = try replayTransport(for: plan)
+            let clients = try serviceClients(for: plan)
             let batch = !options.inputs.isEmpty
             for ref in plan.managers {
                 if batch && !options.inputs.contains(where: { $0.manager == ref.name }) {
@@ -47,7 +49,8 @@ public struct Runner {
                 }
                 let started = MonotonicClock.now()
                 let (count, bytes) = try land(
-                    ref, plan: plan, transport: transport, outputs: &outputs, deadLetter: deadLetter, summary: &summary)
+                    ref, plan: plan, sources: LandingSources(replay: transport, clients: clients), outputs: &outputs,
+                    deadLetter: deadLetter, summary: &summary, recorders: &recorders)
                 summary.landed.append((ref.name, count))
                 stats?.managers.append(.init(name: ref.name, records: count, bytes: bytes, seconds: MonotonicClock.now() - started))
             }
@@ -56,15 +59,18 @@ public struct Runner {
             }
         } catch {
             for output in outputs { output.file.abandon() }
+            for recorder in recorders { recorder.abandon() }
             try? deadLetter.commit()
             throw error
         }
         do {
             for output in outputs { try output.file.commit() }
+            for recorder in recorders { try recorder.commit() }
             try deadLetter.commit()
         } catch {
             throw RunError(error.description)
         }
+        summary.recorded = recorders.map { ($0.folder, $0.count) }
         summary.written = outputs.map { ($0.file.displayPath, $0.written) }
         summary.rejected = deadLetter.count
         summary.deadLetterPath = deadLetter.count > 0 ? deadLetter.path : nil
@@ -87,7 +93,7 @@ public struct Runner {
 
     private func replayTransport(for plan: RunPlan) throws(RunError) -> ReplayTransport {
         let replayed = plan.managers.map { pipeline.managers[$0.index] }.filter { manager in
-            !options.inputs.contains { $0.manager == manager.ref.name }
+            !options.inputs.contains { $0.manager == manager.ref.name } && !isLive(manager)
         }
         do throws(SourceError) {
             return try ReplayTransport(managers: replayed) { path throws(SourceError) in
@@ -98,11 +104,68 @@ public struct Runner {
         }
     }
 
+    /// Whether `manager` lands from its live API in this run.
+    private func isLive(_ manager: ManagerPlan) -> Bool {
+        options.mode != .replay && manager.service != nil
+    }
+
+    /// One client per service that a live manager of the run uses (shared: one connection pool,
+    /// token and rate limit per service).
+    private func serviceClients(for plan: RunPlan) throws(RunError) -> [String: ServiceClient] {
+        var clients: [String: ServiceClient] = [:]
+        let events = EventHub()
+        for ref in plan.managers {
+            let manager = pipeline.managers[ref.index]
+            guard isLive(manager), !options.inputs.contains(where: { $0.manager == ref.name }),
+                let name = manager.service, clients[name] == nil,
+                let service = pipeline.services.first(where: { $0.name == name })
+            else { continue }
+            do {
+                clients[name] = try ServiceClient(
+                    service: service, environment: options.environment, env: options.environmentName,
+                    interceptors: options.interceptors, events: events)
+            } catch {
+                throw RunError(error.message)
+            }
+        }
+        return clients
+    }
+
+    /// Where managers land from in this run.
+    private struct LandingSources {
+        let replay: ReplayTransport
+        let clients: [String: ServiceClient]
+    }
+
+    private func liveSource(_ manager: ManagerPlan, plan: RunPlan, client: ServiceClient, recorders: inout [Recorder]) throws(SourceError) -> LiveSource {
+        var params = plan.params
+        for (k, v) in options.params { params[k] = v }
+        var recorder: Recorder?
+        if options.mode == .record {
+            guard let folder = manager.fixtures else {
+                throw SourceError(
+                    manager: manager.ref.name, message: "--record needs a 'fixtures:' folder declared on the manager to record into")
+            }
+            do { recorder = try Recorder(folder: folder, redact: client.redact) } catch {
+                throw SourceError(manager: manager.ref.name, message: error.description)
+            }
+            recorder.map { recorders.append($0) }
+        }
+        var cache: ResponseCache?
+        if options.useCache, let plan = manager.cache {
+            let folder = plan.store == .disk
+                ? FilePaths.resolve(".reform-cache/\(manager.ref.name)", against: FilePaths.folder(of: pipeline.file)) : nil
+            cache = ResponseCache(folder: folder)
+        }
+        let api = APIManager(plan: manager, client: client, params: params, cache: cache)
+        return LiveSource(manager: api, recorder: recorder)
+    }
+
     /// Lands every record of one manager into every output; returns how many landed and the input
     /// bytes read.
     private func land(
-        _ ref: ManagerRef, plan: RunPlan, transport: ReplayTransport, outputs: inout [OutputRuntime], deadLetter: DeadLetter,
-        summary: inout RunSummary
+        _ ref: ManagerRef, plan: RunPlan, sources landing: LandingSources, outputs: inout [OutputRuntime],
+        deadLetter: DeadLetter, summary: inout RunSummary, recorders: inout [Recorder]
     ) throws(RunError) -> (records: Int, bytes: Int) {
         let manager = pipeline.managers[ref.index]
         var files: [String] = []
@@ -127,10 +190,12 @@ public struct Runner {
                     let direct = options.directWrites && !trying ? DirectMapping.make(for: ref, outputs: outputs) : nil
                     sources.append(try InputFiles.open(path, manager: ref.name, projection: projection, direct: direct))
                 }
+            } else if isLive(manager), let client = manager.service.flatMap({ landing.clients[$0] }) {
+                sources.append(try liveSource(manager, plan: plan, client: client, recorders: &recorders))
             } else if manager.fixtures != nil {
                 var params = plan.params
                 for (k, v) in options.params { params[k] = v }
-                sources.append(try FixtureSource(manager: manager, params: params, transport: transport))
+                sources.append(try FixtureSource(manager: manager, params: params, transport: landing.replay))
             } else {
                 throw SourceError(
                     manager: ref.name,

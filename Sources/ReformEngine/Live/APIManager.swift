@@ -1,0 +1,202 @@
+public import ReformSDK
+import Synchronization
+
+/// Receives a manager's landings: one method for success, one for failure (seeds/004). Held
+/// weakly: when the consumer goes away, nothing lands on it.
+public protocol ManagerDelegate: AnyObject, Sendable {
+    /// A page landed.
+    func manager(_ manager: APIManager, didLand landing: Landing)
+    /// A request failed (cancelled requests are not reported: nobody is waiting for them).
+    func manager(_ manager: APIManager, didFail error: ManagerError)
+}
+
+/// One API as a library object: discrete, with its own takeoff policy, paging, budget and
+/// interceptors, over a shared ``ServiceClient`` core.
+///
+/// - `load()` fetches the first page (and resets paging); `loadNextPage()` the next one, or `nil`
+///   when paging has stopped. The caller never counts pages.
+/// - A second request while one is in flight follows the manager's ``TakeoffPolicy``: `ignore-new`
+///   joins the flying request (the server sees one), `cancel-in-flight` cancels it (its connection
+///   is closed; its caller gets `cancelled`; nothing of it lands), `parallel` sends both.
+/// - Releasing the manager cancels its requests: nothing lands afterwards.
+public final class APIManager: Sendable {
+    /// The manager's plan.
+    public let plan: ManagerPlan
+    /// The service core it sends through.
+    public let client: ServiceClient
+    private let params: [String: Value]
+    private let interceptors: [any Interceptor]
+    private let cache: ResponseCache?
+    private let state = Mutex(State())
+
+    private struct Flight {
+        let task: Task<Landing, any Error>
+    }
+
+    private struct State {
+        var loader: PageLoader?
+        var generation = 0
+        var flights: [Int: Flight] = [:]
+        var nextFlight = 0
+        weak var delegate: (any ManagerDelegate)?
+    }
+
+    /// A manager for `plan` sending through `client` with `params`; `interceptors` run after the
+    /// plan's declared ones; `cache` is used when the plan declares one (`nil`: no caching).
+    public init(
+        plan: ManagerPlan, client: ServiceClient, params: [String: Value] = [:], interceptors: [any Interceptor] = [],
+        cache: ResponseCache? = nil
+    ) {
+        self.plan = plan
+        self.client = client
+        self.params = params
+        self.interceptors = plan.interceptors.map { $0.make(environment: client.environment) } + interceptors
+        self.cache = plan.cache == nil ? nil : cache
+    }
+
+    deinit {
+        for flight in state.withLock({ $0.flights.values }) { flight.task.cancel() }
+    }
+
+    /// The consumer landings and failures are delivered to (weakly held).
+    public var delegate: (any ManagerDelegate)? {
+        get { state.withLock { $0.delegate } }
+        set { state.withLock { $0.delegate = newValue } }
+    }
+
+    /// Whether paging has stopped (or nothing was loaded yet).
+    public var isFinished: Bool { state.withLock { $0.loader?.nextRequest == nil } }
+
+    /// How many requests are in flight.
+    public var requestsInFlight: Int { state.withLock { $0.flights.count } }
+
+    /// Fetches the first page, resetting paging; also delivered to the delegate.
+    @discardableResult
+    public func load() async throws(ManagerError) -> Landing {
+        guard let landing = try await wait(for: launch(reset: true)) else {
+            throw ManagerError(.configuration, manager: plan.ref.name, request: nil, message: "nothing to load")
+        }
+        return landing
+    }
+
+    /// Fetches the next page, or returns `nil` when paging has stopped; also delivered to the delegate.
+    @discardableResult
+    public func loadNextPage() async throws(ManagerError) -> Landing? {
+        try await wait(for: launch(reset: false))
+    }
+
+    /// Starts `load()` without waiting: the result goes to the delegate only.
+    public func start() throws(ManagerError) { _ = try launch(reset: true) }
+
+    /// Starts `loadNextPage()` without waiting: the result goes to the delegate only.
+    public func startNextPage() throws(ManagerError) { _ = try launch(reset: false) }
+
+    /// Cancels every request in flight: their connections are closed and nothing of them lands.
+    public func cancel() {
+        let flights = state.withLock { s in
+            defer { s.flights.removeAll() }
+            return Array(s.flights.values)
+        }
+        for flight in flights { flight.task.cancel() }
+    }
+
+    private func wait(for task: Task<Landing, any Error>?) async throws(ManagerError) -> Landing? {
+        guard let task else { return nil }
+        do {
+            return try await withTaskCancellationHandler { try await task.value } onCancel: { task.cancel() }
+        } catch let error as ManagerError {
+            throw error
+        } catch {
+            throw ManagerError(.cancelled, manager: plan.ref.name, request: nil, message: "cancelled")
+        }
+    }
+
+    /// Applies the takeoff policy and starts (or joins) a flight; `nil` when there is no next page.
+    private func launch(reset: Bool) throws(ManagerError) -> Task<Landing, any Error>? {
+        let fresh = reset ? try PageLoader(manager: plan, params: params) : nil
+        return state.withLock { s -> Task<Landing, any Error>? in
+            switch plan.takeoff {
+            case .ignoreNew:
+                if let flying = s.flights.values.first { return flying.task }
+            case .cancelInFlight:
+                for flight in s.flights.values { flight.task.cancel() }
+                s.flights.removeAll()
+            case .parallel:
+                break
+            }
+            if let fresh {
+                s.loader = fresh
+                s.generation += 1
+            }
+            guard let loader = s.loader, loader.nextRequest != nil else { return nil }
+            let id = s.nextFlight
+            s.nextFlight += 1
+            let generation = s.generation
+            let task = Task { [weak self, client, interceptors, cache] () throws -> Landing in
+                var loader = loader
+                do {
+                    let landing = try await APIManager.fetch(&loader, client: client, interceptors: interceptors, cache: cache)
+                    try Task.checkCancellation()
+                    guard let self else { throw CancellationError() }
+                    self.landed(id: id, generation: generation, loader: loader)
+                    await self.deliver(landing)
+                    return landing
+                } catch let error as ManagerError where error.kind != .cancelled && !Task.isCancelled {
+                    self?.state.withLock { _ = $0.flights.removeValue(forKey: id) }
+                    await self?.deliver(error)
+                    throw error
+                } catch {
+                    self?.state.withLock { _ = $0.flights.removeValue(forKey: id) }
+                    throw ManagerError(.cancelled, manager: loader.manager.ref.name, request: nil, message: "cancelled")
+                }
+            }
+            s.flights[id] = Flight(task: task)
+            return task
+        }
+    }
+
+    private func landed(id: Int, generation: Int, loader: PageLoader) {
+        state.withLock { s in
+            s.flights.removeValue(forKey: id)
+            if s.generation == generation { s.loader = loader }
+        }
+    }
+
+    private func deliver(_ landing: Landing) async {
+        for interceptor in interceptors { await interceptor.beforeSuccess(landing) }
+        if !Task.isCancelled { delegate?.manager(self, didLand: landing) }
+        for interceptor in interceptors { await interceptor.afterSuccess(landing) }
+    }
+
+    private func deliver(_ error: ManagerError) async {
+        for interceptor in interceptors { await interceptor.beforeFailure(error, manager: plan.ref) }
+        if !Task.isCancelled { delegate?.manager(self, didFail: error) }
+        for interceptor in interceptors { await interceptor.afterFailure(error, manager: plan.ref) }
+    }
+
+    /// Sends the loader's next request (or answers it from the cache) and lands the response.
+    static func fetch(
+        _ loader: inout PageLoader, client: ServiceClient, interceptors: [any Interceptor], cache: ResponseCache?
+    ) async throws(ManagerError) -> Landing {
+        guard let request = loader.nextRequest else {
+            throw ManagerError(.configuration, manager: loader.manager.ref.name, request: nil, message: "paging has stopped")
+        }
+        let key = ResponseCache.key(for: request, baseURL: client.baseURL)
+        var response: HTTPResponse
+        var cached = false
+        if let cache, let ttl = loader.manager.cache?.ttl, let hit = cache.lookup(key, ttl: ttl) {
+            response = hit
+            cached = true
+        } else {
+            response = try await client.send(request, loader: &loader, extra: interceptors)
+        }
+        let page = loader.pageNumber
+        let records = try loader.land(response)
+        if let cache, !cached, loader.manager.expect.status.contains(response.status) {
+            cache.store(response, for: key)
+        }
+        return Landing(
+            manager: loader.manager.ref, page: page, records: records, request: request, response: response, cached: cached,
+            isLast: loader.finished, stopReason: loader.stopReason)
+    }
+}

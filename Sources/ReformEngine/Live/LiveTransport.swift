@@ -1,0 +1,125 @@
+import AsyncHTTPClient
+import Glibc
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+public import ReformSDK
+
+/// Sends requests over real HTTP with AsyncHTTPClient.
+///
+/// Why this client: cancelling the Swift task that awaits a request closes its connection (the
+/// server sees it go away), idle keep-alive connections are pooled per host and reused across
+/// pages, and every request carries its own deadline. FoundationNetworking on Linux gives none of
+/// these reliably.
+public struct LiveTransport: Transport {
+    /// The largest body accepted, in bytes; a larger one fails as `tooLarge`.
+    public let maxBodyBytes: Int
+
+    /// A transport accepting bodies up to `maxBodyBytes` (64 MiB by default).
+    public init(maxBodyBytes: Int = 64 << 20) {
+        self.maxBodyBytes = maxBodyBytes
+    }
+
+    /// Sends `request` (whose ``HTTPRequest/baseURL`` or origin must be set) and collects the body.
+    public func send(_ request: HTTPRequest, for manager: ManagerRef) async throws(TransportError) -> HTTPResponse {
+        let url = request.url
+        let shown = "\(request.method) \(request.path)"
+        guard url.hasPrefix("http://") || url.hasPrefix("https://") else {
+            throw TransportError(.invalidRequest, manager: manager.name, request: shown, message: "'\(url)' is not an http(s) URL")
+        }
+        var outgoing = HTTPClientRequest(url: url)
+        outgoing.method = HTTPMethod(rawValue: request.method)
+        for header in request.headers { outgoing.headers.add(name: header.name, value: header.value) }
+        if let body = request.body {
+            outgoing.body = .bytes(ByteBuffer(bytes: body))
+        }
+        let timeout = TimeAmount.nanoseconds(Int64((request.timeout ?? 60) * 1e9))
+        do {
+            let response = try await sharedHTTPClient.execute(outgoing, timeout: timeout)
+            let buffer = try await response.body.collect(upTo: maxBodyBytes)
+            let headers = response.headers.map { QueryItem(name: $0.name, value: $0.value) }
+            return LiveTransport.response(status: Int(response.status.code), headers: headers, bytes: Array(buffer.readableBytesView))
+        } catch {
+            throw LiveTransport.classify(error, manager: manager.name, request: shown, maxBodyBytes: maxBodyBytes)
+        }
+    }
+
+    /// A response from raw parts: JSON bodies are parsed, others kept as text.
+    static func response(status: Int, headers: [QueryItem], bytes: [UInt8]) -> HTTPResponse {
+        let contentType = headers.first { $0.name.lowercased() == "content-type" }?.value.lowercased() ?? ""
+        let first = bytes.first { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }
+        let looksJSON = contentType.contains("json") || first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
+        guard !bytes.isEmpty, looksJSON else {
+            return HTTPResponse(
+                status: status, headers: headers, body: nil, bodyText: String(decoding: bytes, as: UTF8.self),
+                byteCount: bytes.count)
+        }
+        do {
+            return HTTPResponse(status: status, headers: headers, body: try JSON.parse(bytes), byteCount: bytes.count)
+        } catch {
+            return HTTPResponse(
+                status: status, headers: headers, body: nil, bodyText: String(decoding: bytes.prefix(4096), as: UTF8.self),
+                bodyProblem: "line \(error.line), column \(error.column): \(error.message)", byteCount: bytes.count)
+        }
+    }
+
+    /// Maps what AsyncHTTPClient and NIO throw to a transport failure with advice.
+    static func classify(_ error: any Error, manager: String, request: String, maxBodyBytes: Int) -> TransportError {
+        func make(_ kind: TransportError.Kind, _ message: String) -> TransportError {
+            TransportError(kind, manager: manager, request: request, message: message)
+        }
+        if error is CancellationError { return make(.cancelled, "cancelled") }
+        if error is NIOTooManyBytesError {
+            return make(.tooLarge, "the body is larger than \(maxBodyBytes) bytes; nothing of it was landed")
+        }
+        if let http = error as? HTTPClientError {
+            switch http {
+            case .deadlineExceeded, .readTimeout, .connectTimeout, .writeTimeout:
+                return make(.timeout, "no complete answer within the timeout (\(http)); raise the service's 'timeout' or retry on timeout")
+            case .remoteConnectionClosed, .bodyLengthMismatch:
+                return make(.reset, "the server closed the connection before the response was complete; nothing of it was landed")
+            case .cancelled:
+                return make(.cancelled, "cancelled")
+            case .invalidURL, .emptyHost, .emptyScheme:
+                return make(.invalidRequest, "the URL is not valid (\(http)); check the service's base_url")
+            default:
+                return make(.reset, "the exchange failed: \(http)")
+            }
+        }
+        if let io = error as? IOError {
+            switch io.errnoCode {
+            case ECONNREFUSED:
+                return make(.unreachable, "connection refused; is the service running at its base_url? (or use --env)")
+            case ECONNRESET, EPIPE:
+                return make(.reset, "the connection was reset; nothing of the response was landed")
+            default:
+                return make(.unreachable, "\(io)")
+            }
+        }
+        if let connect = error as? NIOConnectionError {
+            let refused = connect.connectionErrors.contains { ($0.error as? IOError)?.errnoCode == ECONNREFUSED }
+            return make(
+                .unreachable,
+                refused ? "connection refused; is the service running at its base_url? (or use --env)"
+                    : "cannot connect to \(connect.host):\(connect.port) (\(connect)); check the base_url and the network")
+        }
+        if let channel = error as? ChannelError, channel == .ioOnClosedChannel || channel == .eof {
+            return make(.reset, "the connection was closed before the response was complete; nothing of it was landed")
+        }
+        if error is NIOConnectionError || String(describing: type(of: error)).contains("Resolution") {
+            return make(.unreachable, "the host name does not resolve (\(error)); check the base_url")
+        }
+        return make(.reset, "the exchange failed: \(error)")
+    }
+}
+
+/// One client for the process: its connection pool is shared by every manager, and a global is
+/// never deinitialised, so it never needs shutting down.
+private let sharedHTTPClient: HTTPClient = {
+    var configuration = HTTPClient.Configuration(
+        redirectConfiguration: .follow(max: 5, allowCycles: false),
+        timeout: .init(connect: .seconds(10), read: nil),
+        decompression: .disabled)
+    configuration.connectionPool = .init(idleTimeout: .seconds(30))
+    return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+}()

@@ -1,0 +1,50 @@
+/// What a manager has spent against its ``BudgetPlan``: pages, records, calls and time.
+public struct BudgetMeter: Sendable {
+    /// Pages landed.
+    public private(set) var pages = 0
+    /// Records landed.
+    public private(set) var records = 0
+    /// HTTP calls made (retries and token refreshes included).
+    public private(set) var calls = 0
+    private var startedAt: ContinuousClock.Instant?
+
+    /// Nothing spent yet.
+    public init() {}
+
+    /// Seconds since the first call.
+    public var elapsed: Double {
+        guard let startedAt else { return 0 }
+        let d = ContinuousClock.now - startedAt
+        return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+    }
+
+    /// Counts one call; throws when the calls or the wall time are spent.
+    mutating func spendCall(against budget: BudgetPlan, manager: String) throws(ManagerError) {
+        if startedAt == nil { startedAt = .now }
+        if let max = budget.maxCalls, calls >= max {
+            throw exceeded(manager, "its budget of \(max) calls (budget.max_calls) is spent")
+        }
+        if let max = budget.maxTime, elapsed > max {
+            throw exceeded(manager, "its budget of \(max) s (budget.max_time) is spent after \(calls) calls")
+        }
+        calls += 1
+    }
+
+    /// Counts a landing; throws when it goes past the page or record budget.
+    mutating func land(pages: Int, records: Int, against budget: BudgetPlan, manager: String) throws(ManagerError) {
+        self.pages += pages
+        self.records += records
+        if let max = budget.maxPages, self.pages > max {
+            throw exceeded(manager, "page \(self.pages) goes past its budget of \(max) pages (budget.max_pages)")
+        }
+        if let max = budget.maxRecords, self.records > max {
+            throw exceeded(manager, "\(self.records) records go past its budget of \(max) (budget.max_records)")
+        }
+    }
+
+    private func exceeded(_ manager: String, _ what: String) -> ManagerError {
+        ManagerError(
+            .budgetExceeded, manager: manager, request: nil,
+            message: what + "; raise the budget, or stop paging earlier with paging.max_pages / max_records")
+    }
+}

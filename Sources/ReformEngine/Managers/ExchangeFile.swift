@@ -1,0 +1,49 @@
+public import ReformSDK
+
+/// The readable form of one exchange (a fixture, a cached response): the request as the manager
+/// built it and what came back. ``ReplayTransport`` reads it; recording and the disk cache write it.
+///
+/// ```json
+/// { "request":  { "method": "GET", "path": "/items", "query": { "page": "2" } },
+///   "response": { "status": 200, "headers": { "content-type": "application/json" }, "body": { … } } }
+/// ```
+public enum ExchangeFile {
+    /// Response headers worth keeping: they drive paging, validation and retries. Others (cookies,
+    /// dates, server names) are left out so recordings hold nothing they do not need.
+    public static let keptHeaders: Set<String> = ["content-type", "link", "retry-after", "x-next-cursor", "x-total-count"]
+
+    /// The exchange as a value; `redact` is applied to every text written (secrets become `***`).
+    public static func value(
+        request: HTTPRequest, response: HTTPResponse, extraHeaders: Set<String> = [], redact: (String) -> String = { $0 }
+    ) -> Value {
+        var req = Object()
+        req["method"] = .string(request.method)
+        req["path"] = .string(redact(request.path))
+        if !request.query.isEmpty {
+            var query = Object()
+            for item in request.query { query[item.name] = .string(redact(item.value)) }
+            req["query"] = .object(query)
+        }
+        if let body = request.body, !body.isEmpty {
+            let text = redact(String(decoding: body, as: UTF8.self))
+            req["body"] = .string(text)
+        }
+        var res = Object()
+        res["status"] = .int(response.status)
+        var headers = Object()
+        for header in response.headers {
+            let name = header.name.lowercased()
+            if keptHeaders.contains(name) || extraHeaders.contains(name) { headers[name] = .string(redact(header.value)) }
+        }
+        if !headers.isEmpty { res["headers"] = .object(headers) }
+        if let body = response.body {
+            res["body"] = body
+        } else if let text = response.bodyText {
+            res["body_text"] = .string(redact(text))
+        }
+        var top = Object()
+        top["request"] = .object(req)
+        top["response"] = .object(res)
+        return .object(top)
+    }
+}
