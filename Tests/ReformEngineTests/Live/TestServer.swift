@@ -1,0 +1,125 @@
+import Foundation
+import Glibc
+import ReformEngine
+import ReformSDK
+
+/// The loopback HTTP server under `Tests/Server/` (Python standard library), one per test, so
+/// tests never see each other's requests. Stopped when released.
+final class TestServer: @unchecked Sendable {
+    let port: Int
+    private let pid: pid_t
+
+    init() throws {
+        var pipe: [Int32] = [0, 0]
+        guard Glibc.pipe(&pipe) == 0 else { throw ServerStartError(output: "pipe failed") }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, pipe[1], 1)
+        posix_spawn_file_actions_addclose(&actions, pipe[0])
+        let script = ProjectRoot.path + "/Tests/Server/reform_test_server.py"
+        let arguments = ["/usr/bin/env", "python3", script, "--port", "0", "--quiet"]
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        // Test threads block signals; the server must get SIGTERM, so it starts with none blocked.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        sigaddset(&defaults, SIGTERM)
+        sigaddset(&defaults, SIGINT)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var child: pid_t = 0
+        let spawned = posix_spawn(&child, "/usr/bin/env", &actions, &attributes, &argv, environ)
+        close(pipe[1])
+        defer { close(pipe[0]) }
+        guard spawned == 0 else { throw ServerStartError(output: "posix_spawn failed: \(spawned)") }
+        pid = child
+        var line: [UInt8] = []
+        var byte: UInt8 = 0
+        while read(pipe[0], &byte, 1) == 1, byte != UInt8(ascii: "\n") { line.append(byte) }
+        let text = String(decoding: line, as: UTF8.self)
+        guard text.hasPrefix("listening on "), let port = Int(text.dropFirst(13)) else {
+            kill(child, SIGKILL)
+            var status: Int32 = 0
+            waitpid(child, &status, 0)
+            throw ServerStartError(output: text)
+        }
+        self.port = port
+    }
+
+    deinit {
+        kill(pid, SIGTERM)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+    }
+
+    /// `http://127.0.0.1:PORT`.
+    var url: String { "http://127.0.0.1:\(port)" }
+
+    /// The requests the server received for `path` (its `/_log`), oldest first.
+    func requests(path: String) async throws -> [Object] {
+        var request = HTTPRequest(method: "GET", path: "/_log", query: [QueryItem(name: "path", value: path)])
+        request.baseURL = url
+        let response = try await LiveTransport().send(request, for: ManagerRef(index: 0, name: "test"))
+        guard case .object(let top)? = response.body, case .array(let entries)? = top["requests"] else { return [] }
+        return entries.compactMap { if case .object(let o) = $0 { o } else { nil } }
+    }
+
+    /// Loads a pipeline written as `yaml` whose services reach this server through `${TEST_URL}`.
+    func pipeline(_ yaml: String, environment: [String: String] = [:]) throws -> Pipeline {
+        let folder = try TemporaryFolder()
+        let path = try folder.write("pipeline.yaml", yaml)
+        return try PipelineLoader(environment: environment.merging(["TEST_URL": url]) { a, _ in a }).load(path: path)
+    }
+
+    /// An ``APIManager`` for `manager` of `pipeline`, sending through a fresh service client.
+    func manager(
+        _ name: String, in pipeline: Pipeline, params: [String: Value] = [:], environment: [String: String] = [:],
+        interceptors: [any Interceptor] = [], events: EventHub = EventHub(), cache: ResponseCache? = nil
+    ) throws -> APIManager {
+        guard let plan = pipeline.managers.first(where: { $0.ref.name == name }),
+            let service = pipeline.services.first(where: { $0.name == plan.service })
+        else { throw ServerStartError(output: "no manager \(name)") }
+        let client = try ServiceClient(
+            service: service, environment: environment.merging(["TEST_URL": url]) { a, _ in a }, events: events)
+        return APIManager(plan: plan, client: client, params: params, interceptors: interceptors, cache: cache)
+    }
+}
+
+struct ServerStartError: Error, CustomStringConvertible {
+    let output: String
+    var description: String { "the test server did not start: \(output)" }
+}
+
+extension APIManager {
+    /// Every record of every page, paging to the end.
+    func loadAll() async throws -> (records: [Value], pages: Int, stop: String?) {
+        var landing = try await load()
+        var records = landing.records
+        var pages = 1
+        while let next = try await loadNextPage() {
+            records += next.records
+            pages += 1
+            landing = next
+        }
+        return (records, pages, landing.stopReason)
+    }
+}
+
+/// A service block reaching the test server, with extra lines for the service.
+func service(_ extra: String = "") -> String {
+    """
+    reform: 1
+    services:
+      api:
+        base_url: "${TEST_URL}"
+        timeout: 5s
+    \(extra.split(separator: "\n").map { "    " + $0 }.joined(separator: "\n"))
+    """
+}

@@ -1,0 +1,767 @@
+#!/usr/bin/env python3
+"""Reform's HTTP test server: paged APIs, failures, auth and OAuth2 on loopback (stdlib only).
+
+    python3 Tests/Server/reform_test_server.py [--port 0] [--host 127.0.0.1] [--quiet] [--verbose]
+
+Prints exactly one line, ``listening on PORT``, to stdout once it accepts connections, then
+serves until SIGTERM or SIGINT (exit status 0). It also exits when the process that started it
+goes away (so a crashed test run leaves no server behind) unless --keep-orphan is given.
+Endpoints are listed in Tests/Server/README.md.
+
+HTTP/1.1 with keep-alive; one thread per connection. Requests are parsed by a small fast path
+(not email.parser) and every response goes out in one send, with TCP_NODELAY on, so the
+server stays cheap enough to benchmark clients against (Benchmarks/http).
+"""
+
+import argparse
+import base64
+import binascii
+import email.utils
+import itertools
+import json
+import os
+import select
+import signal
+import socket
+import socketserver
+import struct
+import sys
+import threading
+import time
+import traceback
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qsl, unquote
+
+DEFAULT_TOTAL = 47
+BASIC_USER, BASIC_PASS = "reform", "s3cret"
+API_KEY = "k-123"
+CLIENT_ID, CLIENT_SECRET = "reform", "s3cret"
+REFRESH_TOKEN = "r-1"
+MAX_BODY = 16 * 1024 * 1024
+POLL_EVENTS = select.POLLIN | select.POLLPRI | select.POLLHUP | select.POLLERR | getattr(select, "POLLRDHUP", 0)
+
+
+# --------------------------------------------------------------------------- data
+
+def make_item(i):
+    name = f"商品 {i}" if i % 5 == 0 else f"item {i}"
+    return {"id": i, "name": name, "price": i * 1.25, "tags": [f"t{i % 3}"]}
+
+
+def dumps(value):
+    return json.dumps(value, ensure_ascii=False, separators=(", ", ": ")).encode("utf-8")
+
+
+class State:
+    """Everything mutable, behind one lock: the request log, failure counters and OAuth tokens."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.datasets = {}
+        self.bench_cache = {}
+        self.seq = itertools.count(1)
+        self.connections = itertools.count(1)
+        self.reset()
+
+    def reset(self):
+        with self.lock:
+            self.log = []
+            self.counters = {}
+            self.tokens_issued = 0
+            self.current_token = None
+
+    def dataset(self, total):
+        items = self.datasets.get(total)
+        if items is None:
+            items = [make_item(i) for i in range(1, total + 1)]
+            if len(self.datasets) < 64:
+                self.datasets[total] = items
+        return items
+
+    def count(self, key):
+        """Bumps and returns the attempt number (1-based) for a failure key."""
+        with self.lock:
+            n = self.counters.get(key, 0) + 1
+            self.counters[key] = n
+            return n
+
+    def record(self, method, path, query, connection):
+        entry = {"seq": 0, "method": method, "path": path, "query": query, "connection": connection,
+                 "completed": False, "client_closed": False, "status": None}
+        with self.lock:
+            entry["seq"] = next(self.seq)
+            self.log.append(entry)
+        return entry
+
+    def issue_token(self):
+        with self.lock:
+            self.tokens_issued += 1
+            self.current_token = f"tok-{self.tokens_issued}"
+            return self.current_token
+
+    def expire_token(self):
+        with self.lock:
+            old, self.current_token = self.current_token, None
+            return old
+
+    def token_ok(self, token):
+        with self.lock:
+            return token is not None and token == self.current_token
+
+
+# --------------------------------------------------------------------------- helpers
+
+class BadRequest(Exception):
+    pass
+
+
+class ClientGone(Exception):
+    """The client closed the connection; do not answer."""
+
+
+def int_arg(query, name, default, low=None, high=None):
+    text = query.get(name)
+    if text is None or text == "":
+        return default
+    try:
+        value = int(text)
+    except ValueError:
+        raise BadRequest(f"'{name}' must be a whole number, got '{text}'")
+    if (low is not None and value < low) or (high is not None and value > high):
+        raise BadRequest(f"'{name}' must be in {low}...{high}, got {value}")
+    return value
+
+
+def float_arg(query, name, default, low=0.0, high=120.0):
+    text = query.get(name)
+    if text is None or text == "":
+        return default
+    try:
+        value = float(text)
+    except ValueError:
+        raise BadRequest(f"'{name}' must be a number, got '{text}'")
+    if not (low <= value <= high):
+        raise BadRequest(f"'{name}' must be in {low}...{high}, got {value}")
+    return value
+
+
+def encode_cursor(offset):
+    return base64.urlsafe_b64encode(f"off:{offset}".encode()).decode().rstrip("=")
+
+
+def decode_cursor(token):
+    try:
+        text = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4)).decode()
+        if text.startswith("off:"):
+            value = int(text[4:])
+            if value >= 0:
+                return value
+    except (binascii.Error, ValueError, UnicodeDecodeError):
+        pass
+    raise BadRequest(f"invalid cursor '{token}'")
+
+
+REASONS = {s.value: s.phrase for s in HTTPStatus}
+REASONS.setdefault(429, "Too Many Requests")
+
+
+# --------------------------------------------------------------------------- handler
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server_version = "reform-test-server"
+    sys_version = ""
+
+    # ---- connection lifecycle
+
+    def setup(self):
+        super().setup()
+        self.conn_id = next(self.server.state.connections)
+        self.aborted = False
+
+    def handle(self):
+        self.close_connection = True
+        try:
+            self.handle_one_request()
+            while not self.close_connection:
+                self.handle_one_request()
+        except (ConnectionError, TimeoutError, BrokenPipeError):
+            pass
+        except OSError:
+            if not self.aborted:
+                raise
+
+    def finish(self):
+        try:
+            super().finish()
+        except OSError:
+            pass
+
+    def log_message(self, format, *args):  # noqa: A002 - BaseHTTPRequestHandler's signature
+        if self.server.verbose:
+            sys.stderr.write(f"[conn {getattr(self, 'conn_id', '?')}] {format % args}\n")
+
+    # ---- request parsing (fast path; no email.parser, no reverse DNS)
+
+    def handle_one_request(self):
+        self.entry = None
+        self.h = {}
+        rfile = self.rfile
+        line = rfile.readline(65537)
+        while line in (b"\r\n", b"\n"):  # tolerate stray CRLF between requests
+            line = rfile.readline(65537)
+        if not line:
+            self.close_connection = True
+            return
+        if len(line) > 65536:
+            return self.fail_fast(414, "request line too long")
+        parts = line.decode("latin-1").rstrip("\r\n").split(" ")
+        if len(parts) != 3 or not parts[2].startswith("HTTP/"):
+            return self.fail_fast(400, f"bad request line {line[:80]!r}")
+        method, target, version = parts
+        self.command, self.path, self.request_version = method, target, version
+        self.requestline = line.decode("latin-1").rstrip("\r\n")
+        headers = {}
+        raw_headers = []
+        while True:
+            h = rfile.readline(65537)
+            if h in (b"\r\n", b"\n", b""):
+                break
+            if len(raw_headers) > 200:
+                return self.fail_fast(431, "too many headers")
+            name, sep, value = h.decode("latin-1").partition(":")
+            if not sep:
+                return self.fail_fast(400, f"bad header line {h[:80]!r}")
+            name = name.strip().lower()
+            value = value.strip()
+            raw_headers.append((name, value))
+            headers[name] = f"{headers[name]}, {value}" if name in headers else value
+        self.h = headers
+        conn = headers.get("connection", "").lower()
+        if version == "HTTP/1.1":
+            self.close_connection = "close" in conn
+        else:
+            self.close_connection = "keep-alive" not in conn
+        if headers.get("expect", "").lower() == "100-continue" and version == "HTTP/1.1":
+            self.wfile.write(b"HTTP/1.1 100 Continue\r\n\r\n")
+        body = self.read_body(headers)
+        if body is None:
+            return
+        self.body = body
+
+        path, _, qs = target.partition("?")
+        if path.startswith("http://") or path.startswith("https://"):
+            path = "/" + path.split("/", 3)[3] if path.count("/") >= 3 else "/"
+        path = unquote(path)
+        query = dict(parse_qsl(qs, keep_blank_values=True)) if qs else {}
+        self.req_path, self.query = path, query
+        if path not in ("/_log", "/_reset"):
+            self.entry = self.server.state.record(method, path, query, self.conn_id)
+        self.log_message('"%s"', self.requestline)
+        try:
+            self.dispatch(method, path, query)
+        except BadRequest as e:
+            self.json(400, {"error": str(e)})
+        except ClientGone:
+            if self.entry is not None:
+                self.entry["client_closed"] = True
+            self.close_connection = True
+        except (ConnectionError, BrokenPipeError):
+            if self.entry is not None:
+                self.entry["client_closed"] = True
+            self.close_connection = True
+        except Exception as e:  # a bug in an endpoint: answer 500 and keep going
+            if not self.server.quiet:
+                traceback.print_exc()
+            if not self.aborted:
+                self.json(500, {"error": f"server error: {type(e).__name__}: {e}"})
+                self.close_connection = True
+
+    def read_body(self, headers):
+        te = headers.get("transfer-encoding", "").lower()
+        if "chunked" in te:
+            chunks = []
+            size_total = 0
+            while True:
+                size_line = self.rfile.readline(1024)
+                if not size_line:
+                    self.close_connection = True
+                    return None
+                try:
+                    size = int(size_line.split(b";")[0].strip(), 16)
+                except ValueError:
+                    self.fail_fast(400, "bad chunk size")
+                    return None
+                if size == 0:
+                    while self.rfile.readline(65537) not in (b"\r\n", b"\n", b""):
+                        pass  # trailers
+                    break
+                size_total += size
+                if size_total > MAX_BODY:
+                    self.fail_fast(413, "body too large")
+                    return None
+                chunks.append(self.rfile.read(size))
+                self.rfile.readline(3)
+            return b"".join(chunks)
+        length = headers.get("content-length")
+        if not length:
+            return b""
+        try:
+            n = int(length)
+        except ValueError:
+            self.fail_fast(400, "bad Content-Length")
+            return None
+        if n < 0 or n > MAX_BODY:
+            self.fail_fast(413, "body too large")
+            return None
+        data = self.rfile.read(n) if n else b""
+        if len(data) < n:
+            self.close_connection = True
+            return None
+        return data
+
+    def fail_fast(self, status, message):
+        self.close_connection = True
+        self.json(status, {"error": message})
+
+    # ---- responses
+
+    def head_bytes(self, status, headers, length):
+        lines = [f"HTTP/1.1 {status} {REASONS.get(status, 'Status')}"]
+        for name, value in headers:
+            lines.append(f"{name}: {value}")
+        if length is not None:
+            lines.append(f"Content-Length: {length}")
+        if self.close_connection:
+            lines.append("Connection: close")
+        return ("\r\n".join(lines) + "\r\n\r\n").encode("utf-8")
+
+    def send(self, status, body=b"", content_type="application/json", headers=()):
+        all_headers = list(headers)
+        if content_type is not None and (body or status not in (204, 304)):
+            all_headers.insert(0, ("Content-Type", content_type))
+        no_body = status in (204, 304) or 100 <= status < 200
+        data = self.head_bytes(status, all_headers, None if no_body else len(body))
+        if not no_body:
+            data += body
+        self.wfile.write(data)
+        self.done(status)
+
+    def json(self, status, value, headers=()):
+        self.send(status, dumps(value), headers=headers)
+
+    def done(self, status):
+        if self.entry is not None:
+            self.entry["status"] = status
+            self.entry["completed"] = True
+
+    def host(self):
+        return self.h.get("host") or f"{self.server.server_address[0]}:{self.server.server_address[1]}"
+
+    def wait_watching(self, seconds):
+        """Sleeps `seconds` while watching the socket; raises ClientGone if the client closes."""
+        sock = self.connection
+        deadline = time.monotonic() + seconds
+        poller = select.poll()
+        poller.register(sock, POLL_EVENTS)
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return
+            if not poller.poll(max(1, int(remaining * 1000))):
+                continue
+            try:
+                data = sock.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT)
+            except (BlockingIOError, InterruptedError):
+                continue
+            except OSError:
+                raise ClientGone()
+            if data == b"":
+                raise ClientGone()
+            # The client sent more (a pipelined request): it is still there. Check again shortly.
+            time.sleep(min(remaining, 0.05))
+
+    def abort_with_rst(self):
+        """Closes the connection with a TCP RST (SO_LINGER on, timeout 0)."""
+        self.aborted = True
+        self.close_connection = True
+        sock = self.connection
+        try:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        except OSError:
+            pass
+        # The makefile() readers/writers hold references; the fd closes only when all are closed.
+        for f in (self.wfile, self.rfile):
+            try:
+                f.close()
+            except OSError:
+                pass
+        sock.close()
+
+    # ---- routing
+
+    def dispatch(self, method, path, query):
+        route = ROUTES.get(path)
+        if route is None:
+            return self.json(404, {"error": f"no endpoint {path}"})
+        methods, fn = route
+        if methods is not None and method not in methods:
+            return self.json(405, {"error": f"{method} is not allowed on {path}; use {' or '.join(methods)}"},
+                             headers=[("Allow", ", ".join(methods))])
+        fn(self, query)
+
+    # ---- paged endpoints
+
+    def items_for(self, query):
+        return self.server.state.dataset(int_arg(query, "total", DEFAULT_TOTAL, 0, 100000))
+
+    def ep_paged_page(self, q):
+        items = self.items_for(q)
+        page = int_arg(q, "page", 1, 1)
+        size = int_arg(q, "per_page", 10, 1, 10000)
+        chunk = items[(page - 1) * size: page * size]
+        self.json(200, {"data": {"items": chunk, "total": len(items), "page": page}})
+
+    def ep_paged_offset(self, q):
+        items = self.items_for(q)
+        offset = int_arg(q, "offset", 0, 0)
+        limit = int_arg(q, "limit", 10, 1, 10000)
+        self.json(200, {"items": items[offset: offset + limit], "total": len(items)})
+
+    def cursor_page(self, q):
+        items = self.items_for(q)
+        cursor = q.get("cursor")
+        offset = decode_cursor(cursor) if cursor else 0
+        limit = int_arg(q, "limit", 10, 1, 10000)
+        end = offset + limit
+        return items[offset:end], (encode_cursor(end) if end < len(items) else None)
+
+    def ep_paged_cursor(self, q):
+        chunk, token = self.cursor_page(q)
+        self.json(200, {"items": chunk, "next_cursor": token})
+
+    def ep_paged_cursor_header(self, q):
+        chunk, token = self.cursor_page(q)
+        self.json(200, chunk, headers=[("X-Next-Cursor", token)] if token else [])
+
+    def page_and_next(self, q, path):
+        items = self.items_for(q)
+        page = int_arg(q, "page", 1, 1)
+        size = int_arg(q, "per_page", 10, 1, 10000)
+        chunk = items[(page - 1) * size: page * size]
+        extra = f"&total={q['total']}" if "total" in q else ""
+        base = f"http://{self.host()}{path}"
+        nxt = f"{base}?page={page + 1}&per_page={size}{extra}" if page * size < len(items) else None
+        first = f"{base}?page=1&per_page={size}{extra}"
+        return chunk, nxt, first
+
+    def ep_paged_link(self, q):
+        chunk, nxt, first = self.page_and_next(q, "/paged/link")
+        links = ([f'<{nxt}>; rel="next"'] if nxt else []) + [f'<{first}>; rel="first"']
+        self.json(200, chunk, headers=[("Link", ", ".join(links))])
+
+    def ep_paged_next_url(self, q):
+        chunk, nxt, _ = self.page_and_next(q, "/paged/next-url")
+        self.json(200, {"results": chunk, "next": nxt})
+
+    def ep_paged_loop(self, q):
+        self.json(200, {"items": [self.server.state.dataset(DEFAULT_TOTAL)[0]], "next_cursor": "same"})
+
+    def ep_paged_empty(self, q):
+        self.json(200, {"items": []})
+
+    # ---- timing and failures
+
+    def ep_slow(self, q):
+        delay = float_arg(q, "delay", 1.0)
+        tag = q.get("tag", "")
+        self.wait_watching(delay)
+        self.json(200, {"tag": tag, "delay": delay})
+
+    def ep_flaky(self, q):
+        key = q.get("key", "default")
+        fail = int_arg(q, "fail", 1, 0)
+        status = int_arg(q, "status", 503, 200, 599)
+        n = self.server.state.count(("flaky", key))
+        if n <= fail:
+            return self.json(status, {"error": f"flaky failure {n} of {fail}", "attempt": n})
+        self.json(200, {"items": self.server.state.dataset(DEFAULT_TOTAL)[:5], "attempt": n})
+
+    def ep_ratelimited(self, q):
+        key = q.get("key", "default")
+        fail = int_arg(q, "fail", 1, 0)
+        after = int_arg(q, "retry_after", 1, 0, 3600)
+        n = self.server.state.count(("ratelimited", key))
+        if n <= fail:
+            if q.get("date") == "1":
+                value = email.utils.formatdate(time.time() + after, usegmt=True)
+            else:
+                value = str(after)
+            return self.json(429, {"error": "rate limited", "attempt": n}, headers=[("Retry-After", value)])
+        self.json(200, {"items": self.server.state.dataset(DEFAULT_TOTAL)[:5], "attempt": n})
+
+    def ep_reset(self, q):
+        key = q.get("key", "default")
+        fail = int_arg(q, "fail", 1, 0)
+        n = self.server.state.count(("reset", key))
+        body = dumps({"items": self.server.state.dataset(DEFAULT_TOTAL)[:5]})
+        if n > fail:
+            return self.send(200, body)
+        head = self.head_bytes(200, [("Content-Type", "application/json")], len(body) + 100)
+        self.wfile.write(head + body[: len(body) // 2])
+        if self.entry is not None:
+            self.entry["status"] = 200  # headers went out; the entry stays completed: false
+        time.sleep(0.05)  # let the partial body reach the client before the RST
+        self.abort_with_rst()
+
+    def ep_truncated(self, q):
+        self.send(200, b'{"items": [{"id": 1, "na')
+
+    def ep_malformed(self, q):
+        self.send(200, b'{"items": [1, 2,,]}')
+
+    def ep_html(self, q):
+        self.send(200, b"<html>oops</html>", content_type="text/html")
+
+    def ep_no_content(self, q):
+        self.send(204, b"", content_type=None)
+
+    def ep_status(self, q):
+        code = int_arg(q, "code", 200, 200, 599)
+        self.json(code, {"error": f"status {code}"}, headers=[("X-Request-Id", "abc")])
+
+    def ep_stall(self, q):
+        after = int_arg(q, "after", 0, 0, 1 << 20)
+        seconds = float_arg(q, "seconds", 30.0, 0.0, 300.0)
+        fill = b'{"pad": "' + b"x" * (after + 64) + b'"}'
+        self.wfile.write(self.head_bytes(200, [("Content-Type", "application/json")], len(fill)) + fill[:after])
+        self.close_connection = True
+        if self.entry is not None:
+            self.entry["status"] = 200
+        self.wait_watching(seconds)  # ClientGone if the client gives up first
+        # Stalled for the whole time: hang up without sending the rest.
+
+    def ep_echo(self, q):
+        self.json(200, {
+            "method": self.command, "path": self.req_path, "query": q, "headers": self.h,
+            "body": self.body.decode("utf-8", errors="replace"),
+        })
+
+    # ---- auth
+
+    def basic_credentials(self):
+        auth = self.h.get("authorization", "")
+        scheme, _, value = auth.partition(" ")
+        if scheme.lower() != "basic":
+            return None
+        try:
+            user, sep, password = base64.b64decode(value.strip(), validate=True).decode("utf-8").partition(":")
+        except (binascii.Error, ValueError, UnicodeDecodeError):
+            return None
+        return (user, password) if sep else None
+
+    def ep_auth_basic(self, q):
+        if self.basic_credentials() != (BASIC_USER, BASIC_PASS):
+            return self.json(401, {"error": "unauthorized"}, headers=[("WWW-Authenticate", 'Basic realm="reform"')])
+        self.json(200, {"user": BASIC_USER, "items": self.server.state.dataset(DEFAULT_TOTAL)[:3]})
+
+    def ep_auth_key(self, q):
+        if self.h.get("x-api-key") != API_KEY and q.get("api_key") != API_KEY:
+            return self.json(401, {"error": "unauthorized: send X-API-Key or ?api_key="})
+        self.json(200, {"items": self.server.state.dataset(DEFAULT_TOTAL)[:3]})
+
+    def ep_oauth_token(self, q):
+        delay = float_arg(q, "delay", 0.0)
+        form = dict(parse_qsl(self.body.decode("utf-8", errors="replace"), keep_blank_values=True))
+        grant = form.get("grant_type")
+        if grant == "client_credentials":
+            creds = (form.get("client_id"), form.get("client_secret"))
+            if creds == (None, None):
+                creds = self.basic_credentials()
+            if creds != (CLIENT_ID, CLIENT_SECRET):
+                return self.json(401, {"error": "invalid_client"}, headers=[("WWW-Authenticate", 'Basic realm="reform"')])
+        elif grant == "refresh_token":
+            if form.get("refresh_token") != REFRESH_TOKEN:
+                return self.json(400, {"error": "invalid_grant"})
+        else:
+            return self.json(400, {"error": "unsupported_grant_type"})
+        if delay:
+            self.wait_watching(delay)
+        token = self.server.state.issue_token()
+        self.json(200, {"access_token": token, "token_type": "Bearer",
+                        "expires_in": int_arg(q, "expires_in", 3600, 0), "refresh_token": REFRESH_TOKEN},
+                  headers=[("Cache-Control", "no-store")])
+
+    def ep_oauth_items(self, q):
+        auth = self.h.get("authorization", "")
+        scheme, _, token = auth.partition(" ")
+        if scheme.lower() != "bearer" or not self.server.state.token_ok(token.strip()):
+            return self.json(401, {"error": "invalid_token"},
+                             headers=[("WWW-Authenticate", 'Bearer error="invalid_token"')])
+        items = self.items_for(q)
+        page = int_arg(q, "page", 1, 1)
+        size = int_arg(q, "per_page", 10, 1, 10000)
+        self.json(200, {"items": items[(page - 1) * size: page * size], "page": page, "total": len(items)})
+
+    def ep_admin_expire(self, q):
+        self.json(200, {"expired": self.server.state.expire_token()})
+
+    # ---- benchmark
+
+    def ep_bench(self, q):
+        key = (q.get("page", "1"), q.get("per_page", "10"), q.get("pages", "1000"))
+        body = self.server.state.bench_cache.get(key)
+        if body is None:
+            page = int_arg(q, "page", 1, 1)
+            size = int_arg(q, "per_page", 10, 1, 1000)
+            pages = int_arg(q, "pages", 1000, 1)
+            first = (page - 1) * size + 1
+            items = [{"id": i, "name": f"item {i}", "ok": True} for i in range(first, first + size)] if page <= pages else []
+            body = dumps({"items": items, "page": page, "next": page + 1 if page < pages else None})
+            if len(self.server.state.bench_cache) < 100000:
+                self.server.state.bench_cache[key] = body
+        if self.close_connection:
+            return self.send(200, body)
+        self.wfile.write(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s"
+                         % (len(body), body))
+        self.done(200)
+
+    # ---- introspection
+
+    def ep_log(self, q):
+        state = self.server.state
+        with state.lock:
+            entries = [dict(e) for e in state.log]
+        if "path" in q:
+            entries = [e for e in entries if e["path"] == q["path"]]
+        if q.get("summary") == "1":
+            paths = {}
+            for e in entries:
+                paths[e["path"]] = paths.get(e["path"], 0) + 1
+            return self.json(200, {
+                "requests": len(entries),
+                "connections": len({e["connection"] for e in entries}),
+                "completed": sum(1 for e in entries if e["completed"]),
+                "client_closed": sum(1 for e in entries if e["client_closed"]),
+                "paths": paths,
+            })
+        self.json(200, {"requests": entries})
+
+    def ep_reset_state(self, q):
+        self.server.state.reset()
+        self.json(200, {"reset": True})
+
+
+GET = ("GET",)
+POST = ("POST",)
+ROUTES = {
+    "/paged/page": (GET, Handler.ep_paged_page),
+    "/paged/offset": (GET, Handler.ep_paged_offset),
+    "/paged/cursor": (GET, Handler.ep_paged_cursor),
+    "/paged/cursor-header": (GET, Handler.ep_paged_cursor_header),
+    "/paged/link": (GET, Handler.ep_paged_link),
+    "/paged/next-url": (GET, Handler.ep_paged_next_url),
+    "/paged/loop": (GET, Handler.ep_paged_loop),
+    "/paged/empty": (GET, Handler.ep_paged_empty),
+    "/slow": (GET, Handler.ep_slow),
+    "/flaky": (GET, Handler.ep_flaky),
+    "/ratelimited": (GET, Handler.ep_ratelimited),
+    "/reset": (GET, Handler.ep_reset),
+    "/truncated": (GET, Handler.ep_truncated),
+    "/malformed": (GET, Handler.ep_malformed),
+    "/html": (GET, Handler.ep_html),
+    "/no-content": (GET, Handler.ep_no_content),
+    "/status": (GET, Handler.ep_status),
+    "/stall": (GET, Handler.ep_stall),
+    "/echo": (None, Handler.ep_echo),
+    "/auth/basic": (GET, Handler.ep_auth_basic),
+    "/auth/key": (GET, Handler.ep_auth_key),
+    "/oauth/token": (POST, Handler.ep_oauth_token),
+    "/oauth/items": (GET, Handler.ep_oauth_items),
+    "/_admin/expire": (POST, Handler.ep_admin_expire),
+    "/bench": (GET, Handler.ep_bench),
+    "/_log": (GET, Handler.ep_log),
+    "/_reset": (POST, Handler.ep_reset_state),
+}
+
+
+# --------------------------------------------------------------------------- server
+
+class Server(ThreadingHTTPServer):
+    daemon_threads = True
+    block_on_close = False
+    allow_reuse_address = True
+    request_queue_size = 128
+
+    def __init__(self, address, handler, verbose=False, quiet=False):
+        self.verbose = verbose
+        self.quiet = quiet
+        self.state = State()
+        super().__init__(address, handler)
+
+    def server_bind(self):
+        # HTTPServer.server_bind calls socket.getfqdn(), a reverse DNS lookup; skip it.
+        socketserver.TCPServer.server_bind(self)
+        host, port = self.server_address[:2]
+        self.server_name, self.server_port = host, port
+
+    def get_request(self):
+        conn, addr = self.socket.accept()
+        conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        return conn, addr
+
+    def handle_error(self, request, client_address):
+        if not self.quiet:
+            super().handle_error(request, client_address)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description="Reform's HTTP test server (see Tests/Server/README.md).")
+    parser.add_argument("--port", type=int, default=0, help="port to listen on (0: any free port; the default)")
+    parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    parser.add_argument("--quiet", action="store_true", help="print nothing but the 'listening on PORT' line")
+    parser.add_argument("--verbose", action="store_true", help="log every request to stderr")
+    parser.add_argument("--keep-orphan", action="store_true",
+                        help="keep serving when the parent process exits (default: exit with it)")
+    args = parser.parse_args(argv)
+
+    family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
+    Server.address_family = family
+    server = Server((args.host, args.port), Handler, verbose=args.verbose, quiet=args.quiet)
+
+    def stop(signum, frame):
+        raise SystemExit(0)
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    if hasattr(signal, "SIGPIPE"):
+        signal.signal(signal.SIGPIPE, signal.SIG_IGN)
+
+    if not args.keep_orphan:
+        parent = os.getppid()
+
+        def watch_parent():
+            while True:
+                time.sleep(0.5)
+                if os.getppid() != parent:
+                    os.kill(os.getpid(), signal.SIGTERM)
+                    return
+
+        threading.Thread(target=watch_parent, name="parent-watch", daemon=True).start()
+
+    sys.stdout.write(f"listening on {server.server_address[1]}\n")
+    sys.stdout.flush()
+    if not args.quiet:
+        sys.stderr.write(f"reform test server on http://{args.host}:{server.server_address[1]} (Ctrl-C stops)\n")
+    try:
+        server.serve_forever(poll_interval=0.5)
+    except (SystemExit, KeyboardInterrupt):
+        pass
+    finally:
+        server.server_close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
