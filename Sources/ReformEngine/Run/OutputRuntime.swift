@@ -26,7 +26,9 @@ struct OutputRuntime {
         self.plan = plan
         chain = try ChainRunner(plans: plan.chain, origin: Origin(manager: managers.first ?? ManagerRef(index: 0, name: ""), sequence: 0))
         let toStdout = plan.path == nil
-        let path = toStdout ? options.outputPath : plan.path
+        let path = toStdout ? options.outputPath : plan.path.map { declared in
+            options.outputFolder.map { FilePaths.resolve(declared.hasPrefix("/") ? String(declared.dropFirst()) : declared, against: $0) } ?? declared
+        }
         let format = (toStdout ? options.format : nil) ?? plan.format ?? (plan.rows != nil ? .table : .ndjson)
         do {
             file = try path.map { p throws(OutputError) in try OutputFile.atomic(path: p) } ?? OutputFile.standardOutput()

@@ -36,6 +36,10 @@ final class FixtureSource: RecordSource {
     private var pending: [Value] = []
     private var index = 0
     private var page = 0
+    /// The requests answered so far, in order.
+    private(set) var answered: [AnsweredRequest] = []
+    /// Why paging stopped, once it has.
+    var stopReason: String? { loader.stopReason }
 
     init(manager: ManagerPlan, params: [String: Value], transport: ReplayTransport) throws(SourceError) {
         inputName = manager.fixtures ?? "fixtures"
@@ -49,6 +53,7 @@ final class FixtureSource: RecordSource {
             do {
                 try loader.spendCall()
                 let response = try transport.answer(request, for: loader.manager.ref)
+                answered.append(AnsweredRequest(manager: loader.manager.ref.name, request: request))
                 page = loader.pageNumber
                 pending = try loader.land(response)
             } catch let error as ManagerError {

@@ -22,6 +22,9 @@ public struct RunOptions: Sendable {
     public var format: OutputFormat?
     /// Where the standard-output output goes instead (written atomically).
     public var outputPath: String?
+    /// When set, every output that declares a `path` is written under this folder instead of the
+    /// working folder (`reform test` keeps a repository's own output files untouched).
+    public var outputFolder: String?
     /// Where rejected records go; by default `reform-dead-letter.ndjson`, created only when needed.
     public var deadLetterPath: String?
     /// Whether table output may use colour (`nil`: only on a terminal without `NO_COLOR`).

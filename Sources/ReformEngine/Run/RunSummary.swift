@@ -19,6 +19,11 @@ public struct RunSummary: Sendable, CustomStringConvertible {
     /// Exchanges recorded per fixtures folder (`--record`).
     public var recorded: [(folder: String, count: Int)] = []
 
+    /// Requests answered by replayed fixtures, in the order sent (all managers).
+    public var requests: [AnsweredRequest] = []
+    /// Why each replayed manager stopped paging (`short page (2 < 3)`), in run order.
+    public var stopped: [(manager: String, reason: String)] = []
+
     /// Records landed in all.
     public var recordsIn: Int { landed.reduce(0) { $0 + $1.count } }
 

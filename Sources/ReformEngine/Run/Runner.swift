@@ -265,6 +265,10 @@ public struct Runner {
             throw SourceError(manager: ref.name, message: "\(error)")
         }
         meter?.finish()
+        for case let fixtures as FixtureSource in sources {
+            summary.requests += fixtures.answered
+            if let reason = fixtures.stopReason { summary.stopped.append((ref.name, reason)) }
+        }
         return (landedBefore, bytes)
     }
 
