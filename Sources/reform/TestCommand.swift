@@ -1,0 +1,87 @@
+import ArgumentParser
+import ReformEngine
+
+/// `reform test`: run the tests declared beside pipelines (`NAME.test.yaml`) offline and report
+/// like a test runner.
+struct TestCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "test",
+        abstract: "Run pipeline tests (NAME.test.yaml) offline: golden outputs, request sequences, errors, dead letters.",
+        discussion: """
+            Exit codes: 0 every test passed; 1 a test failed (or a pipeline has no tests); 2 a test \
+            file is invalid (file:line:column on stderr).
+            """)
+
+    @Argument(help: "Pipeline files, test files (NAME.test.yaml) or folders searched recursively.")
+    var paths: [String]
+
+    @Flag(help: "Rewrite golden files from the actual output instead of comparing (only golden files).")
+    var update = false
+
+    @Option(help: "Run only tests whose 'pipeline › test' name contains NAME.")
+    var filter: String?
+
+    func run() throws {
+        let found = TestDiscovery(paths: paths)
+        for path in found.missing { Terminal.error("reform: error: \(path): no such file or folder") }
+        var invalid = !found.missing.isEmpty
+        var passed = 0, failed = 0
+        var updated: [String] = []
+        var tested: Set<String> = []
+        let runner = PipelineTestRunner(update: update, environment: Terminal.environment)
+        for path in found.testFiles {
+            let file: PipelineTestFile
+            do { file = try PipelineTestLoader(environment: Terminal.environment).load(path: path) } catch {
+                Terminal.error(error.description)
+                invalid = true
+                continue
+            }
+            tested.insert(file.pipeline)
+            let pipeline: Result<Pipeline, PipelineLoadError> = Result {
+                () throws(PipelineLoadError) in try PipelineLoader(environment: Terminal.environment).load(path: file.pipeline)
+            }
+            let pipelineName = (try? pipeline.get().name) ?? Self.name(of: file.pipeline)
+            for test in file.cases where selected("\(pipelineName) › \(test.name)") {
+                var result: PipelineTestResult
+                switch pipeline {
+                case .success(let loaded):
+                    result = runner.run(test, of: loaded)
+                case .failure(let error):
+                    result = PipelineTestResult(pipeline: pipelineName, test: test.name)
+                    result.failures = ["the pipeline does not load:\n" + error.description]
+                }
+                report(result)
+                if result.passed { passed += 1 } else { failed += 1 }
+                updated += result.updated
+            }
+        }
+        if filter == nil {
+            for pipeline in found.pipelines where !tested.contains(pipeline) {
+                let name = Self.name(of: pipeline)
+                print("FAIL \(name) › (no tests: write \(String(pipeline.dropLast(5))).test.yaml beside it)")
+                failed += 1
+            }
+        }
+        for path in updated { print("updated \(path)") }
+        print("\(passed) passed, \(failed) failed")
+        if invalid { throw ExitCode(ExitStatus.invalid.rawValue) }
+        if failed > 0 || passed == 0 { throw ExitCode(ExitStatus.runFailed.rawValue) }
+    }
+
+    /// `Pipelines/orders.yaml` → `orders`.
+    private static func name(of path: String) -> String {
+        let file = path.split(separator: "/").last.map(String.init) ?? path
+        return file.hasSuffix(".yaml") ? String(file.dropLast(5)) : file
+    }
+
+    private func selected(_ name: String) -> Bool {
+        filter.map { name.contains($0) } ?? true
+    }
+
+    private func report(_ result: PipelineTestResult) {
+        print("\(result.passed ? "PASS" : "FAIL") \(result.pipeline) › \(result.test) (\(result.milliseconds) ms)")
+        for failure in result.failures {
+            print(failure.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }.joined(separator: "\n"))
+        }
+    }
+}
