@@ -10,15 +10,18 @@ extension OutputFormat {
     ///   - maxWidth: The terminal width the table format fits its rows into; `nil` for no limit.
     ///     Other formats ignore it.
     ///   - title: The HTML page's title; other formats ignore it.
+    ///   - expectedKeys: The keys records usually have, in order, when known (a keyed chain's); the
+    ///     NDJSON writer escapes them once instead of per record. Other formats ignore it.
     public func makeWriter(
         columns: [OutputColumn]? = nil,
         output: OutputFile,
         colour: Bool = false,
         maxWidth: Int? = nil,
-        title: String? = nil
+        title: String? = nil,
+        expectedKeys: [String]? = nil
     ) -> any RecordWriter {
         switch self {
-        case .ndjson: NDJSONWriter(output: output, columns: columns)
+        case .ndjson: NDJSONWriter(output: output, columns: columns, expectedKeys: expectedKeys)
         case .json: JSONArrayWriter(output: output, columns: columns)
         case .table: TableWriter(output: output, columns: columns, colour: colour, maxWidth: maxWidth)
         case .csv: CSVWriter(output: output, columns: columns)

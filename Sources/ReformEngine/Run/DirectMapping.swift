@@ -69,12 +69,7 @@ struct DirectEncoder {
         let projection = JSONProjection(keys: sources)
         self.projection = projection
         sourceIndex = sources.map { source in projection.keys.firstIndex(of: source) ?? 0 }
-        prefixes = constants.enumerated().map { offset, constant in
-            var prefix: [UInt8] = [offset == 0 ? UInt8(ascii: "{") : UInt8(ascii: ",")]
-            JSON.write(.string(constant), into: &prefix)
-            prefix.append(UInt8(ascii: ":"))
-            return prefix
-        }
+        prefixes = NDJSONWriter.memberPrefixes(constants)
     }
 
     /// The encoder for `manager` when a run has exactly these outputs and the only one is written

@@ -50,7 +50,8 @@ struct OutputRuntime {
         let colour = ColourMode.auto.isEnabled(isTerminal: isTerminal, noColour: getenv("NO_COLOR").map { String(cString: $0) })
         writer = format.makeWriter(
             columns: columns, output: file, colour: options.colour ?? colour,
-            maxWidth: isTerminal ? options.maxWidth : nil, title: plan.rows?.name)
+            maxWidth: isTerminal ? options.maxWidth : nil, title: plan.rows?.name,
+            expectedKeys: plan.rows == nil ? plan.keys : nil)
         chain.timing = options.collectsStats
         self.format = format
     }
