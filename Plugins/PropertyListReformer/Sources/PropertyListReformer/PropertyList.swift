@@ -24,6 +24,8 @@ public struct PropertyList: Reformer, Sendable {
     public let strict: Bool
     private var cachedManager = -1
     private var fields: [String]?
+    /// The output constants in key order, read from ``keySet`` once rather than per record.
+    private let constants = PropertyList.keySet.constants
 
     /// A reformer that rejects records with missing fields when `strict`.
     public init(strict: Bool = true) {
@@ -52,19 +54,19 @@ public struct PropertyList: Reformer, Sendable {
         guard case .object(let object) = record else {
             throw RecordError(code: "not-an-object", message: "a listing must be an object, not \(record.kindName)")
         }
-        var out = Object(minimumCapacity: 4)
-        for (key, field) in zip(PropertyList.keySet.keys, fields) {
+        var out = Object(minimumCapacity: constants.count)
+        for (constant, field) in zip(constants, fields) {
             guard let value = object[field] else {
                 if strict {
                     throw RecordError(
                         code: "missing-field",
-                        message: "listing from '\(manager.name)' has no '\(field)' (for \(key.constant)); "
+                        message: "listing from '\(manager.name)' has no '\(field)' (for \(constant)); "
                             + "set option strict: false to emit null instead")
                 }
-                out.appendNew(key: key.constant, value: .null)
+                out.appendNew(key: constant, value: .null)
                 continue
             }
-            out.appendNew(key: key.constant, value: value)
+            out.appendNew(key: constant, value: value)
         }
         output.append(.object(out))
     }
