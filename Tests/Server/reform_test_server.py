@@ -665,7 +665,7 @@ ROUTES = {
     "/paged/loop": (GET, Handler.ep_paged_loop),
     "/paged/empty": (GET, Handler.ep_paged_empty),
     "/slow": (GET, Handler.ep_slow),
-    "/flaky": (GET, Handler.ep_flaky),
+    "/flaky": (("GET", "POST"), Handler.ep_flaky),
     "/ratelimited": (GET, Handler.ep_ratelimited),
     "/reset": (GET, Handler.ep_reset),
     "/truncated": (GET, Handler.ep_truncated),

@@ -33,12 +33,37 @@ public struct LiveTransport: Transport {
         if let body = request.body {
             outgoing.body = .bytes(ByteBuffer(bytes: body))
         }
-        let timeout = TimeAmount.nanoseconds(Int64((request.timeout ?? 60) * 1e9))
+        let seconds = request.timeout ?? 60
+        let timeout = TimeAmount.nanoseconds(Int64(seconds * 1e9))
+        let limit = maxBodyBytes
+        let prepared = outgoing
         do {
-            let response = try await sharedHTTPClient.execute(outgoing, timeout: timeout)
-            let buffer = try await response.body.collect(upTo: maxBodyBytes)
-            let headers = response.headers.map { QueryItem(name: $0.name, value: $0.value) }
-            return LiveTransport.response(status: Int(response.status.code), headers: headers, bytes: Array(buffer.readableBytesView))
+            // AsyncHTTPClient's deadline covers the response head only; a body that stalls or
+            // trickles is bounded by racing the whole exchange against the same deadline. The
+            // loser is cancelled, which closes its connection.
+            let answer = try await withThrowingTaskGroup(of: HTTPResponse?.self) { group in
+                group.addTask {
+                    let response = try await sharedHTTPClient.execute(prepared, timeout: timeout)
+                    let buffer = try await response.body.collect(upTo: limit)
+                    let headers = response.headers.map { QueryItem(name: $0.name, value: $0.value) }
+                    return LiveTransport.response(
+                        status: Int(response.status.code), headers: headers, bytes: Array(buffer.readableBytesView))
+                }
+                group.addTask {
+                    try await Task.sleep(for: .nanoseconds(Int64(seconds * 1e9)))
+                    return nil
+                }
+                defer { group.cancelAll() }
+                return try await group.next() ?? nil
+            }
+            guard let answer else {
+                throw TransportError(
+                    .timeout, manager: manager.name, request: shown,
+                    message: "no complete answer within \(seconds) s; raise the 'timeout' or retry on timeout")
+            }
+            return answer
+        } catch let error as TransportError {
+            throw error
         } catch {
             throw LiveTransport.classify(error, manager: manager.name, request: shown, maxBodyBytes: maxBodyBytes)
         }
@@ -102,6 +127,9 @@ public struct LiveTransport: Transport {
                 .unreachable,
                 refused ? "connection refused; is the service running at its base_url? (or use --env)"
                     : "cannot connect to \(connect.host):\(connect.port) (\(connect)); check the base_url and the network")
+        }
+        if error is HTTPParserError {
+            return make(.reset, "the server closed the connection before the response was complete (\(error)); nothing of it was landed")
         }
         if let channel = error as? ChannelError, channel == .ioOnClosedChannel || channel == .eof {
             return make(.reset, "the connection was closed before the response was complete; nothing of it was landed")

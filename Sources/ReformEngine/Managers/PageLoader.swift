@@ -95,8 +95,11 @@ public struct PageLoader: Sendable {
         } else if let problem = response.bodyProblem {
             throw fail(.invalidBody, "the body is not valid JSON (\(problem)); nothing of this page was landed")
         } else if response.byteCount == 0 && response.bodyText?.isEmpty != false {
-            guard response.status == 204 else {
-                throw fail(.noContent, "the response has no content; if an empty answer means no records, expect status 204")
+            guard response.status == 204, manager.expect.require.isEmpty else {
+                throw fail(
+                    .noContent,
+                    "the response has no content" + (manager.expect.require.isEmpty
+                        ? "; if an empty answer means no records, expect status 204" : ", and 'expect.require' needs a body"))
             }
             records = []
         } else {
