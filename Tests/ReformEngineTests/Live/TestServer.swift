@@ -71,6 +71,15 @@ final class TestServer: @unchecked Sendable {
         return entries.compactMap { if case .object(let o) = $0 { o } else { nil } }
     }
 
+    /// Waits (up to 10 s) until the server has received a request for `path`.
+    func waitForRequest(path: String) async throws {
+        for _ in 0..<200 {
+            if try await !requests(path: path).isEmpty { return }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw ServerStartError(output: "no request for \(path) arrived")
+    }
+
     /// Loads a pipeline written as `yaml` whose services reach this server through `${TEST_URL}`.
     func pipeline(_ yaml: String, environment: [String: String] = [:]) throws -> Pipeline {
         let folder = try TemporaryFolder()

@@ -1,0 +1,129 @@
+import ReformEngine
+import ReformSDK
+import Synchronization
+import Testing
+
+/// A consumer that remembers what landed on it.
+final class Consumer: ManagerDelegate {
+    let landings = Mutex<[Landing]>([])
+    let failures = Mutex<[ManagerError]>([])
+
+    func manager(_ manager: APIManager, didLand landing: Landing) { landings.withLock { $0.append(landing) } }
+    func manager(_ manager: APIManager, didFail error: ManagerError) { failures.withLock { $0.append(error) } }
+
+    var tags: [String] {
+        landings.withLock { list in
+            list.compactMap { landing in
+                if case .object(let o)? = landing.records.first, case .string(let tag)? = o["tag"] { tag } else { nil }
+            }
+        }
+    }
+}
+
+/// The takeoff policies and the disappearing landing point (seeds/004, reasons 1 and 3), shown
+/// against a slow endpoint of the real server.
+@Suite struct TakeoffPolicyTests {
+    func slowManager(_ server: TestServer, takeoff: String, tag: String = "t") throws -> (APIManager, Consumer) {
+        let pipeline = try server.pipeline(
+            service() + "\nmanagers:\n  slow: { service: api, path: /slow, params: { delay: 1, tag: { default: a } }, takeoff: \(takeoff) }")
+        let manager = try server.manager("slow", in: pipeline)
+        let consumer = Consumer()
+        manager.delegate = consumer
+        return (manager, consumer)
+    }
+
+    @Test func ignoreNewSendsExactlyOneRequest() async throws {
+        let server = try TestServer()
+        let (manager, consumer) = try slowManager(server, takeoff: "ignore-new")
+        async let first = manager.load()
+        try await server.waitForRequest(path: "/slow")
+        async let second = manager.load()
+        let (a, b) = try await (first, second)
+        #expect(a.page == 1 && b.page == 1)
+        #expect(try await server.requests(path: "/slow").count == 1, "the server received one request")
+        #expect(consumer.landings.withLock { $0.count } == 1)
+    }
+
+    @Test func cancelInFlightClosesTheFirstAndOnlyTheSecondLands() async throws {
+        let server = try TestServer()
+        let pipeline = try server.pipeline(
+            service() + "\nmanagers:\n  slow: { service: api, path: /slow, params: { delay: 1, tag: { required: true } }, takeoff: cancel-in-flight, records: . }")
+        _ = pipeline
+        let (manager, consumer) = try slowManager(server, takeoff: "cancel-in-flight")
+        let first = Task { try await manager.load() }
+        try await server.waitForRequest(path: "/slow")
+        let second = try await manager.load()
+        let firstResult = await first.result
+        guard case .failure(let error as ManagerError) = firstResult else {
+            Issue.record("the first request should have been cancelled, got \(firstResult)")
+            return
+        }
+        #expect(error.kind == .cancelled)
+        #expect(second.page == 1)
+        try await Task.sleep(for: .milliseconds(300))
+        let log = try await server.requests(path: "/slow")
+        #expect(log.count == 2)
+        #expect(log.first?["client_closed"] == .bool(true), "the server saw the first connection closed")
+        #expect(log.last?["completed"] == .bool(true))
+        #expect(consumer.landings.withLock { $0.count } == 1, "only the second result landed")
+        #expect(consumer.failures.withLock { $0.isEmpty }, "a cancelled request is not reported as a failure")
+    }
+
+    @Test func parallelSendsBoth() async throws {
+        let server = try TestServer()
+        let (manager, consumer) = try slowManager(server, takeoff: "parallel")
+        async let first = manager.load()
+        async let second = manager.load()
+        _ = try await (first, second)
+        #expect(try await server.requests(path: "/slow").count == 2)
+        #expect(consumer.landings.withLock { $0.count } == 2)
+    }
+
+    @Test func releasingTheManagerCancelsItsRequestAndNothingLands() async throws {
+        let server = try TestServer()
+        let consumer = Consumer()
+        do {
+            let (manager, _) = try slowManager(server, takeoff: "parallel")
+            manager.delegate = consumer
+            try manager.start()
+            try await server.waitForRequest(path: "/slow")
+            #expect(manager.requestsInFlight == 1)
+        }
+        try await Task.sleep(for: .milliseconds(1500))
+        let log = try await server.requests(path: "/slow")
+        #expect(log.count == 1)
+        #expect(log.first?["client_closed"] == .bool(true), "the server saw the request closed")
+        #expect(consumer.landings.withLock { $0.isEmpty } && consumer.failures.withLock { $0.isEmpty })
+    }
+
+    @Test func aConsumerThatGoesAwayIsNotCalled() async throws {
+        let server = try TestServer()
+        let (manager, _) = try slowManager(server, takeoff: "parallel")
+        weak var gone: Consumer?
+        do {
+            let consumer = Consumer()
+            gone = consumer
+            manager.delegate = consumer
+            try manager.start()
+        }
+        #expect(gone == nil, "the delegate is held weakly")
+        let landing = try await manager.load()
+        #expect(landing.page == 1)
+    }
+
+    @Test func cancellingTheCallerCancelsTheRequest() async throws {
+        let server = try TestServer()
+        let (manager, _) = try slowManager(server, takeoff: "parallel")
+        let caller = Task { try await manager.load() }
+        try await server.waitForRequest(path: "/slow")
+        caller.cancel()
+        let result = await caller.result
+        guard case .failure(let error as ManagerError) = result else {
+            Issue.record("expected cancelled, got \(result)")
+            return
+        }
+        #expect(error.kind == .cancelled)
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(try await server.requests(path: "/slow").first?["client_closed"] == .bool(true))
+    }
+}
