@@ -37,7 +37,7 @@ public enum ExchangeFile {
         }
         if !headers.isEmpty { res["headers"] = .object(headers) }
         if let body = response.body {
-            res["body"] = body
+            res["body"] = redacted(body, redact)
         } else if let text = response.bodyText {
             res["body_text"] = .string(redact(text))
         }
@@ -45,5 +45,18 @@ public enum ExchangeFile {
         top["request"] = .object(req)
         top["response"] = .object(res)
         return .object(top)
+    }
+
+    /// `value` with `redact` applied to every string in it, keys included.
+    static func redacted(_ value: Value, _ redact: (String) -> String) -> Value {
+        switch value {
+        case .string(let text): return .string(redact(text))
+        case .array(let items): return .array(items.map { redacted($0, redact) })
+        case .object(let object):
+            var out = Object()
+            for member in object.members { out[redact(member.key)] = redacted(member.value, redact) }
+            return .object(out)
+        default: return value
+        }
     }
 }

@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+
+/// `reform run --live / --record / --env` through the real binary and the real server.
+@Suite struct LiveCommandTests {
+    struct Outcome {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+    }
+
+    /// Runs the `reform` binary built beside the tests, from the project root.
+    func reform(_ arguments: [String], environment: [String: String]) throws -> Outcome {
+        let folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let candidates = [folder.appendingPathComponent("reform").path, folder.deletingLastPathComponent().appendingPathComponent("reform").path]
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates[0])
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: ProjectRoot.path)
+        process.environment = ["PATH": "/usr/bin:/bin", "NO_COLOR": "1"].merging(environment) { _, b in b }
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Outcome(
+            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+            stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    @Test func theCatalogPipelineLiveWritesWhatItsFixturesReplay() async throws {
+        let server = try TestServer()
+        let replayed = try reform(["run", "Pipelines/catalog.yaml", "--quiet"], environment: [:])
+        let live = try reform(["run", "Pipelines/catalog.yaml", "--live", "--quiet"], environment: ["REFORM_CATALOG_URL": server.url])
+        #expect(replayed.status == 0 && live.status == 0, "\(replayed.stderr)\(live.stderr)")
+        #expect(live.stdout == replayed.stdout)
+        #expect(live.stdout.split(separator: "\n").count == 69)
+        #expect(try await server.requests(path: "/paged/link").count == 3)
+    }
+
+    @Test func recordingWritesReadableFixturesWithoutSecretsAndReplaysThem() async throws {
+        let server = try TestServer()
+        let folder = try TemporaryFolder()
+        let pipeline = try folder.write(
+            "echo.yaml",
+            """
+            reform: 1
+            services:
+              api:
+                base_url: "${TEST_URL}"
+                headers: { X-Secret: "${ECHO_SECRET}" }
+                auth: { api_key: { query: api_key, value: "${ECHO_SECRET}" } }
+            managers:
+              echo: { service: api, path: /echo, params: { q: hello }, fixtures: fixtures/echo }
+              pages:
+                service: api
+                path: /paged/cursor
+                params: { limit: 4, total: 10 }
+                records: items
+                paging: { policy: cursor, param: cursor, token: next_cursor }
+                fixtures: fixtures/pages
+            runs:
+              default: { managers: [echo, pages], output: { format: ndjson } }
+            """)
+        let environment = ["TEST_URL": server.url, "ECHO_SECRET": "hunter2-secret"]
+        let recorded = try reform(["run", pipeline, "--record"], environment: environment)
+        #expect(recorded.status == 0, "\(recorded.stderr)")
+        #expect(recorded.stderr.contains("recorded 1 exchange to"))
+        #expect(recorded.stderr.contains("recorded 3 exchanges to"))
+        let fixture = try folder.read("fixtures/echo/001.json")
+        #expect(fixture.contains("\"x-secret\": \"***\""), "the echoed secret is redacted")
+        #expect(!fixture.contains("hunter2-secret"))
+        #expect(try folder.read("fixtures/pages/003.json").contains("\"cursor\""))
+        let replayed = try reform(["run", pipeline, "--quiet"], environment: ["TEST_URL": "http://127.0.0.1:9"])
+        #expect(replayed.status == 0, "\(replayed.stderr)")
+        #expect(replayed.stdout.split(separator: "\n").count == 11)
+    }
+
+    @Test func anUnknownEnvironmentAndAnUnreachableServiceAreClearFailures() throws {
+        let env = try reform(["run", "Pipelines/catalog.yaml", "--live", "--env", "staging"], environment: [:])
+        #expect(env.status == 1)
+        #expect(env.stderr.contains("no base URL for environment 'staging' (it has: default)"))
+        let down = try reform(["run", "Pipelines/catalog.yaml", "--live"], environment: ["REFORM_CATALOG_URL": "http://127.0.0.1:9"])
+        #expect(down.status == 1)
+        #expect(down.stderr.contains("manager 'listing'"))
+        #expect(down.stderr.contains("connection refused"))
+        #expect(down.stdout.isEmpty, "nothing half-written")
+    }
+}
