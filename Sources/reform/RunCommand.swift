@@ -121,7 +121,13 @@ struct RunCommand: ParsableCommand {
         options.environment = Terminal.environment
         options.useCache = !noCache
         let summary: RunSummary
+        Interruptions.install()
         do { summary = try Runner(pipeline: loaded, options: options).run() } catch {
+            if let status = Interruptions.exitStatus {
+                if options.progress != nil { ProgressLine.clear() }
+                Terminal.error("reform: interrupted: requests cancelled, no output written (outputs are atomic)")
+                throw ExitCode(status)
+            }
             if options.progress != nil { ProgressLine.clear() }
             Terminal.error("reform: error: \(error.description)")
             throw ExitCode(ExitStatus.runFailed.rawValue)

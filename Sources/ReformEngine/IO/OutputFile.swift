@@ -1,5 +1,6 @@
 #if canImport(Glibc)
 import Glibc
+import Synchronization
 #endif
 
 /// A buffered byte destination: standard output, or a file written atomically.
@@ -58,6 +59,7 @@ public final class OutputFile {
         }
         let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
         fchmod(fd, 0o644)
+        unfinished.withLock { _ = $0.insert(temporary) }
         return OutputFile(descriptor: fd, displayPath: path, temporaryPath: temporary, finalPath: path)
     }
 
@@ -100,11 +102,21 @@ public final class OutputFile {
         }
     }
 
+    /// Temporary files not yet committed or abandoned, for ``abandonUnfinished()``.
+    private static let unfinished = Mutex<Set<String>>([])
+
+    /// Removes every temporary file not yet committed: the last resort of an interrupted process,
+    /// so that no half-written file is left beside an output.
+    public static func abandonUnfinished() {
+        for path in unfinished.withLock({ $0 }) { unlink(path) }
+    }
+
     /// Flushes and, for a file, renames the temporary file over the target.
     public func commit() throws(OutputError) {
         try flush()
         guard !closed else { return }
         closed = true
+        if let temporaryPath { _ = OutputFile.unfinished.withLock { $0.remove(temporaryPath) } }
         guard let temporaryPath, let finalPath else {
             if ownsDescriptor { close(descriptor) }
             return
@@ -129,6 +141,7 @@ public final class OutputFile {
         if let temporaryPath {
             close(descriptor)
             unlink(temporaryPath)
+            _ = OutputFile.unfinished.withLock { $0.remove(temporaryPath) }
         }
     }
 

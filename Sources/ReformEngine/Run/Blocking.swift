@@ -18,13 +18,16 @@ final class Blocking<Success: Sendable, Failure: Error>: Sendable {
         task.withLock { $0 = started }
     }
 
-    /// The work's result, waiting for it.
-    func wait() -> Result<Success, Failure> {
+    /// The work's result, waiting for it; `nil` (with the work cancelled) when the run is interrupted.
+    func wait() -> Result<Success, Failure>? {
         while true {
             if let ready = result.withLock({ $0 }) { return ready }
+            if RunInterruption.signal != nil {
+                cancel()
+                return nil
+            }
             // Signalled only after the result is set; signal again so later waits pass straight through.
-            done.wait()
-            self.done.signal()
+            if done.wait(timeout: .now() + .milliseconds(100)) == .success { done.signal() }
         }
     }
 

@@ -29,8 +29,9 @@ final class LiveSource: RecordSource {
             guard !finished, let flight = inFlight else { return nil }
             let landing: Landing?
             switch flight.wait() {
-            case .success(let value): landing = value
-            case .failure(let error): throw SourceError(error)
+            case .success(let value)?: landing = value
+            case .failure(let error)?: throw SourceError(error)
+            case nil: throw SourceError(manager: manager.plan.ref.name, message: "interrupted; its requests were cancelled")
             }
             inFlight = nil
             guard let landing else {

@@ -231,6 +231,9 @@ public struct Runner {
                     meter?.finishInput()
                 }
                 while let landed = try source.next() {
+                    if let signal = RunInterruption.signal {
+                        throw RunError("interrupted by signal \(signal); nothing was written")
+                    }
                     if let limit = options.limit, landedBefore + general >= limit {
                         limitReached = true
                         break

@@ -102,7 +102,7 @@ import Testing
         func retryDecision(_ proposal: RetryDecision, context: CallContext) async -> RetryDecision {
             note("retryDecision")
             var decision = proposal
-            decision.wait = 0
+            decision.retry = false
             return decision
         }
         func beforeSuccess(_ landing: Landing) async { note("beforeSuccess") }
@@ -140,11 +140,16 @@ import Testing
         }
         #expect(vetoing.hooks.withLock { $0 } == ["shouldCall", "beforeFailure", "afterFailure"])
 
-        let retrying = Recorder()
-        let started = ContinuousClock.now
-        _ = try await server.manager("flaky", in: pipeline, interceptors: [retrying]).load()
-        #expect(ContinuousClock.now - started < .seconds(4), "the interceptor replaced the 5 s backoff")
-        #expect(retrying.hooks.withLock { $0.filter { $0 == "retryDecision" }.count } == 1)
+        let deciding = Recorder()
+        let flaky = try server.manager("flaky", in: pipeline, interceptors: [deciding])
+        do {
+            _ = try await flaky.load()
+            Issue.record("the interceptor should have stopped the retry")
+        } catch {
+            #expect(error.message.contains("an interceptor decided not to retry"))
+        }
+        #expect(deciding.hooks.withLock { $0.filter { $0 == "retryDecision" }.count } == 1)
+        #expect(try await server.requests(path: "/flaky").count == 1, "the policy's retry was overridden")
     }
 
     @Test func aRateLimitSpacesCalls() async throws {

@@ -1,4 +1,6 @@
 import Foundation
+import Glibc
+import ReformSDK
 import Testing
 
 /// `reform run --live / --record / --env` through the real binary and the real server.
@@ -88,5 +90,42 @@ import Testing
         #expect(down.stderr.contains("manager 'listing'"))
         #expect(down.stderr.contains("connection refused"))
         #expect(down.stdout.isEmpty, "nothing half-written")
+    }
+
+    @Test(arguments: [SIGINT, SIGTERM])
+    func aSignalCancelsTheRequestsAndLeavesNoOutput(signal: Int32) async throws {
+        let server = try TestServer()
+        let folder = try TemporaryFolder()
+        let pipeline = try folder.write(
+            "slow.yaml",
+            """
+            reform: 1
+            services:
+              api: { base_url: "${TEST_URL}" }
+            managers:
+              fast: { service: api, path: /paged/offset, params: { limit: 5 }, records: items }
+              slow: { service: api, path: /slow, params: { delay: 20, tag: s } }
+            runs:
+              default: { managers: [fast, slow], output: { format: ndjson, path: out/slow.ndjson } }
+            """)
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let candidates = [binary.appendingPathComponent("reform").path, binary.deletingLastPathComponent().appendingPathComponent("reform").path]
+        let reform = candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates[0]
+        let errors = open(folder.path + "/stderr.txt", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        defer { close(errors) }
+        let pid = try Spawn.start(
+            [reform, "run", pipeline, "--live", "--dead-letter", folder.path + "/dead.ndjson"], stdout: errors, stderr: errors,
+            environment: ["TEST_URL=\(server.url)", "PATH=/usr/bin:/bin"])
+        try await server.waitForRequest(path: "/slow")
+        kill(pid, signal)
+        let status = Spawn.wait(pid)
+        #expect(status == 128 + signal)
+        let stderr = try folder.read("stderr.txt")
+        #expect(stderr.contains("interrupted"), "\(stderr)")
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(try await server.requests(path: "/slow").first?["client_closed"] == .bool(true), "the request was cancelled")
+        #expect(!folder.exists("out/slow.ndjson"), "no output is written")
+        let leftovers = (try? FileManager.default.contentsOfDirectory(atPath: folder.path + "/out")) ?? []
+        #expect(leftovers.isEmpty, "no half-written temporary file is left: \(leftovers)")
     }
 }

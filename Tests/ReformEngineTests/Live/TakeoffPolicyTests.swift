@@ -23,9 +23,9 @@ final class Consumer: ManagerDelegate {
 /// The takeoff policies and the disappearing landing point (seeds/004, reasons 1 and 3), shown
 /// against a slow endpoint of the real server.
 @Suite struct TakeoffPolicyTests {
-    func slowManager(_ server: TestServer, takeoff: String, tag: String = "t") throws -> (APIManager, Consumer) {
+    func slowManager(_ server: TestServer, takeoff: String, delay: Int = 1) throws -> (APIManager, Consumer) {
         let pipeline = try server.pipeline(
-            service() + "\nmanagers:\n  slow: { service: api, path: /slow, params: { delay: 1, tag: { default: a } }, takeoff: \(takeoff) }")
+            service() + "\nmanagers:\n  slow: { service: api, path: /slow, params: { delay: \(delay), tag: { default: a } }, takeoff: \(takeoff), timeout: 30s }")
         let manager = try server.manager("slow", in: pipeline)
         let consumer = Consumer()
         manager.delegate = consumer
@@ -34,7 +34,7 @@ final class Consumer: ManagerDelegate {
 
     @Test func ignoreNewSendsExactlyOneRequest() async throws {
         let server = try TestServer()
-        let (manager, consumer) = try slowManager(server, takeoff: "ignore-new")
+        let (manager, consumer) = try slowManager(server, takeoff: "ignore-new", delay: 5)
         async let first = manager.load()
         try await server.waitForRequest(path: "/slow")
         async let second = manager.load()
@@ -46,10 +46,7 @@ final class Consumer: ManagerDelegate {
 
     @Test func cancelInFlightClosesTheFirstAndOnlyTheSecondLands() async throws {
         let server = try TestServer()
-        let pipeline = try server.pipeline(
-            service() + "\nmanagers:\n  slow: { service: api, path: /slow, params: { delay: 1, tag: { required: true } }, takeoff: cancel-in-flight, records: . }")
-        _ = pipeline
-        let (manager, consumer) = try slowManager(server, takeoff: "cancel-in-flight")
+        let (manager, consumer) = try slowManager(server, takeoff: "cancel-in-flight", delay: 10)
         let first = Task { try await manager.load() }
         try await server.waitForRequest(path: "/slow")
         let second = try await manager.load()
@@ -60,7 +57,7 @@ final class Consumer: ManagerDelegate {
         }
         #expect(error.kind == .cancelled)
         #expect(second.page == 1)
-        try await Task.sleep(for: .milliseconds(300))
+        _ = try await server.waitForEnd(path: "/slow")
         let log = try await server.requests(path: "/slow")
         #expect(log.count == 2)
         #expect(log.first?["client_closed"] == .bool(true), "the server saw the first connection closed")
@@ -83,16 +80,15 @@ final class Consumer: ManagerDelegate {
         let server = try TestServer()
         let consumer = Consumer()
         do {
-            let (manager, _) = try slowManager(server, takeoff: "parallel")
+            let (manager, _) = try slowManager(server, takeoff: "parallel", delay: 10)
             manager.delegate = consumer
             try manager.start()
             try await server.waitForRequest(path: "/slow")
             #expect(manager.requestsInFlight == 1)
         }
-        try await Task.sleep(for: .milliseconds(1500))
-        let log = try await server.requests(path: "/slow")
-        #expect(log.count == 1)
-        #expect(log.first?["client_closed"] == .bool(true), "the server saw the request closed")
+        let entry = try await server.waitForEnd(path: "/slow")
+        #expect(entry["client_closed"] == .bool(true), "the server saw the request closed")
+        #expect(try await server.requests(path: "/slow").count == 1)
         #expect(consumer.landings.withLock { $0.isEmpty } && consumer.failures.withLock { $0.isEmpty })
     }
 
@@ -113,7 +109,7 @@ final class Consumer: ManagerDelegate {
 
     @Test func cancellingTheCallerCancelsTheRequest() async throws {
         let server = try TestServer()
-        let (manager, _) = try slowManager(server, takeoff: "parallel")
+        let (manager, _) = try slowManager(server, takeoff: "parallel", delay: 10)
         let caller = Task { try await manager.load() }
         try await server.waitForRequest(path: "/slow")
         caller.cancel()
@@ -123,7 +119,6 @@ final class Consumer: ManagerDelegate {
             return
         }
         #expect(error.kind == .cancelled)
-        try await Task.sleep(for: .milliseconds(300))
-        #expect(try await server.requests(path: "/slow").first?["client_closed"] == .bool(true))
+        #expect(try await server.waitForEnd(path: "/slow")["client_closed"] == .bool(true))
     }
 }

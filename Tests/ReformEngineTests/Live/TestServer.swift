@@ -12,33 +12,10 @@ final class TestServer: @unchecked Sendable {
     init() throws {
         var pipe: [Int32] = [0, 0]
         guard Glibc.pipe(&pipe) == 0 else { throw ServerStartError(output: "pipe failed") }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, pipe[1], 1)
-        posix_spawn_file_actions_addclose(&actions, pipe[0])
         let script = ProjectRoot.path + "/Tests/Server/reform_test_server.py"
-        let arguments = ["/usr/bin/env", "python3", script, "--port", "0", "--quiet"]
-        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        // Test threads block signals; the server must get SIGTERM, so it starts with none blocked.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t()
-        sigemptyset(&none)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        sigaddset(&defaults, SIGTERM)
-        sigaddset(&defaults, SIGINT)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        var child: pid_t = 0
-        let spawned = posix_spawn(&child, "/usr/bin/env", &actions, &attributes, &argv, environ)
+        let child = try Spawn.start(["/usr/bin/env", "python3", script, "--port", "0", "--quiet"], stdout: pipe[1])
         close(pipe[1])
         defer { close(pipe[0]) }
-        guard spawned == 0 else { throw ServerStartError(output: "posix_spawn failed: \(spawned)") }
         pid = child
         var line: [UInt8] = []
         var byte: UInt8 = 0
@@ -80,6 +57,20 @@ final class TestServer: @unchecked Sendable {
         throw ServerStartError(output: "no request for \(path) arrived")
     }
 
+    /// Waits (up to 20 s) until the first request for `path` has ended, and returns its log entry:
+    /// `completed` when the server answered, `client_closed` when the client went away first.
+    func waitForEnd(path: String) async throws -> Object {
+        for _ in 0..<400 {
+            if let entry = try await requests(path: path).first,
+                entry["completed"] == .bool(true) || entry["client_closed"] == .bool(true)
+            {
+                return entry
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw ServerStartError(output: "the request for \(path) did not end")
+    }
+
     /// Loads a pipeline written as `yaml` whose services reach this server through `${TEST_URL}`.
     func pipeline(_ yaml: String, environment: [String: String] = [:]) throws -> Pipeline {
         let folder = try TemporaryFolder()
@@ -98,6 +89,52 @@ final class TestServer: @unchecked Sendable {
         let client = try ServiceClient(
             service: service, environment: environment.merging(["TEST_URL": url]) { a, _ in a }, events: events)
         return APIManager(plan: plan, client: client, params: params, interceptors: interceptors, cache: cache)
+    }
+}
+
+/// Starts programs the way a shell does: no signals blocked (test threads block SIGTERM and
+/// SIGINT, and a child inherits that mask), default handlers.
+enum Spawn {
+    /// Starts `arguments[0]` with `arguments`; its standard output goes to `stdout` (a descriptor)
+    /// and standard error to `stderr` when given.
+    static func start(_ arguments: [String], stdout: Int32, stderr: Int32? = nil, environment: [String]? = nil) throws -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, stdout, 1)
+        if let stderr { posix_spawn_file_actions_adddup2(&actions, stderr, 2) }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        sigaddset(&defaults, SIGTERM)
+        sigaddset(&defaults, SIGINT)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        var envp: [UnsafeMutablePointer<CChar>?]? = environment.map { $0.map { strdup($0) } + [nil] }
+        defer { for pointer in envp ?? [] { free(pointer) } }
+        var child: pid_t = 0
+        let spawned: Int32
+        if envp != nil {
+            spawned = posix_spawn(&child, arguments[0], &actions, &attributes, &argv, &envp!)
+        } else {
+            spawned = posix_spawn(&child, arguments[0], &actions, &attributes, &argv, environ)
+        }
+        guard spawned == 0 else { throw ServerStartError(output: "posix_spawn \(arguments[0]) failed: \(spawned)") }
+        return child
+    }
+
+    /// Waits for `pid` and returns its exit status (128 + the signal when a signal ended it).
+    static func wait(_ pid: pid_t) -> Int32 {
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        return status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
     }
 }
 
