@@ -164,3 +164,27 @@ import Testing
         #expect(try await server.requests(path: "/paged/page").isEmpty, "nothing was sent")
     }
 }
+
+/// A manager declared in Swift: only what is particular to it, defaults for the rest.
+struct CursorItems: ManagerSpec {
+    let name = "items"
+    let path = "/paged/cursor"
+    var parameters: [String: Value] { ["limit": .int(6), "total": .int(20)] }
+    var records: ValuePath? { try? ValuePath(parsing: "items") }
+    var paging: PagingPlan { .cursor(param: "cursor", token: "next_cursor") }
+    var takeoff: TakeoffPolicy { .cancelInFlight }
+}
+
+@Suite struct SwiftDeclaredManagerTests {
+    @Test func aManagerDeclaredInSwiftPagesLikeOneFromYAML() async throws {
+        let server = try TestServer()
+        let service = try ServicePlan.named("api", baseURL: "${TEST_URL}", headers: ["X-Client": "tests"])
+        let client = try ServiceClient(service: service, environment: ["TEST_URL": server.url])
+        let manager = APIManager(spec: CursorItems(), client: client)
+        #expect(manager.plan.takeoff == .cancelInFlight)
+        let (records, pages, stop) = try await manager.loadAll()
+        #expect(records.count == 20)
+        #expect(pages == 4)
+        #expect(stop == "no next token")
+    }
+}
