@@ -104,7 +104,7 @@ import Testing
               api: { base_url: "${TEST_URL}" }
             managers:
               fast: { service: api, path: /paged/offset, params: { limit: 5 }, records: items }
-              slow: { service: api, path: /slow, params: { delay: 20, tag: s } }
+              slow: { service: api, path: /slow, params: { delay: 120, tag: s }, timeout: 300s }
             runs:
               default: { managers: [fast, slow], output: { format: ndjson, path: out/slow.ndjson } }
             """)
