@@ -42,9 +42,9 @@ extension PipelineDecoder {
             let takeoff = m["takeoff"].flatMap { context.choice($0, "takeoff policy", as: TakeoffPolicy.self) } ?? .parallel
             var fixtures: String?
             if let node = m["fixtures"], let relative = context.string(node, "'fixtures' of \(what)") {
-                let resolved = FilePaths.resolve(relative, against: folder)
+                let resolved = containedPath(relative, "'fixtures' of \(what)", at: node.location)
                 fixtures = resolved
-                if !FilePaths.isDirectory(resolved) {
+                if let resolved, !FilePaths.isDirectory(resolved) {
                     context.warning(
                         "fixtures folder '\(relative)' of \(what) does not exist yet (looked for \(resolved)); "
                             + "record it with 'reform run --record', or fix the path",

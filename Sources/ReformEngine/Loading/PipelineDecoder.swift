@@ -10,6 +10,8 @@ struct PipelineDecoder {
     var declaredReformers: Set<String> = []
     /// Extra folders to look for plugins in (`plugin_paths:`), relative to the pipeline's folder.
     var pluginPaths: [String] = []
+    /// Whether fixtures and plugin folders may lie outside `folder` (`--allow-outside-paths`).
+    var allowOutsidePaths = false
 
     static let topLevelKeys = ["reform", "name", "description", "services", "managers", "reformers", "rows", "runs", "plugin_paths"]
 
@@ -27,7 +29,11 @@ struct PipelineDecoder {
             context.error("the pipeline declares no managers; add a 'managers:' section", at: root.location)
         }
         var decoder = self
-        decoder.pluginPaths = top["plugin_paths"].flatMap { context.stringList($0, "'plugin_paths'") } ?? []
+        decoder.pluginPaths = top["plugin_paths"].flatMap { node in
+            context.stringList(node, "'plugin_paths'").map { paths in
+                paths.filter { containedPath($0, "a folder in 'plugin_paths'", at: node.location) != nil }
+            }
+        } ?? []
         if let node = top["reformers"], case .mapping(let pairs) = node.content {
             decoder.declaredReformers = Set(pairs.compactMap { pair -> String? in
                 if case .scalar(let s) = pair.key.content { return s.text }

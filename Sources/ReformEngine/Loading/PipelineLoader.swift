@@ -11,11 +11,15 @@ public struct PipelineLoader: Sendable {
     public var environment: [String: String]
     /// Bounds on the YAML input (size, depth, alias expansion).
     public var limits: YAMLLimits
+    /// Whether fixtures and `plugin_paths` may lie outside the pipeline's folder; off by default so
+    /// that a pipeline cannot reach `../../etc/passwd` or follow a symlink out.
+    public var allowOutsidePaths: Bool
 
     /// A loader that resolves `${NAME}` from `environment`.
-    public init(environment: [String: String], limits: YAMLLimits = .default) {
+    public init(environment: [String: String], limits: YAMLLimits = .default, allowOutsidePaths: Bool = false) {
         self.environment = environment
         self.limits = limits
+        self.allowOutsidePaths = allowOutsidePaths
     }
 
     /// The checked pipeline in the file at `path`, or every problem found in it.
@@ -48,7 +52,7 @@ public struct PipelineLoader: Sendable {
                 source: source)
         }
         let context = DecodingContext(file: file, environment: environment)
-        let pipeline = PipelineDecoder(context: context, folder: folder).decode(root)
+        let pipeline = PipelineDecoder(context: context, folder: folder, allowOutsidePaths: allowOutsidePaths).decode(root)
         guard let pipeline, !context.hasErrors else {
             throw PipelineLoadError(diagnostics: context.diagnostics, source: source)
         }
