@@ -15,6 +15,8 @@ struct KeysCommand: ParsableCommand {
     @Argument(help: "The pipeline file.")
     var pipeline: String
 
+    @OptionGroup var load: LoadOptions
+
     @Flag(help: "Print Swift declarations of the constants.")
     var swift = false
 
@@ -30,7 +32,7 @@ struct KeysCommand: ParsableCommand {
 
     func run() throws {
         let loaded: Pipeline
-        do { loaded = try PipelineLoader(environment: Terminal.environment).load(path: pipeline) } catch {
+        do { loaded = try load.loader().load(path: pipeline) } catch {
             Terminal.error(error.description)
             throw ExitCode(ExitStatus.invalid.rawValue)
         }

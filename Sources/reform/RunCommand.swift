@@ -56,6 +56,17 @@ struct RunCommand: ParsableCommand {
     @Option(help: "The service environment whose base URLs to use (for --live and --record).")
     var env: String?
 
+    @OptionGroup var load: LoadOptions
+
+    @Option(help: ArgumentHelp("Largest input record (NDJSON line, element of a .json array) in bytes (default 16777216).", valueName: "N"))
+    var maxRecordBytes: Int?
+
+    @Option(help: ArgumentHelp("Deepest nesting of arrays and objects in an input record (default 512).", valueName: "N"))
+    var maxJsonDepth: Int?
+
+    @Option(help: ArgumentHelp("Largest live response body in bytes (default 67108864).", valueName: "N"))
+    var maxBodyBytes: Int?
+
     @Flag(help: "Call the live APIs instead of replaying fixtures.")
     var live = false
 
@@ -69,6 +80,9 @@ struct RunCommand: ParsableCommand {
     var quiet = false
 
     func validate() throws {
+        for (flag, value) in [("--max-record-bytes", maxRecordBytes), ("--max-json-depth", maxJsonDepth), ("--max-body-bytes", maxBodyBytes)] {
+            if let value, value < 1 { throw ValidationError("\(flag) \(value) must be at least 1") }
+        }
         if jobs < 1 || jobs > 256 {
             throw ValidationError("--jobs \(jobs) must be between 1 and 256")
         }
@@ -95,7 +109,7 @@ struct RunCommand: ParsableCommand {
 
     func run() throws {
         let loaded: Pipeline
-        do { loaded = try PipelineLoader(environment: Terminal.environment).load(path: pipeline) } catch {
+        do { loaded = try load.loader().load(path: pipeline) } catch {
             Terminal.error(error.description)
             throw ExitCode(ExitStatus.invalid.rawValue)
         }
@@ -120,6 +134,9 @@ struct RunCommand: ParsableCommand {
         options.environmentName = env
         options.environment = Terminal.environment
         options.useCache = !noCache
+        if let maxRecordBytes { options.recordLimits.maximumDocumentSize = maxRecordBytes }
+        if let maxJsonDepth { options.recordLimits.maximumDepth = maxJsonDepth }
+        if let maxBodyBytes { options.maxBodyBytes = maxBodyBytes }
         let summary: RunSummary
         Interruptions.install()
         do { summary = try Runner(pipeline: loaded, options: options).run() } catch {

@@ -11,6 +11,8 @@ struct ValidateCommand: ParsableCommand {
     @Argument(help: "Pipeline files.")
     var pipelines: [String]
 
+    @OptionGroup var load: LoadOptions
+
     @Flag(name: .shortAndLong, help: "Print nothing for valid files.")
     var quiet = false
 
@@ -18,7 +20,7 @@ struct ValidateCommand: ParsableCommand {
         var failed = false
         for path in pipelines {
             do {
-                let pipeline = try PipelineLoader(environment: Terminal.environment).load(path: path)
+                let pipeline = try load.loader().load(path: path)
                 for warning in pipeline.warnings { Terminal.error(warning.description) }
                 if !quiet { print("\(path): ok (\(pipeline.managers.count) managers, \(pipeline.reformers.count) reformers, \(pipeline.runs.count) runs)") }
             } catch {

@@ -93,7 +93,7 @@ import Testing
         #expect(
             got == [
                 "1 1 0: {\"a\":1}",
-                "2 10 1: error 2:1: record is larger than the limit of 64 bytes",
+                "2 10 1: error 2:1: record is larger than the limit of 64 bytes (raise it with --max-record-bytes)",
                 "3 1115 2: {\"a\":2}",
             ])
         #expect(reader.bufferCapacity <= 65)

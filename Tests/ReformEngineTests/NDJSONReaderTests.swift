@@ -77,9 +77,9 @@ import Glibc
         #expect(
             got == [
                 "1 0 0: {\"a\":1}",
-                "2 8 1: error 2:1: line is longer than the limit of 100 bytes",
+                "2 8 1: error 2:1: line is longer than the limit of 100 bytes (raise it with --max-record-bytes)",
                 "3 1012 2: {\"a\":2}",
-                "4 1020 3: error 4:1: line is longer than the limit of 100 bytes",
+                "4 1020 3: error 4:1: line is longer than the limit of 100 bytes (raise it with --max-record-bytes)",
             ])
         #expect(reader.bufferCapacity <= max(chunkSize, 102))
     }

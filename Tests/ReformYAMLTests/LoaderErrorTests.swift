@@ -46,7 +46,7 @@ struct LoaderErrorTests {
         let elapsed = clock.measure { message = rendered(yaml) }
         #expect(elapsed < .seconds(2))
         #expect(message == """
-            p.yaml:6:36: error: alias '*e' expands past 1000000 alias-copied nodes (YAMLLimits.maxAliasNodes); \
+            p.yaml:6:36: error: alias '*e' expands past 1000000 alias-copied nodes (YAMLLimits.maxAliasNodes; raise it with reform --yaml-max-alias-nodes); \
             aliases that multiply like this ('billion laughs') are rejected
             f: &f [*e, *e, *e, *e, *e, *e, *e, *e, *e, *e]
                                                ^
@@ -58,10 +58,10 @@ struct LoaderErrorTests {
 
     @Test func excessiveDepth() {
         #expect(rendered(String(repeating: "[", count: 100_000)).prefix { $0 != "\n" } == """
-            p.yaml:1:257: error: sequences and mappings nest deeper than 256 levels (YAMLLimits.maxDepth)
+            p.yaml:1:257: error: sequences and mappings nest deeper than 256 levels (YAMLLimits.maxDepth; raise it with reform --yaml-max-depth)
             """)
         #expect(rendered("- - - x\n", limits: YAMLLimits(maxDepth: 2)) == """
-            p.yaml:1:5: error: sequences and mappings nest deeper than 2 levels (YAMLLimits.maxDepth)
+            p.yaml:1:5: error: sequences and mappings nest deeper than 2 levels (YAMLLimits.maxDepth; raise it with reform --yaml-max-depth)
             - - - x
                 ^
             """)
@@ -69,7 +69,7 @@ struct LoaderErrorTests {
 
     @Test func aliasPastDepth() {
         #expect(rendered("a: &a [[x]]\nb: [*a]\n", limits: YAMLLimits(maxDepth: 3)) == """
-            p.yaml:2:5: error: alias '*a' nests sequences and mappings deeper than 3 levels (YAMLLimits.maxDepth)
+            p.yaml:2:5: error: alias '*a' nests sequences and mappings deeper than 3 levels (YAMLLimits.maxDepth; raise it with reform --yaml-max-depth)
             b: [*a]
                 ^
             """)

@@ -218,7 +218,7 @@ public struct JSONArrayReader: RecordReader, ~Copyable {
         if oversized {
             let limit = parser.limits.maximumDocumentSize
             let error = JSONError(
-                code: .tooLarge, message: "record is larger than the limit of \(limit) bytes", line: startLine,
+                code: .tooLarge, message: "record is larger than the limit of \(limit) bytes (raise it with --max-record-bytes)", line: startLine,
                 column: startColumn, offset: startOffset)
             return InputRecord(position: position, payload: .failure(error))
         }

@@ -151,7 +151,7 @@ public struct NDJSONReader: RecordReader, ~Copyable {
         recordIndex += 1
         let limit = parser.limits.maximumDocumentSize
         let error = JSONError(
-            code: .tooLarge, message: "line is longer than the limit of \(limit) bytes", line: line, column: 1,
+            code: .tooLarge, message: "line is longer than the limit of \(limit) bytes (raise it with --max-record-bytes)", line: line, column: 1,
             offset: position.offset)
         return InputRecord(position: position, payload: .failure(error))
     }

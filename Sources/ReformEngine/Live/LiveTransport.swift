@@ -12,11 +12,13 @@ public import ReformSDK
 /// pages, and every request carries its own deadline. FoundationNetworking on Linux gives none of
 /// these reliably.
 public struct LiveTransport: Transport {
+    /// The body size accepted unless told otherwise: 64 MiB.
+    public static let defaultMaxBodyBytes = 64 << 20
     /// The largest body accepted, in bytes; a larger one fails as `tooLarge`.
     public let maxBodyBytes: Int
 
     /// A transport accepting bodies up to `maxBodyBytes` (64 MiB by default).
-    public init(maxBodyBytes: Int = 64 << 20) {
+    public init(maxBodyBytes: Int = LiveTransport.defaultMaxBodyBytes) {
         self.maxBodyBytes = maxBodyBytes
     }
 
@@ -95,7 +97,7 @@ public struct LiveTransport: Transport {
         }
         if error is CancellationError { return make(.cancelled, "cancelled") }
         if error is NIOTooManyBytesError {
-            return make(.tooLarge, "the body is larger than \(maxBodyBytes) bytes; nothing of it was landed")
+            return make(.tooLarge, "the body is larger than \(maxBodyBytes) bytes; nothing of it was landed (raise the limit with --max-body-bytes)")
         }
         if let http = error as? HTTPClientError {
             switch http {

@@ -16,15 +16,16 @@ final class BatchWorker: @unchecked Sendable {
     private let encodesBytes: [Bool]
     private var direct: DirectEncoder?
     private let projection: JSONProjection?
-    private var parser = JSONParser(limits: NDJSONReader.defaultLimits)
+    private var parser: JSONParser
     private var produced: [Record] = []
     private var rejected: [ChainRunner.Rejection] = []
 
     init(
         manager: ManagerRef, outputs: [OutputPlan], encodesBytes: [Bool], direct: DirectEncoder?, projection: JSONProjection?,
-        timing: Bool
+        timing: Bool, limits: JSONLimits = NDJSONReader.defaultLimits
     ) throws(RunError) {
         self.manager = manager
+        parser = JSONParser(limits: limits)
         chains = try outputs.map { output throws(RunError) in
             var chain = try ChainRunner(plans: output.chain, origin: Origin(manager: manager, sequence: 0))
             chain.timing = timing
@@ -47,7 +48,7 @@ final class BatchWorker: @unchecked Sendable {
             let limit = parser.limits.maximumDocumentSize
             result.lines = 1
             result.records = 1
-            let error = RecordError(code: "too-large", message: "column 1: line is longer than the limit of \(limit) bytes")
+            let error = RecordError(code: "too-large", message: "column 1: line is longer than the limit of \(limit) bytes (raise it with --max-record-bytes)")
             result.events.append(.dead(.init(sequence: 1, line: 1, stage: "input", error: error, record: nil, text: "")))
         case .lines(let bytes, let count):
             bytes.withUnsafeBufferPointer { whole in

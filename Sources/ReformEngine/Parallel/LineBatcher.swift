@@ -18,14 +18,15 @@ struct LineBatcher: ~Copyable {
 
     private var file: InputFile
     private let batchSize: Int
-    private let maximumLine = NDJSONReader.defaultLimits.maximumDocumentSize + 1
+    private let maximumLine: Int
     /// The start of a line whose end has not been read yet.
     private var carry: [UInt8] = []
     private var spare: [[UInt8]] = []
     private var atEnd = false
 
     /// Batches of `path` (`-` for standard input; `.gz` decompressed).
-    init(path: String, batchSize: Int) throws(InputError) {
+    init(path: String, batchSize: Int, maximumLine: Int = NDJSONReader.defaultLimits.maximumDocumentSize + 1) throws(InputError) {
+        self.maximumLine = maximumLine
         // The file's own buffer is not used: batches are read into their own arrays.
         file = path == "-" ? InputFile(descriptor: 0, path: "<stdin>", chunkSize: 1) : try InputFile(path: path, chunkSize: 1)
         self.batchSize = max(batchSize, 1)

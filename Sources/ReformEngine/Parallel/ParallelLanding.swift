@@ -44,7 +44,7 @@ struct ParallelLanding {
                 workers.append(
                     try BatchWorker(
                         manager: manager, outputs: outputs, encodesBytes: encodesBytes, direct: direct, projection: projection,
-                        timing: options.collectsStats))
+                        timing: options.collectsStats, limits: options.recordLimits))
             }
         } catch {
             throw SourceError(manager: manager.name, message: error.description)
@@ -66,7 +66,7 @@ struct ParallelLanding {
         var spareBuffers: [[[UInt8]]] = []
         for path in files {
             var batcher: LineBatcher
-            do { batcher = try LineBatcher(path: path, batchSize: options.batchSize) } catch {
+            do { batcher = try LineBatcher(path: path, batchSize: options.batchSize, maximumLine: options.recordLimits.maximumDocumentSize + 1) } catch {
                 failure = SourceError(manager: manager.name, message: error.description)
                 break
             }

@@ -44,7 +44,8 @@ enum InputFiles {
     }
 
     static func open(
-        _ path: String, manager: String, projection: JSONProjection?, direct: DirectMapping? = nil
+        _ path: String, manager: String, projection: JSONProjection?, direct: DirectMapping? = nil,
+        limits: JSONLimits = NDJSONReader.defaultLimits
     ) throws(SourceError) -> any RecordSource {
         if path.hasSuffix(".yaml") || path.hasSuffix(".yml") {
             do { return try YAMLFileSource(path: path, manager: manager, bytes: try FilePaths.readAll(path)) } catch let error as FileReadError {
@@ -55,8 +56,8 @@ enum InputFiles {
                 throw SourceError(manager: manager, message: "\(error)")
             }
         }
-        if path.hasSuffix(".json") || path.hasSuffix(".json.gz") { return try JSONArraySource(path: path, manager: manager) }
-        return try NDJSONSource(path: path, manager: manager, projection: projection, direct: direct)
+        if path.hasSuffix(".json") || path.hasSuffix(".json.gz") { return try JSONArraySource(path: path, manager: manager, limits: limits) }
+        return try NDJSONSource(path: path, manager: manager, projection: projection, direct: direct, limits: limits)
     }
 
     /// One whole JSON or YAML document (fixture exchanges).

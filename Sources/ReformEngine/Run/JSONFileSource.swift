@@ -13,15 +13,18 @@ final class NDJSONSource: RecordSource {
     /// The fast path that writes qualifying lines directly, when the run allows one.
     let direct: DirectMapping?
 
-    init(path: String, manager: String, projection: JSONProjection?, direct: DirectMapping? = nil) throws(SourceError) {
+    init(
+        path: String, manager: String, projection: JSONProjection?, direct: DirectMapping? = nil,
+        limits: JSONLimits = NDJSONReader.defaultLimits
+    ) throws(SourceError) {
         self.direct = direct
         self.manager = manager
         if path == "-" {
             inputName = "<stdin>"
-            reader = NDJSONReader(descriptor: 0, path: "<stdin>")
+            reader = NDJSONReader(descriptor: 0, path: "<stdin>", limits: limits)
         } else {
             inputName = path
-            do { reader = try NDJSONReader(path: path) } catch {
+            do { reader = try NDJSONReader(path: path, limits: limits) } catch {
                 throw SourceError(manager: manager, message: error.description)
             }
         }
@@ -53,10 +56,10 @@ final class JSONArraySource: RecordSource {
     private let manager: String
     private var reader: JSONArrayReader
 
-    init(path: String, manager: String) throws(SourceError) {
+    init(path: String, manager: String, limits: JSONLimits = NDJSONReader.defaultLimits) throws(SourceError) {
         self.manager = manager
         inputName = path
-        do { reader = try JSONArrayReader(path: path) } catch {
+        do { reader = try JSONArrayReader(path: path, limits: limits) } catch {
             throw SourceError(manager: manager, message: error.description)
         }
     }

@@ -64,6 +64,11 @@ public struct RunOptions: Sendable {
     public var useCache = true
     /// Extra interceptors every live request passes through (library users).
     public var interceptors: [any Interceptor] = []
+    /// Size and nesting depth of one input record: an NDJSON line or an element of a `.json`
+    /// array (`--max-record-bytes`, `--max-json-depth`; 16 MiB and 512 levels by default).
+    public var recordLimits = NDJSONReader.defaultLimits
+    /// The largest live response body accepted, in bytes (`--max-body-bytes`; 64 MiB by default).
+    public var maxBodyBytes = LiveTransport.defaultMaxBodyBytes
 
     /// Options for the default run with nothing overridden.
     public init() {}

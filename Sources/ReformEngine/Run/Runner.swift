@@ -123,7 +123,7 @@ public struct Runner {
             do {
                 clients[name] = try ServiceClient(
                     service: service, environment: options.environment, env: options.environmentName,
-                    interceptors: options.interceptors, events: events)
+                    transport: LiveTransport(maxBodyBytes: options.maxBodyBytes), interceptors: options.interceptors, events: events)
             } catch {
                 throw RunError(error.message)
             }
@@ -188,7 +188,7 @@ public struct Runner {
                 let projection = options.sample == nil ? Runner.projection(for: ref, outputs: plan.outputs) : nil
                 for path in files {
                     let direct = options.directWrites && !trying ? DirectMapping.make(for: ref, outputs: outputs) : nil
-                    sources.append(try InputFiles.open(path, manager: ref.name, projection: projection, direct: direct))
+                    sources.append(try InputFiles.open(path, manager: ref.name, projection: projection, direct: direct, limits: options.recordLimits))
                 }
             } else if isLive(manager), let client = manager.service.flatMap({ landing.clients[$0] }) {
                 sources.append(try liveSource(manager, plan: plan, client: client, recorders: &recorders))

@@ -108,14 +108,14 @@ struct Composer {
             throw YAMLError(
                 code: .tooManyNodes, file: file, location: location,
                 message: "alias '*\(name)' expands past \(limits.maxAliasNodes) alias-copied nodes "
-                    + "(YAMLLimits.maxAliasNodes); aliases that multiply like this ('billion laughs') are rejected",
+                    + "(YAMLLimits.maxAliasNodes; raise it with reform --yaml-max-alias-nodes); aliases that multiply like this ('billion laughs') are rejected",
                 notes: [YAMLError.Note(location: anchored.node.location, message: "anchor '&\(name)' is defined here")])
         }
         if stack.count + anchored.height > limits.maxDepth {
             throw YAMLError(
                 code: .tooDeep, file: file, location: location,
                 message: "alias '*\(name)' nests sequences and mappings deeper than \(limits.maxDepth) levels "
-                    + "(YAMLLimits.maxDepth)")
+                    + "(YAMLLimits.maxDepth; raise it with reform --yaml-max-depth)")
         }
         try add(anchored.node, size: anchored.size, height: anchored.height)
     }
@@ -124,7 +124,7 @@ struct Composer {
         if stack.count >= limits.maxDepth {
             throw YAMLError(
                 code: .tooDeep, file: file, location: event.location,
-                message: "sequences and mappings nest deeper than \(limits.maxDepth) levels (YAMLLimits.maxDepth)")
+                message: "sequences and mappings nest deeper than \(limits.maxDepth) levels (YAMLLimits.maxDepth; raise it with reform --yaml-max-depth)")
         }
         var frame = Frame(isMapping: isMapping, event: event)
         if let anchor = event.anchor {

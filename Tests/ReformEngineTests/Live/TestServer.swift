@@ -81,13 +81,15 @@ final class TestServer: @unchecked Sendable {
     /// An ``APIManager`` for `manager` of `pipeline`, sending through a fresh service client.
     func manager(
         _ name: String, in pipeline: Pipeline, params: [String: Value] = [:], environment: [String: String] = [:],
-        interceptors: [any Interceptor] = [], events: EventHub = EventHub(), cache: ResponseCache? = nil
+        interceptors: [any Interceptor] = [], events: EventHub = EventHub(), cache: ResponseCache? = nil,
+        transport: LiveTransport = LiveTransport()
     ) throws -> APIManager {
         guard let plan = pipeline.managers.first(where: { $0.ref.name == name }),
             let service = pipeline.services.first(where: { $0.name == plan.service })
         else { throw ServerStartError(output: "no manager \(name)") }
         let client = try ServiceClient(
-            service: service, environment: environment.merging(["TEST_URL": url]) { a, _ in a }, events: events)
+            service: service, environment: environment.merging(["TEST_URL": url]) { a, _ in a }, transport: transport,
+            events: events)
         return APIManager(plan: plan, client: client, params: params, interceptors: interceptors, cache: cache)
     }
 }
