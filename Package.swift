@@ -66,3 +66,21 @@ let package = Package(
             name: "ReformCLITests", dependencies: [sdk], exclude: ["Snapshots", "Inputs"], swiftSettings: upcomingFeatures),
     ]
 )
+
+// libFuzzer targets (Fuzz/), only when REFORM_FUZZ is set, so that `swift build` and CI never need
+// `-sanitize=fuzzer`: `Fuzz/run.sh [SECONDS]` sets it and builds them in .build-fuzz.
+if Context.environment["REFORM_FUZZ"] != nil {
+    let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
+        ("FuzzJSON", [sdk]),
+        ("FuzzPipeline", ["ReformEngine", sdk]),
+        ("FuzzLinkHeader", ["ReformEngine"]),
+        ("FuzzTemplate", ["ReformEngine", sdk]),
+    ]
+    for target in fuzzTargets {
+        package.targets.append(
+            .executableTarget(
+                name: target.name, dependencies: target.dependencies, path: "Fuzz/Sources/\(target.name)",
+                swiftSettings: upcomingFeatures))
+        package.products.append(.executable(name: target.name, targets: [target.name]))
+    }
+}
