@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Runs the test suite under AddressSanitizer and ThreadSanitizer, each in its own scratch path
+# (.build-asan, .build-tsan) so the normal build is untouched. Extra arguments go to `swift test`
+# (e.g. `--filter ReformSDKTests` for a subset). Prints "clean" or the sanitizer's first findings.
+# Usage: scripts/sanitize.sh [address|thread|both] [swift test arguments...]
+set -uo pipefail
+cd "$(dirname "$0")/.."
+command -v swift >/dev/null || export PATH=/opt/swift/usr/bin:$PATH
+which=${1:-both}
+shift || true
+case $which in
+    both) sanitizers=(address thread) ;;
+    address | thread) sanitizers=("$which") ;;
+    *) echo "usage: $0 [address|thread|both] [swift test arguments...]" >&2; exit 2 ;;
+esac
+
+status=0
+for sanitizer in "${sanitizers[@]}"; do
+    [ "$sanitizer" = address ] && scratch=.build-asan || scratch=.build-tsan
+    log="$scratch.log"
+    echo "== swift test --sanitize=$sanitizer $* (log: $log)"
+    TSAN_OPTIONS="halt_on_error=0 second_deadlock_stack=1" ASAN_OPTIONS="detect_leaks=0" \
+        swift test --sanitize="$sanitizer" --scratch-path "$scratch" "$@" >"$log" 2>&1
+    code=$?
+    findings=$(grep -cE '^(==[0-9]+==ERROR|WARNING: ThreadSanitizer)' "$log")
+    if [ "$code" -eq 0 ] && [ "$findings" -eq 0 ]; then
+        echo "$sanitizer: clean ($(grep -oE 'Test run with [0-9]+ tests?.*passed' "$log" | tail -1))"
+    else
+        status=1
+        echo "$sanitizer: exit $code, $findings findings"
+        grep -m5 -A12 -E '^(==[0-9]+==ERROR|WARNING: ThreadSanitizer)' "$log" || tail -20 "$log"
+    fi
+done
+exit $status
