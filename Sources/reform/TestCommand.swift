@@ -15,6 +15,8 @@ struct TestCommand: ParsableCommand {
     @Argument(help: "Pipeline files, test files (NAME.test.yaml) or folders searched recursively.")
     var paths: [String]
 
+    @OptionGroup var load: LoadOptions
+
     @Flag(help: "Rewrite golden files from the actual output instead of comparing (only golden files).")
     var update = false
 
@@ -38,7 +40,7 @@ struct TestCommand: ParsableCommand {
             }
             tested.insert(file.pipeline)
             let pipeline: Result<Pipeline, PipelineLoadError> = Result {
-                () throws(PipelineLoadError) in try PipelineLoader(environment: Terminal.environment).load(path: file.pipeline)
+                () throws(PipelineLoadError) in try load.loader().load(path: file.pipeline)
             }
             let pipelineName = (try? pipeline.get().name) ?? Self.name(of: file.pipeline)
             for test in file.cases where selected("\(pipelineName) › \(test.name)") {
