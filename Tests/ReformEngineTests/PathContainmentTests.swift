@@ -1,5 +1,6 @@
 import Foundation
 import ReformEngine
+import ReformYAML
 import Testing
 
 /// Fixtures and plugin folders a pipeline declares stay inside its folder unless allowed.
