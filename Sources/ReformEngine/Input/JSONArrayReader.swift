@@ -215,7 +215,7 @@ public struct JSONArrayReader: RecordReader, ~Copyable {
                 state = .done
             }
         }
-        if oversized {
+        if oversized || elementEnd - file.start > parser.limits.maximumDocumentSize {
             let limit = parser.limits.maximumDocumentSize
             let error = JSONError(
                 code: .tooLarge, message: "record is larger than the limit of \(limit) bytes (raise it with --max-record-bytes)", line: startLine,

@@ -109,7 +109,7 @@ public struct NDJSONReader: RecordReader, ~Copyable {
                 continue
             } else if file.isFull(maximumCapacity: maximumCapacity) {
                 // A line longer than the limit: report it, then skip to its end without keeping it.
-                let record = tooLong(at: lineStart)
+                let record = tooLong(at: lineStart, line: line)
                 skipping = true
                 file.discardAll()
                 scanFrom = file.start
@@ -132,6 +132,12 @@ public struct NDJSONReader: RecordReader, ~Copyable {
         let bytes = UnsafeRawBufferPointer(start: base + start, count: end - start)
         currentStart = start
         currentEnd = end
+        // The buffer holds short files whole, so the limit is checked on every line, before any
+        // fast path sees it, not only when a line outgrows the buffer.
+        if end - start > parser.limits.maximumDocumentSize {
+            recordIndex -= 1
+            return tooLong(at: start, line: lineNumber)
+        }
         if let lineHandler, lineHandler(bytes) { return nil }
         do {
             if let projection {
@@ -144,7 +150,8 @@ public struct NDJSONReader: RecordReader, ~Copyable {
         }
     }
 
-    private mutating func tooLong(at start: Int) -> InputRecord {
+    /// The error for a line at buffer byte `start` longer than the limit; its text is not kept.
+    private mutating func tooLong(at start: Int, line: Int) -> InputRecord {
         currentStart = start
         currentEnd = start
         let position = RecordPosition(path: file.path, line: line, offset: file.inputOffset(start), index: recordIndex)

@@ -45,11 +45,9 @@ final class BatchWorker: @unchecked Sendable {
         result.encoded = chains.map { _ in 0 }
         switch chunk {
         case .tooLong:
-            let limit = parser.limits.maximumDocumentSize
             result.lines = 1
             result.records = 1
-            let error = RecordError(code: "too-large", message: "column 1: line is longer than the limit of \(limit) bytes (raise it with --max-record-bytes)")
-            result.events.append(.dead(.init(sequence: 1, line: 1, stage: "input", error: error, record: nil, text: "")))
+            result.events.append(tooLong(sequence: 1, lineNumber: 1))
         case .lines(let bytes, let count):
             bytes.withUnsafeBufferPointer { whole in
                 guard let base = whole.baseAddress else { return }
@@ -71,7 +69,19 @@ final class BatchWorker: @unchecked Sendable {
         return result
     }
 
+    /// The dead letter of a line over the size limit; like the streaming reader, without its text.
+    private func tooLong(sequence: Int, lineNumber: Int) -> BatchResult.Event {
+        let limit = parser.limits.maximumDocumentSize
+        let error = RecordError(code: "too-large", message: "column 1: line is longer than the limit of \(limit) bytes (raise it with --max-record-bytes)")
+        return .dead(.init(sequence: sequence, line: lineNumber, stage: "input", error: error, record: nil, text: ""))
+    }
+
     private func land(_ line: UnsafeRawBufferPointer, sequence: Int, lineNumber: Int, into result: inout BatchResult) {
+        // Batches hold lines up to the limit plus their line end; the limit is on the content.
+        if line.count > parser.limits.maximumDocumentSize {
+            result.events.append(tooLong(sequence: sequence, lineNumber: lineNumber))
+            return
+        }
         if direct != nil, direct?.encode(line, into: &result.bytes[0]) == true {
             result.direct += 1
             return

@@ -39,7 +39,7 @@ struct ParallelLanding {
                 // Each worker builds its own encoder and projection: sharing their arrays would make
                 // every line's retains fight over one reference count across cores (measured: 3x
                 // the retain time).
-                let direct = options.directWrites ? DirectEncoder.make(for: manager, outputs: outputs, format: formats.first ?? .ndjson) : nil
+                let direct = options.directWrites ? DirectEncoder.make(for: manager, outputs: outputs, format: formats.first ?? .ndjson, limits: options.recordLimits) : nil
                 let projection = Runner.projection(for: manager, outputs: outputs)
                 workers.append(
                     try BatchWorker(

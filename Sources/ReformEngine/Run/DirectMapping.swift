@@ -23,10 +23,11 @@ final class DirectMapping {
         self.file = file
     }
 
-    /// The fast path for `manager` in a run with these outputs, when it applies.
-    static func make(for manager: ManagerRef, outputs: [OutputRuntime]) -> DirectMapping? {
+    /// The fast path for `manager` in a run with these outputs, when it applies; `limits` are the
+    /// input records' (a line past them takes the general path, which rejects it).
+    static func make(for manager: ManagerRef, outputs: [OutputRuntime], limits: JSONLimits) -> DirectMapping? {
         guard outputs.count == 1, let output = outputs.first,
-            let encoder = DirectEncoder.make(for: manager, outputs: outputs.map(\.plan), format: output.format)
+            let encoder = DirectEncoder.make(for: manager, outputs: outputs.map(\.plan), format: output.format, limits: limits)
         else { return nil }
         return DirectMapping(encoder: encoder, file: output.file)
     }
@@ -60,12 +61,13 @@ struct DirectEncoder {
         var ranges: [Range<Int>?] = []
         var canonical: [Bool] = []
         var reencoded: [Value?] = []
-        var parser = JSONParser()
+        var parser: JSONParser
     }
 
-    private var scratch: Scratch? = Scratch()
+    private var scratch: Scratch?
 
-    private init(sources: [String], constants: [String]) {
+    private init(sources: [String], constants: [String], limits: JSONLimits) {
+        scratch = Scratch(parser: JSONParser(limits: limits))
         let projection = JSONProjection(keys: sources)
         self.projection = projection
         sourceIndex = sources.map { source in projection.keys.firstIndex(of: source) ?? 0 }
@@ -73,8 +75,9 @@ struct DirectEncoder {
     }
 
     /// The encoder for `manager` when a run has exactly these outputs and the only one is written
-    /// as `format`: NDJSON without rows, a single mapping copying required top-level fields.
-    static func make(for manager: ManagerRef, outputs: [OutputPlan], format: OutputFormat) -> DirectEncoder? {
+    /// as `format`: NDJSON without rows, a single mapping copying required top-level fields. Lines
+    /// nested deeper than `limits` allow are left to the general path.
+    static func make(for manager: ManagerRef, outputs: [OutputPlan], format: OutputFormat, limits: JSONLimits) -> DirectEncoder? {
         guard outputs.count == 1, let output = outputs.first, output.rows == nil, format == .ndjson,
             output.chain.count == 1, case .mapping(let mapping) = output.chain[0].kind,
             let rules = mapping.perManager[manager.index] ?? mapping.shared, !rules.isEmpty
@@ -86,7 +89,7 @@ struct DirectEncoder {
             else { return nil }
             sources.append(key)
         }
-        return DirectEncoder(sources: sources, constants: rules.map(\.constant))
+        return DirectEncoder(sources: sources, constants: rules.map(\.constant), limits: limits)
     }
 
     /// Appends the output line for the record in `line` when it qualifies; `false` (and nothing

@@ -187,7 +187,7 @@ public struct Runner {
             if !files.isEmpty {
                 let projection = options.sample == nil ? Runner.projection(for: ref, outputs: plan.outputs) : nil
                 for path in files {
-                    let direct = options.directWrites && !trying ? DirectMapping.make(for: ref, outputs: outputs) : nil
+                    let direct = options.directWrites && !trying ? DirectMapping.make(for: ref, outputs: outputs, limits: options.recordLimits) : nil
                     sources.append(try InputFiles.open(path, manager: ref.name, projection: projection, direct: direct, limits: options.recordLimits))
                 }
             } else if isLive(manager), let client = manager.service.flatMap({ landing.clients[$0] }) {

@@ -248,12 +248,17 @@ public struct JSONParser {
         }
     }
 
+    /// The message of a ``JSONError/Code/tooDeep`` error for `limit`.
+    internal static func tooDeepMessage(_ limit: Int) -> String {
+        "nesting is deeper than the limit of \(limit) levels"
+    }
+
     @inline(__always)
     internal func checkDepth(_ s: inout Scanner, _ depth: Int) throws(JSONError) {
         if depth >= limits.maximumDepth {
             s.pos -= 1
             throw JSONError(
-                code: .tooDeep, message: "nesting is deeper than the limit of \(limits.maximumDepth) levels",
+                code: .tooDeep, message: JSONParser.tooDeepMessage(limits.maximumDepth),
                 location: s.location(of: s.pos), offset: s.pos)
         }
     }

@@ -66,10 +66,19 @@ extension JSONParser {
             if outerLimit < 1 { try checkDepth(&s, 0) }
             while true {
                 let (key, print) = try parseKey(&s)
-                if projection.keeps(key, print) {
-                    object[key] = try parseValue(&s)
-                } else {
-                    try skipValue(&s)
+                do {
+                    if projection.keeps(key, print) {
+                        object[key] = try parseValue(&s)
+                    } else {
+                        try skipValue(&s)
+                    }
+                } catch {
+                    // Member values are read one level down, with the limit lowered to match;
+                    // the error names the limit the caller set.
+                    guard error.code == .tooDeep else { throw error }
+                    throw JSONError(
+                        code: .tooDeep, message: JSONParser.tooDeepMessage(outerLimit), line: error.line,
+                        column: error.column, offset: error.offset)
                 }
                 s.skipWhitespace()
                 guard s.pos < s.end else { throw s.error("expected ',' or '}' after an object member", found: true) }
