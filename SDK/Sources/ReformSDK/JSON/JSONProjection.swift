@@ -18,16 +18,6 @@ public struct JSONProjection: Sendable, Hashable {
         prints = unique.map { KeyPrint(decoded: $0) }
     }
 
-    /// Whether the member with this key (and fingerprint) is kept.
-    @inline(__always)
-    func keeps(_ key: String, _ print: KeyPrint) -> Bool {
-        if print.length >= 0 {
-            for p in prints where p == print { return true }
-            return false
-        }
-        return keys.contains(key)
-    }
-
     /// Hashes the keys.
     public func hash(into hasher: inout Hasher) { hasher.combine(keys) }
 
@@ -65,10 +55,12 @@ extension JSONParser {
             defer { limits.maximumDepth = outerLimit }
             if outerLimit < 1 { try checkDepth(&s, 0) }
             while true {
-                let (key, print) = try parseKey(&s)
+                // Keys are matched by fingerprint from the bytes; only kept ones get a string,
+                // the projection's own, so skipped members allocate nothing.
+                let kept = try locateKey(&s, projection)
                 do {
-                    if projection.keeps(key, print) {
-                        object[key] = try parseValue(&s)
+                    if let kept {
+                        object[projection.keys[kept]] = try parseValue(&s)
                     } else {
                         try skipValue(&s)
                     }
