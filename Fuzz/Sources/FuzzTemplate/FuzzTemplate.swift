@@ -7,7 +7,7 @@ public func fuzzTemplate(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
     guard let template = try? Template(parsing: text) else { return 0 }
     _ = template.paths
-    _ = template.plainText
+    _ = template.description
     _ = try? template.render(record)
     return 0
 }
