@@ -17,10 +17,14 @@ esac
 status=0
 for sanitizer in "${sanitizers[@]}"; do
     [ "$sanitizer" = address ] && scratch=.build-asan || scratch=.build-tsan
+    skip=()
+    # The bounded-memory tests measure resident memory; ASan's quarantine keeps freed blocks
+    # resident (tens of MB), so under it they measure ASan, not the reader. They run in CI.
+    [ "$sanitizer" = address ] && skip=(--skip InBoundedMemory)
     log="$scratch.log"
     echo "== swift test --sanitize=$sanitizer $* (log: $log)"
     TSAN_OPTIONS="halt_on_error=0 second_deadlock_stack=1" ASAN_OPTIONS="detect_leaks=0" \
-        swift test --sanitize="$sanitizer" --scratch-path "$scratch" "$@" >"$log" 2>&1
+        swift test --sanitize="$sanitizer" --scratch-path "$scratch" "${skip[@]}" "$@" >"$log" 2>&1
     code=$?
     findings=$(grep -cE '^(==[0-9]+==ERROR|WARNING: ThreadSanitizer)' "$log")
     if [ "$code" -eq 0 ] && [ "$findings" -eq 0 ]; then
