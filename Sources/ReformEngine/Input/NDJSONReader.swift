@@ -127,17 +127,14 @@ public struct NDJSONReader: RecordReader, ~Copyable {
     private mutating func record(from start: Int, to end: Int, line lineNumber: Int) -> InputRecord? {
         let base = file.base
         guard let end = NDJSONLine.contentEnd(base, from: start, to: end) else { return nil }
+        // The buffer holds short files whole, so the limit is checked on every line, before any
+        // fast path sees it, not only when a line outgrows the buffer.
+        if end - start > parser.limits.maximumDocumentSize { return tooLong(at: start, line: lineNumber) }
         let position = RecordPosition(path: file.path, line: lineNumber, offset: file.inputOffset(start), index: recordIndex)
         recordIndex += 1
         let bytes = UnsafeRawBufferPointer(start: base + start, count: end - start)
         currentStart = start
         currentEnd = end
-        // The buffer holds short files whole, so the limit is checked on every line, before any
-        // fast path sees it, not only when a line outgrows the buffer.
-        if end - start > parser.limits.maximumDocumentSize {
-            recordIndex -= 1
-            return tooLong(at: start, line: lineNumber)
-        }
         if let lineHandler, lineHandler(bytes) { return nil }
         do {
             if let projection {
