@@ -327,6 +327,19 @@ public struct JSONParser {
             s.pos = i + 1
             return String(decoding: UnsafeBufferPointer(start: base + start, count: i - start), as: UTF8.self)
         }
+        if i < s.end && base[i] >= 0x80 {
+            // Non-ASCII text without escapes: one pass to the closing quote, then the standard
+            // library validates and copies in one go. Anything else takes the slow path, which
+            // also says where invalid UTF-8 is.
+            let close = s.firstQuoteBackslashOrControl(from: i)
+            if close < s.end && base[close] == UInt8(ascii: "\"") {
+                let bytes = UnsafeBufferPointer(start: base + start, count: close - start)
+                if let text = try? UTF8Span(validating: bytes.span) {
+                    s.pos = close + 1
+                    return String(copying: text)
+                }
+            }
+        }
         return try parseStringSlow(&s, start: start, from: i)
     }
 

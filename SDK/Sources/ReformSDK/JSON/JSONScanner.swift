@@ -37,6 +37,31 @@ internal struct Scanner {
         return end
     }
 
+    /// The index of the first quote, backslash or control character at or after `i`: where a string
+    /// that may hold non-ASCII text ends or needs escape handling; `end` if none.
+    @inline(__always)
+    func firstQuoteBackslashOrControl(from start: Int) -> Int {
+        var i = start
+        while i + 8 <= end {
+            let x = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            let highs: UInt64 = 0x8080_8080_8080_8080
+            let quote = x ^ (ones &* 0x22)
+            let backslash = x ^ (ones &* 0x5C)
+            // Each term flags a byte only when that byte lacks the high bit, so non-ASCII passes.
+            let special = (((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | (x &- ones &* 0x20)) & ~x
+            let hits = special & highs
+            if hits != 0 { return i + hits.trailingZeroBitCount / 8 }
+            i += 8
+        }
+        while i < end {
+            let c = base[i]
+            if c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") || c < 0x20 { return i }
+            i += 1
+        }
+        return end
+    }
+
     @inline(__always)
     mutating func skipWhitespace() {
         while pos < end {
