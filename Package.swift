@@ -55,7 +55,9 @@ let package = Package(
             ],
             swiftSettings: upcomingFeatures
         ),
-        .testTarget(name: "ReformSDKTests", dependencies: [sdk], swiftSettings: upcomingFeatures),
+        .testTarget(
+            name: "ReformSDKTests", dependencies: [sdk, .product(name: "ReformPluginTesting", package: "SDK")],
+            swiftSettings: upcomingFeatures),
         .testTarget(name: "ReformYAMLTests", dependencies: ["ReformYAML", sdk], swiftSettings: upcomingFeatures),
         .testTarget(
             name: "ReformEngineTests",

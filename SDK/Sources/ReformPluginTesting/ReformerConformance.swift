@@ -13,7 +13,8 @@ public import ReformSDK
 /// It checks that the plugin's option declaration is usable, that every emitted record has exactly
 /// the declared keys, that output is deterministic, that samples are accepted, that records with
 /// null, missing and odd-typed fields (``OddValues``) are reformed or rejected with a
-/// ``RecordError`` — a crash fails the test run — and, for `Sendable` reformers, that copies used
+/// ``RecordError`` — a crash fails the test run —, for a ``FieldReformer``, that its fast path (fields
+/// as JSON text) gives what its value path gives, and, for `Sendable` reformers, that copies used
 /// from several threads at once give the same output as one thread.
 public enum ReformerConformance {
     /// Checks `plugin` made with `options`, feeding it `samples` (valid records per manager name)
@@ -123,6 +124,7 @@ public enum ReformerConformance {
             }
         }
         checkFieldsRead(reformer, inputs: inputs, outcomes: first, &report)
+        checkFieldPath(reformer, inputs: inputs, outcomes: first, &report)
         if first != second {
             let index = zip(first, second).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? 0
             report.fail("output is not deterministic: \(inputs[index].label) gave different results on two runs")

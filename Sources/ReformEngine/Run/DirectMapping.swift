@@ -1,9 +1,10 @@
 public import ReformSDK
 
 /// The batch fast path: copies a plain field mapping's values straight from NDJSON input bytes to
-/// NDJSON output, building no values.
+/// NDJSON output, building no values (or lets a ``FieldReformer`` plugin do the same, see
+/// ``FieldReformerEncoder``).
 ///
-/// It applies when a run has one output, written as NDJSON without rows, whose chain is a single
+/// For a mapping it applies when a run has one output, written as NDJSON without rows, whose chain is a single
 /// mapping that copies required top-level fields for this manager. Each line is still checked
 /// completely (see ``JSONParser/locate(_:keeping:into:canonical:)``); a valid object holding every
 /// field is written directly: values already in the form the NDJSON writer prints are copied, the
@@ -11,25 +12,34 @@ public import ReformSDK
 /// Any other line — a missing field, invalid JSON, not an object — goes through the general path,
 /// which rejects it as usual, so the output bytes are the same either way.
 final class DirectMapping {
-    private var encoder: DirectEncoder
+    /// What turns a qualifying line into an output line: a field mapping's encoder or, for a
+    /// plugin chain, a field reformer's (exactly one is set).
+    private var mapping: DirectEncoder?
+    private var fields: FieldReformerEncoder?
     private let file: OutputFile
     /// Records written directly so far.
     private(set) var written = 0
     /// The first write failure; once set, every line takes the general path (which reports it).
     private(set) var failure: OutputError?
 
-    private init(encoder: DirectEncoder, file: OutputFile) {
-        self.encoder = encoder
+    private init(mapping: DirectEncoder?, fields: FieldReformerEncoder?, file: OutputFile) {
+        self.mapping = mapping
+        self.fields = fields
         self.file = file
     }
 
     /// The fast path for `manager` in a run with these outputs, when it applies; `limits` are the
     /// input records' (a line past them takes the general path, which rejects it).
     static func make(for manager: ManagerRef, outputs: [OutputRuntime], limits: JSONLimits) -> DirectMapping? {
-        guard outputs.count == 1, let output = outputs.first,
-            let encoder = DirectEncoder.make(for: manager, outputs: outputs.map(\.plan), format: output.format, limits: limits)
-        else { return nil }
-        return DirectMapping(encoder: encoder, file: output.file)
+        guard outputs.count == 1, let output = outputs.first else { return nil }
+        let plans = outputs.map(\.plan)
+        if let mapping = DirectEncoder.make(for: manager, outputs: plans, format: output.format, limits: limits) {
+            return DirectMapping(mapping: mapping, fields: nil, file: output.file)
+        }
+        if let fields = FieldReformerEncoder.make(for: manager, outputs: plans, format: output.format, limits: limits) {
+            return DirectMapping(mapping: nil, fields: fields, file: output.file)
+        }
+        return nil
     }
 
     /// Writes the record in `line` directly when it qualifies; `false` sends it down the general path.
@@ -37,7 +47,7 @@ final class DirectMapping {
         guard failure == nil else { return false }
         var out: [UInt8] = []
         swap(&out, &file.buffer)
-        let handled = encoder.encode(line, into: &out)
+        let handled = mapping?.encode(line, into: &out) ?? fields?.encode(line, into: &out) ?? false
         swap(&out, &file.buffer)
         guard handled else { return false }
         written += 1

@@ -2,9 +2,10 @@ public import ReformSDK
 
 /// The reformer of seeds/004: each listing API's own field names into the four property-list keys.
 ///
-/// Rules are looked up by manager name once per manager (records arrive manager by manager), so
-/// the per-record work is four field reads and one object.
-public struct PropertyList: Reformer, Sendable {
+/// A ``FieldReformer``: it reads each listing's four fields as they stand and passes them on, so on
+/// the engine's fast path (NDJSON in and out) no value is built. Rules are looked up by manager
+/// name once per manager (records arrive manager by manager).
+public struct PropertyList: FieldReformer, Sendable {
     /// The keys, in output order.
     public static let keySet = KeySet([
         .init(name: "id", constant: kPropertyListDataKeyID),
@@ -40,8 +41,9 @@ public struct PropertyList: Reformer, Sendable {
         PropertyList.fieldsByManager[manager.name]
     }
 
-    /// Maps one listing into the four keys.
-    public mutating func reform(_ record: Value, from manager: ManagerRef, into output: inout RecordBuffer) throws(RecordError) {
+    /// Maps one listing's four fields into the four keys, passing each field on as it stands (on
+    /// the engine's fast path, its bytes are copied; no value is built).
+    public mutating func reform(_ record: RecordFields, from manager: ManagerRef, into output: inout FieldOutput) throws(RecordError) {
         if manager.index != cachedManager {
             fields = PropertyList.fieldsByManager[manager.name]
             cachedManager = manager.index
@@ -51,23 +53,17 @@ public struct PropertyList: Reformer, Sendable {
                 code: "unknown-manager",
                 message: "PropertyListReformer maps zufang, xinfang and ershoufang listings, not '\(manager.name)'")
         }
-        guard case .object(let object) = record else {
-            throw RecordError(code: "not-an-object", message: "a listing must be an object, not \(record.kindName)")
-        }
-        var out = Object(minimumCapacity: constants.count)
-        for (constant, field) in zip(constants, fields) {
-            guard let value = object[field] else {
-                if strict {
-                    throw RecordError(
-                        code: "missing-field",
-                        message: "listing from '\(manager.name)' has no '\(field)' (for \(constant)); "
-                            + "set option strict: false to emit null instead")
-                }
-                out.appendNew(key: constant, value: .null)
-                continue
+        for position in constants.indices {
+            if let field = record[position] {
+                output.append(field)
+            } else if strict {
+                throw RecordError(
+                    code: "missing-field",
+                    message: "listing from '\(manager.name)' has no '\(fields[position])' (for \(constants[position])); "
+                        + "set option strict: false to emit null instead")
+            } else {
+                output.appendNull()
             }
-            out.appendNew(key: constant, value: value)
         }
-        output.append(.object(out))
     }
 }
