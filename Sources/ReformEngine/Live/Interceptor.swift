@@ -4,14 +4,19 @@ public import ReformSDK
 /// default that does nothing, so an interceptor implements only what it cares about (the seed's
 /// "child protocol": defaults in an extension, not a base class with empty overrides).
 ///
-/// Order: `shouldCall` (veto), `adapt`, the call, `afterCall`; on a failed attempt
+/// Order: `shouldCall` (veto), `adapt`, the service's headers and credentials, `finalize`, the
+/// call, `afterCall`; on a failed attempt
 /// `retryDecision`; then `beforeSuccess`/`afterSuccess` around delivering a landing, or
 /// `beforeFailure`/`afterFailure` around delivering a failure.
 public protocol Interceptor: Sendable {
     /// Whether the call may go ahead; `false` vetoes it (the manager fails with `vetoed`).
     func shouldCall(_ request: HTTPRequest, context: CallContext) async -> Bool
-    /// The request to send instead (add headers, sign, wait for a rate limit).
+    /// The request to send instead (add headers, wait for a rate limit).
     func adapt(_ request: HTTPRequest, context: CallContext) async throws(ManagerError) -> HTTPRequest
+    /// The request exactly as it will go out (service headers and credentials applied), for a last
+    /// change that must see all of it: signing. Runs on every attempt, retries and token refreshes
+    /// included, after every interceptor's `adapt`.
+    func finalize(_ request: HTTPRequest, context: CallContext) async throws(ManagerError) -> HTTPRequest
     /// Called after every attempt with what came back and how long it took.
     func afterCall(
         _ request: HTTPRequest, result: Result<HTTPResponse, TransportError>, seconds: Double, context: CallContext) async
@@ -32,6 +37,8 @@ extension Interceptor {
     public func shouldCall(_ request: HTTPRequest, context: CallContext) async -> Bool { true }
     /// Sends the request unchanged.
     public func adapt(_ request: HTTPRequest, context: CallContext) async throws(ManagerError) -> HTTPRequest { request }
+    /// Sends the request unchanged.
+    public func finalize(_ request: HTTPRequest, context: CallContext) async throws(ManagerError) -> HTTPRequest { request }
     /// Does nothing.
     public func afterCall(
         _ request: HTTPRequest, result: Result<HTTPResponse, TransportError>, seconds: Double, context: CallContext

@@ -78,6 +78,7 @@ public final class ServiceClient: Sendable {
             try applyHeaders(to: &outgoing, manager: manager.ref, request: request)
             let token = try await applyAuth(to: &outgoing, manager: manager.ref, request: request)
             let started = ContinuousClock.now
+            for interceptor in chain { outgoing = try await interceptor.finalize(outgoing, context: context) }
             let result: Result<HTTPResponse, TransportError>
             do { result = .success(try await transport.send(outgoing, for: manager.ref)) } catch { result = .failure(error) }
             let seconds = Double((ContinuousClock.now - started).components.attoseconds) / 1e18
