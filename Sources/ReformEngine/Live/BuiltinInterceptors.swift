@@ -93,6 +93,7 @@ extension InterceptorPlan {
         case .log: LogInterceptor()
         case .headers(let headers): HeaderInterceptor(headers: headers, environment: environment)
         case .rateLimit(let perSecond): RateLimitInterceptor(perSecond: perSecond)
+        case .sign(let plan, let secret): SigningInterceptor(plan: plan, secret: secret, environment: environment)
         }
     }
 }

@@ -1,10 +1,19 @@
-/// Hides secret values: everything a service's headers and auth resolve from the environment.
+/// Hides secret values: everything a service's headers and auth resolve from the environment, and
+/// every signing secret.
 struct Redactor: Sendable {
     /// The resolved secret values, longest first (so a value inside another is not half-hidden).
     let secrets: [String]
 
-    init(variables: [String], environment: [String: String]) {
-        secrets = Set(variables).compactMap { environment[$0] }.filter { $0.count >= 3 }.sorted { $0.count > $1.count }
+    /// Hides the values of `variables` and what each of `templates` resolves to as a whole (a
+    /// signing secret written into the pipeline has no variable to look up).
+    init(variables: [String], templates: [InterpolatedString] = [], environment: [String: String]) {
+        let whole = templates.compactMap { try? $0.resolve(in: environment) }
+        secrets = Set(variables.compactMap { environment[$0] } + whole).filter { $0.count >= 3 }.sorted { $0.count > $1.count }
+    }
+
+    /// Hides the secrets of `interceptors` (declared on a manager).
+    init(interceptors: [InterceptorPlan], environment: [String: String]) {
+        self.init(variables: interceptors.secretVariables, templates: interceptors.secretTemplates, environment: environment)
     }
 
     /// `text` with every secret replaced by `***`.
@@ -16,7 +25,7 @@ struct Redactor: Sendable {
 }
 
 extension ServicePlan {
-    /// Every environment variable the service's headers, auth and header interceptors read.
+    /// Every environment variable the service's headers, auth and interceptors read.
     var secretVariables: [String] {
         var names = headers.flatMap(\.value.variables)
         switch auth {
@@ -27,7 +36,24 @@ extension ServicePlan {
             names += [plan.clientID, plan.clientSecret, plan.refreshToken].compactMap { $0 }.flatMap(\.variables)
         case nil: break
         }
-        for case .headers(let list) in interceptors { names += list.flatMap(\.value.variables) }
-        return names
+        return names + interceptors.secretVariables
+    }
+}
+
+extension [InterceptorPlan] {
+    /// The environment variables that header and sign interceptors read.
+    var secretVariables: [String] {
+        flatMap { plan -> [String] in
+            switch plan {
+            case .headers(let list): list.flatMap(\.value.variables)
+            case .sign(_, let secret): secret.variables
+            case .log, .rateLimit: []
+            }
+        }
+    }
+
+    /// The signing secrets, hidden whole once resolved.
+    var secretTemplates: [InterpolatedString] {
+        compactMap { if case .sign(_, let secret) = $0 { secret } else { nil } }
     }
 }

@@ -39,7 +39,8 @@ public final class ServiceClient: Sendable {
         self.transport = transport
         self.events = events
         self.interceptors = service.interceptors.map { $0.make(environment: environment) } + interceptors
-        redactor = Redactor(variables: service.secretVariables, environment: environment)
+        redactor = Redactor(
+            variables: service.secretVariables, templates: service.interceptors.secretTemplates, environment: environment)
         if case .oauth2(let plan)? = service.auth {
             tokens = TokenStore(
                 plan: plan, service: service.name, baseURL: baseURL, environment: environment, transport: transport,
@@ -77,8 +78,8 @@ public final class ServiceClient: Sendable {
             for interceptor in chain { outgoing = try await interceptor.adapt(outgoing, context: context) }
             try applyHeaders(to: &outgoing, manager: manager.ref, request: request)
             let token = try await applyAuth(to: &outgoing, manager: manager.ref, request: request)
-            let started = ContinuousClock.now
             for interceptor in chain { outgoing = try await interceptor.finalize(outgoing, context: context) }
+            let started = ContinuousClock.now
             let result: Result<HTTPResponse, TransportError>
             do { result = .success(try await transport.send(outgoing, for: manager.ref)) } catch { result = .failure(error) }
             let seconds = Double((ContinuousClock.now - started).components.attoseconds) / 1e18

@@ -7,7 +7,7 @@ extension PipelineDecoder {
     static let cacheKeys = ["ttl", "store"]
     static let authKinds = ["bearer", "basic", "api_key", "oauth2"]
     static let oauth2Keys = ["token_url", "grant", "client_id", "client_secret", "refresh_token", "scope"]
-    static let interceptorKinds = ["log", "headers", "rate_limit"]
+    static let interceptorKinds = ["log", "headers", "rate_limit", "sign"]
 
     /// Header names and `${VAR}` templates (kept unresolved: they may hold secrets).
     func decodeHeaders(_ node: YAMLNode, _ what: String) -> [(name: String, value: InterpolatedString)] {
@@ -130,7 +130,7 @@ extension PipelineDecoder {
         return plan
     }
 
-    /// `interceptors: [log, { headers: {…} }, { rate_limit: 5 }]`.
+    /// `interceptors: [log, { headers: {…} }, { rate_limit: 5 }, { sign: {…} }]`.
     func decodeInterceptors(_ node: YAMLNode, _ owner: String) -> [InterceptorPlan] {
         let what = "'interceptors' of \(owner)"
         guard case .sequence(let list) = node.content else {
@@ -140,9 +140,16 @@ extension PipelineDecoder {
         return list.compactMap { item in
             if case .scalar(let s) = item.content {
                 if s.text == "log" { return .log }
+                if PipelineDecoder.interceptorKinds.contains(s.text) {
+                    context.error(
+                        "the \(s.text) interceptor in \(what) needs options: write it as { \(s.text): … } (see README, Services)",
+                        at: item.location)
+                    return nil
+                }
+                let hint = Suggestions.hint(for: s.text, in: PipelineDecoder.interceptorKinds)
+                let kinds = PipelineDecoder.interceptorKinds.joined(separator: ", ")
                 context.error(
-                    "unknown interceptor '\(s.text)' in \(what)" + Suggestions.hint(for: s.text, in: PipelineDecoder.interceptorKinds)
-                        + "; expected one of: \(PipelineDecoder.interceptorKinds.joined(separator: ", "))",
+                    "unknown interceptor '\(s.text)' in \(what)" + (hint.isEmpty ? "; expected one of: \(kinds)" : "\(hint) (expected one of: \(kinds))"),
                     at: item.location)
                 return nil
             }
@@ -164,6 +171,8 @@ extension PipelineDecoder {
                     return nil
                 }
                 return .rateLimit(perSecond: rate)
+            case "sign":
+                return decodeSign(entry.value, "the sign interceptor of \(owner)")
             default:
                 return .log
             }

@@ -72,7 +72,7 @@ public struct PageLoader: Sendable {
             if response.status == 401 || response.status == 403 {
                 throw fail(
                     .credentialsRejected,
-                    "status \(response.status): the service rejected the credentials; check the variables its 'auth' or 'headers' use")
+                    "status \(response.status): the service rejected the credentials; check the variables its 'auth', 'headers' or 'sign' use")
             }
             throw fail(.httpStatus, "status \(response.status), expected \(expected)")
         }

@@ -114,4 +114,7 @@ public enum InterceptorPlan: Sendable {
     /// At most `perSecond` calls per second through this interceptor (shared by every manager of a
     /// service when declared on the service).
     case rateLimit(perSecond: Double)
+    /// Signs every attempt with an HMAC of its canonical string; the secret stays a `${VAR}`
+    /// template until a request is built.
+    case sign(SigningPlan, secret: InterpolatedString)
 }
