@@ -27,6 +27,7 @@ public final class APIManager: Sendable {
     private let params: [String: Value]
     private let interceptors: [any Interceptor]
     private let cache: ResponseCache?
+    private let redactor: Redactor
     private let state = Mutex(State())
 
     private struct Flight {
@@ -52,7 +53,11 @@ public final class APIManager: Sendable {
         self.params = params
         self.interceptors = plan.interceptors.map { $0.make(environment: client.environment) } + interceptors
         self.cache = plan.cache == nil ? nil : cache
+        redactor = Redactor(interceptors: plan.interceptors, environment: client.environment)
     }
+
+    /// `text` with the secrets of this manager's interceptors and of its service replaced by `***`.
+    @Sendable public func redact(_ text: String) -> String { redactor.redact(client.redact(text)) }
 
     deinit {
         for flight in state.withLock({ $0.flights.values }) { flight.task.cancel() }
@@ -132,7 +137,7 @@ public final class APIManager: Sendable {
             let id = s.nextFlight
             s.nextFlight += 1
             let generation = s.generation
-            let task = Task { [weak self, client, interceptors, cache] () throws -> Landing in
+            let task = Task { [weak self, client, interceptors, cache, redactor] () throws -> Landing in
                 var loader = loader
                 do {
                     let landing = try await APIManager.fetch(&loader, client: client, interceptors: interceptors, cache: cache)
@@ -141,7 +146,9 @@ public final class APIManager: Sendable {
                     self.landed(id: id, generation: generation, loader: loader)
                     await self.deliver(landing)
                     return landing
-                } catch let error as ManagerError where error.kind != .cancelled && !Task.isCancelled {
+                } catch let failure as ManagerError where failure.kind != .cancelled && !Task.isCancelled {
+                    // A request, a message or a body excerpt may echo a secret; none is ever shown.
+                    let error = failure.redacted { redactor.redact(client.redact($0)) }
                     self?.state.withLock { _ = $0.flights.removeValue(forKey: id) }
                     await self?.deliver(error)
                     throw error

@@ -140,17 +140,6 @@ public struct Runner {
     private func liveSource(_ manager: ManagerPlan, plan: RunPlan, client: ServiceClient, recorders: inout [Recorder]) throws(SourceError) -> LiveSource {
         var params = plan.params
         for (k, v) in options.params { params[k] = v }
-        var recorder: Recorder?
-        if options.mode == .record {
-            guard let folder = manager.fixtures else {
-                throw SourceError(
-                    manager: manager.ref.name, message: "--record needs a 'fixtures:' folder declared on the manager to record into")
-            }
-            do { recorder = try Recorder(folder: folder, redact: client.redact) } catch {
-                throw SourceError(manager: manager.ref.name, message: error.description)
-            }
-            recorder.map { recorders.append($0) }
-        }
         var cache: ResponseCache?
         if options.useCache, let plan = manager.cache {
             let folder = plan.store == .disk
@@ -158,6 +147,17 @@ public struct Runner {
             cache = ResponseCache(folder: folder)
         }
         let api = APIManager(plan: manager, client: client, params: params, cache: cache)
+        var recorder: Recorder?
+        if options.mode == .record {
+            guard let folder = manager.fixtures else {
+                throw SourceError(
+                    manager: manager.ref.name, message: "--record needs a 'fixtures:' folder declared on the manager to record into")
+            }
+            do { recorder = try Recorder(folder: folder, redact: api.redact) } catch {
+                throw SourceError(manager: manager.ref.name, message: error.description)
+            }
+            recorder.map { recorders.append($0) }
+        }
         return LiveSource(manager: api, recorder: recorder)
     }
 
