@@ -320,6 +320,23 @@ def run_checks(c, port):
     check(t3["access_token"] == "tok-3" and time.monotonic() - t >= 0.3, "oauth: refresh_token grant, ?delay=")
     check(c.json("GET", "/oauth/items", headers={"Authorization": "Bearer tok-3"})[0] == 200, "oauth: refreshed token works")
 
+    # ---- request signing (a known answer computed with `openssl dgst -sha256 -hmac`)
+    check(c.json("GET", "/signed")[0] == 400, "signed: needs a config first")
+    config = {"algorithm": "hmac-sha256", "secret": "s3cret-key", "header": "X-Signature", "encoding": "hex",
+              "timestamp_header": "X-Timestamp", "message": "{method}\n{path}\n{query}\n{timestamp}\n{body_sha256}"}
+    c.json("POST", "/_admin/signing", body=json.dumps(config))
+    good = {"X-Timestamp": "1700000000",
+            "X-Signature": "bd19b74f46fe0bdc661620b1b490af685b04909227793a974a82dce5e362ff2c"}
+    status, _, body = c.json("GET", "/signed?b=x%20y&a=1", headers=good)
+    check(status == 200 and len(body["items"]) == 3 and body["attempts"][-1]["valid"], f"signed: good signature ({body})")
+    status, _, body = c.json("GET", "/signed?b=x%20y&a=1", headers={**good, "X-Timestamp": "1700000001"})
+    check(status == 401 and "bad signature" in body["error"], "signed: another timestamp is refused")
+    c.json("POST", "/_admin/signing", body=json.dumps({**config, "algorithm": "hmac-sha512", "encoding": "base64",
+                                                         "prefix": "v1="}))
+    b64 = {**good, "X-Signature": "v1=1iqL5MKNs2NqljPtSVxVC5IDxxtLisgxfw6/2WFOoynbv4i8lFOTtHvVB+4hQWogIZ3L1HyL+MP904PCXtskkA=="}
+    check(c.json("GET", "/signed?a=1&b=x+y&fail=1&key=s", headers=b64)[0] == 503, "signed: base64, prefix, fail=1")
+    check(c.json("GET", "/signed?a=1&b=x+y&fail=1&key=s", headers=b64)[0] == 200, "signed: then 200")
+
     # ---- bench
     _, _, body = c.json("GET", "/bench?page=3&per_page=4&pages=3")
     check(body["next"] is None and [i["id"] for i in body["items"]] == [9, 10, 11, 12], "bench: last page")

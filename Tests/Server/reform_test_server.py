@@ -17,8 +17,11 @@ import argparse
 import base64
 import binascii
 import email.utils
+import hashlib
+import hmac
 import itertools
 import json
+import re
 import os
 import select
 import signal
@@ -31,7 +34,7 @@ import time
 import traceback
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from urllib.parse import parse_qsl, unquote
+from urllib.parse import parse_qsl, quote, unquote
 
 DEFAULT_TOTAL = 47
 BASIC_USER, BASIC_PASS = "reform", "s3cret"
@@ -70,6 +73,8 @@ class State:
             self.counters = {}
             self.tokens_issued = 0
             self.current_token = None
+            self.signing = None
+            self.signed = {}
 
     def dataset(self, total):
         items = self.datasets.get(total)
@@ -104,6 +109,13 @@ class State:
         with self.lock:
             old, self.current_token = self.current_token, None
             return old
+
+    def signed_attempt(self, key, attempt):
+        """Appends one checked signature for `key`; returns every attempt so far."""
+        with self.lock:
+            attempts = self.signed.setdefault(key, [])
+            attempts.append(attempt)
+            return list(attempts)
 
     def token_ok(self, token):
         with self.lock:
@@ -164,6 +176,32 @@ def decode_cursor(token):
 
 REASONS = {s.value: s.phrase for s in HTTPStatus}
 REASONS.setdefault(429, "Too Many Requests")
+
+
+SIGNING_HASHES = {"hmac-sha1": hashlib.sha1, "hmac-sha256": hashlib.sha256, "hmac-sha512": hashlib.sha512}
+PLACEHOLDER = re.compile(r"\{\{|\}\}|\{([^{}]*)\}")
+
+
+def canonical_query(raw):
+    """Pairs percent-encoded as RFC 3986 (unreserved kept), sorted by name then value, joined by &."""
+    pairs = [(quote(n, safe=""), quote(v, safe="")) for n, v in parse_qsl(raw, keep_blank_values=True)]
+    return "&".join(f"{n}={v}" for n, v in sorted(pairs))
+
+
+def signing_message(template, method, raw_path, raw_query, body, headers, timestamp):
+    """Reform's `sign` message, rendered independently of the engine (see README, Services)."""
+    def fill(match):
+        text = match.group(0)
+        if text in ("{{", "}}"):
+            return text[0]
+        name = match.group(1)
+        values = {"method": method.upper(), "path": raw_path, "query": canonical_query(raw_query),
+                  "body": body.decode("utf-8", errors="replace"), "body_sha256": hashlib.sha256(body).hexdigest(),
+                  "timestamp": timestamp}
+        if name.startswith("header:"):
+            return headers.get(name[7:].lower(), "")
+        return values[name]
+    return PLACEHOLDER.sub(fill, template)
 
 
 # --------------------------------------------------------------------------- handler
@@ -604,6 +642,47 @@ class Handler(BaseHTTPRequestHandler):
         size = int_arg(q, "per_page", 10, 1, 10000)
         self.json(200, {"items": items[(page - 1) * size: page * size], "page": page, "total": len(items)})
 
+    # ---- request signing
+
+    def ep_admin_signing(self, q):
+        try:
+            config = json.loads(self.body.decode("utf-8"))
+            if config["algorithm"] not in SIGNING_HASHES or config.get("encoding", "hex") not in ("hex", "base64"):
+                raise ValueError("algorithm must be hmac-sha1|hmac-sha256|hmac-sha512, encoding hex|base64")
+            for key in ("secret", "header", "message"):
+                if not isinstance(config[key], str):
+                    raise ValueError(f"'{key}' must be a string")
+        except (ValueError, KeyError, UnicodeDecodeError) as e:
+            raise BadRequest(f"signing config: {e}")
+        with self.server.state.lock:
+            self.server.state.signing = config
+        self.json(200, {"signing": config["algorithm"]})
+
+    def ep_signed(self, q):
+        config = self.server.state.signing
+        if config is None:
+            raise BadRequest("POST /_admin/signing first")
+        timestamp = self.h.get(config.get("timestamp_header", "x-timestamp").lower(), "")
+        raw_path, _, raw_query = self.path.partition("?")
+        message = signing_message(config["message"], self.command, raw_path, raw_query, self.body, self.h, timestamp)
+        mac = hmac.new(config["secret"].encode("utf-8"), message.encode("utf-8"), SIGNING_HASHES[config["algorithm"]]).digest()
+        encoded = mac.hex() if config.get("encoding", "hex") == "hex" else base64.b64encode(mac).decode()
+        expected = config.get("prefix", "") + encoded
+        seen = self.h.get(config["header"].lower(), "")
+        skew = config.get("max_skew")
+        fresh = skew is None or (timestamp.isdigit() and abs(time.time() - int(timestamp)) <= skew)
+        valid = hmac.compare_digest(expected.encode(), seen.encode()) and fresh
+        attempts = self.server.state.signed_attempt(q.get("key", "default"),
+                                                    {"timestamp": timestamp, "signature": seen, "valid": valid})
+        if not valid:
+            reason = "bad signature" if fresh else f"stale timestamp '{timestamp}'"
+            return self.json(401, {"error": f"{reason}; the server signed: {json.dumps(message)}"})
+        if len(attempts) <= int_arg(q, "fail", 0, 0):
+            return self.json(int_arg(q, "status", 503, 200, 599), {"error": "signed, but failing on purpose",
+                                                                   "attempt": len(attempts)})
+        self.json(200, {"items": self.server.state.dataset(DEFAULT_TOTAL)[:3], "attempts": attempts,
+                        "body": self.body.decode("utf-8", errors="replace")})
+
     def ep_admin_expire(self, q):
         self.json(200, {"expired": self.server.state.expire_token()})
 
@@ -680,6 +759,8 @@ ROUTES = {
     "/oauth/token": (POST, Handler.ep_oauth_token),
     "/oauth/items": (GET, Handler.ep_oauth_items),
     "/_admin/expire": (POST, Handler.ep_admin_expire),
+    "/_admin/signing": (POST, Handler.ep_admin_signing),
+    "/signed": (("GET", "POST"), Handler.ep_signed),
     "/bench": (GET, Handler.ep_bench),
     "/_log": (GET, Handler.ep_log),
     "/_reset": (POST, Handler.ep_reset_state),
