@@ -181,8 +181,20 @@ public final class APIManager: Sendable {
         for interceptor in interceptors { await interceptor.afterFailure(error, manager: plan.ref) }
     }
 
-    /// Sends the loader's next request (or answers it from the cache) and lands the response.
+    /// Sends the loader's next request (or answers it from the cache) and lands the response; a
+    /// failure comes back with the service's secrets redacted.
     static func fetch(
+        _ loader: inout PageLoader, client: ServiceClient, interceptors: [any Interceptor], cache: ResponseCache?
+    ) async throws(ManagerError) -> Landing {
+        do throws(ManagerError) {
+            return try await fetchUnredacted(&loader, client: client, interceptors: interceptors, cache: cache)
+        } catch {
+            // Errors carry request lines, messages and body excerpts, where a secret can appear.
+            throw error.redacted(client.redact)
+        }
+    }
+
+    private static func fetchUnredacted(
         _ loader: inout PageLoader, client: ServiceClient, interceptors: [any Interceptor], cache: ResponseCache?
     ) async throws(ManagerError) -> Landing {
         guard let request = loader.nextRequest else {

@@ -1,19 +1,37 @@
-/// Hides secret values: everything a service's headers and auth resolve from the environment, and
-/// every signing secret.
+/// Hides secret values: everything a service's headers, auth and interceptors resolve from the
+/// environment (signing secrets included), in every form a request carries it — as written,
+/// percent-encoded (a query, a path, a form body) and, for Basic auth, the Base64 of
+/// `user:password`.
 struct Redactor: Sendable {
-    /// The resolved secret values, longest first (so a value inside another is not half-hidden).
+    /// Every form of every secret, longest first (so a value inside another is not half-hidden).
     let secrets: [String]
 
-    /// Hides the values of `variables` and what each of `templates` resolves to as a whole (a
-    /// signing secret written into the pipeline has no variable to look up).
-    init(variables: [String], templates: [InterpolatedString] = [], environment: [String: String]) {
-        let whole = templates.compactMap { try? $0.resolve(in: environment) }
-        secrets = Set(variables.compactMap { environment[$0] } + whole).filter { $0.count >= 3 }.sorted { $0.count > $1.count }
+    /// Secrets of `service` resolved in `environment`: its headers, auth, and header and sign
+    /// interceptors.
+    init(service: ServicePlan, environment: [String: String]) {
+        var values = Set(service.secretVariables).compactMap { environment[$0] }
+        values += service.interceptors.secretTemplates.compactMap { try? $0.resolve(in: environment) }
+        if case .basic(let user, let password)? = service.auth,
+            let pair = try? user.resolve(in: environment) + ":" + password.resolve(in: environment)
+        {
+            values.append(Base64.encode(pair.utf8))
+        }
+        self.init(values: values)
     }
 
-    /// Hides the secrets of `interceptors` (declared on a manager).
+    /// Hides the secrets of `interceptors` (declared on a manager); a signing secret is hidden
+    /// whole once resolved (one written into the pipeline has no variable to look up).
     init(interceptors: [InterceptorPlan], environment: [String: String]) {
-        self.init(variables: interceptors.secretVariables, templates: interceptors.secretTemplates, environment: environment)
+        let values = Set(interceptors.secretVariables).compactMap { environment[$0] }
+            + interceptors.secretTemplates.compactMap { try? $0.resolve(in: environment) }
+        self.init(values: values)
+    }
+
+    /// Hides `values` and their percent-encoded forms; values shorter than 3 characters are kept
+    /// (hiding every `a` would hide nothing and garble everything).
+    init(values: [String]) {
+        let forms = values.filter { $0.count >= 3 }.flatMap { [$0, PercentEncoding.encode($0)] }
+        secrets = Set(forms).sorted { $0.count > $1.count }
     }
 
     /// `text` with every secret replaced by `***`.

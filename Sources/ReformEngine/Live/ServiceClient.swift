@@ -39,8 +39,7 @@ public final class ServiceClient: Sendable {
         self.transport = transport
         self.events = events
         self.interceptors = service.interceptors.map { $0.make(environment: environment) } + interceptors
-        redactor = Redactor(
-            variables: service.secretVariables, templates: service.interceptors.secretTemplates, environment: environment)
+        redactor = Redactor(service: service, environment: environment)
         if case .oauth2(let plan)? = service.auth {
             tokens = TokenStore(
                 plan: plan, service: service.name, baseURL: baseURL, environment: environment, transport: transport,

@@ -5,32 +5,9 @@ import Testing
 
 /// `reform run --live / --record / --env` through the real binary and the real server.
 @Suite struct LiveCommandTests {
-    struct Outcome {
-        let status: Int32
-        let stdout: String
-        let stderr: String
-    }
-
     /// Runs the `reform` binary built beside the tests, from the project root.
-    func reform(_ arguments: [String], environment: [String: String]) throws -> Outcome {
-        let folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        let candidates = [folder.appendingPathComponent("reform").path, folder.deletingLastPathComponent().appendingPathComponent("reform").path]
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates[0])
-        process.arguments = arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: ProjectRoot.path)
-        process.environment = ["PATH": "/usr/bin:/bin", "NO_COLOR": "1"].merging(environment) { _, b in b }
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Outcome(
-            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-            stderr: String(decoding: stderr, as: UTF8.self))
+    func reform(_ arguments: [String], environment: [String: String]) throws -> ReformBinary.Outcome {
+        try ReformBinary.run(arguments, environment: environment)
     }
 
     @Test func theCatalogPipelineLiveWritesWhatItsFixturesReplay() async throws {
@@ -108,13 +85,10 @@ import Testing
             runs:
               default: { managers: [fast, slow], output: { format: ndjson, path: out/slow.ndjson } }
             """)
-        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        let candidates = [binary.appendingPathComponent("reform").path, binary.deletingLastPathComponent().appendingPathComponent("reform").path]
-        let reform = candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates[0]
         let errors = open(folder.path + "/stderr.txt", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         defer { close(errors) }
         let pid = try Spawn.start(
-            [reform, "run", pipeline, "--live", "--dead-letter", folder.path + "/dead.ndjson"], stdout: errors, stderr: errors,
+            [ReformBinary.path, "run", pipeline, "--live", "--dead-letter", folder.path + "/dead.ndjson"], stdout: errors, stderr: errors,
             environment: ["TEST_URL=\(server.url)", "PATH=/usr/bin:/bin"])
         try await server.waitForRequest(path: "/slow")
         kill(pid, signal)
