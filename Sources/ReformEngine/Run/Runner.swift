@@ -2,7 +2,7 @@ import ReformSDK
 
 /// Executes one run of a pipeline: lands each manager's records, feeds every output's chain,
 /// writes outputs atomically and rejected records to the dead-letter file.
-public struct Runner {
+public struct Runner: Sendable {
     /// The pipeline.
     public let pipeline: Pipeline
     /// What was asked on the command line.
@@ -16,6 +16,9 @@ public struct Runner {
 
     /// Runs to the end and returns the counts; throws when the run cannot start or a source fails
     /// as a whole (outputs are then left untouched; the dead-letter file keeps what it had).
+    ///
+    /// Blocks the calling thread until the run ends: call it from a thread of your own (the
+    /// command line calls it from the main thread). From async code `await` the async `run()`.
     public func run() throws(RunError) -> RunSummary {
         guard let plan = pipeline.run(named: options.runName) else {
             let names = pipeline.runs.map(\.name)

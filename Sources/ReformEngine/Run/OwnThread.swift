@@ -1,0 +1,31 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Starts work on a new thread of its own, outside Swift concurrency's pool and Dispatch's.
+///
+/// For synchronous work that blocks while tasks do its I/O (a live run waits in ``Blocking``):
+/// on a pool thread it would hold one of the pool's few threads (as many as cores) that those
+/// tasks need, and enough such waits at once leave none.
+enum OwnThread {
+    private final class Work {
+        let body: @Sendable () -> Void
+        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+    }
+
+    /// Runs `body` on a new detached thread; on the calling thread if no thread can be started.
+    static func start(_ body: @escaping @Sendable () -> Void) {
+        let work = Unmanaged.passRetained(Work(body)).toOpaque()
+        var thread = pthread_t()
+        let started = pthread_create(&thread, nil, { argument in
+            guard let argument else { return nil }
+            Unmanaged<Work>.fromOpaque(argument).takeRetainedValue().body()
+            return nil
+        }, work)
+        if started == 0 {
+            pthread_detach(thread)
+        } else {
+            Unmanaged<Work>.fromOpaque(work).takeRetainedValue().body()
+        }
+    }
+}
