@@ -22,8 +22,15 @@ struct CLIRunner {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates[0]
     }()
 
+    /// Runs `executable` with `arguments` and waits for it on a thread of its own (see ``offPool(_:)``).
     static func run(
         _ arguments: [String], stdin: String? = nil, environment extra: [String: String] = [:], executable: String = executable
+    ) async throws -> Result {
+        try await offPool { try runBlocking(arguments, stdin: stdin, environment: extra, executable: executable) }
+    }
+
+    private static func runBlocking(
+        _ arguments: [String], stdin: String?, environment extra: [String: String], executable: String
     ) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
@@ -45,6 +52,16 @@ struct CLIRunner {
         return Result(
             status: process.terminationStatus, stdout: String(decoding: stdoutData, as: UTF8.self),
             stderr: String(decoding: stderrData, as: UTF8.self))
+    }
+}
+
+/// Runs `body` on a thread of its own and waits for it without holding a thread of the Swift
+/// concurrency pool. The pool has as many threads as cores (two here); tests that sat on one while
+/// a child process ran (minutes for the conformance loop and the plugin builds under a sanitizer)
+/// left the async tests no thread, and their timing checks failed.
+func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try body() }) }.start()
     }
 }
 

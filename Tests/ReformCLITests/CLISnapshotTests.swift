@@ -74,14 +74,14 @@ struct CLISnapshotTests {
     ]
 
     @Test(arguments: cases)
-    func transcriptMatchesGolden(_ test: Case) throws {
-        let result = try CLIRunner.run(test.arguments, stdin: test.stdin)
+    func transcriptMatchesGolden(_ test: Case) async throws {
+        let result = try await CLIRunner.run(test.arguments, stdin: test.stdin)
         let transcript = Snapshot.transcript(test.arguments, result)
         #expect(try Snapshot.matches(test.name, transcript), "golden Snapshots/\(test.name).txt differs:\n\(transcript)")
     }
 
-    @Test func statsJSONCountsManagersAndStepsOnStandardError() throws {
-        let result = try CLIRunner.run(["run", "Pipelines/property-list.yaml", "--format", "ndjson", "--quiet", "--stats", "json"])
+    @Test func statsJSONCountsManagersAndStepsOnStandardError() async throws {
+        let result = try await CLIRunner.run(["run", "Pipelines/property-list.yaml", "--format", "ndjson", "--quiet", "--stats", "json"])
         #expect(result.status == 0)
         let stats = try JSONSerialization.jsonObject(with: Data(result.stderr.utf8)) as? [String: Any]
         let managers = stats?["managers"] as? [[String: Any]]
@@ -94,19 +94,19 @@ struct CLISnapshotTests {
     }
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
-    func progressShowsOnATerminalOnlyAndNotWithQuiet() throws {
+    func progressShowsOnATerminalOnlyAndNotWithQuiet() async throws {
         // `script` gives the command a terminal; its output is the terminal's (stdout and stderr).
-        func onTerminal(_ extra: String) throws -> String {
+        func onTerminal(_ extra: String) async throws -> String {
             let command = "\(CLIRunner.executable) run Pipelines/reminders.yaml --format csv --output /dev/null \(extra)"
-            let result = try CLIRunner.run(["-qec", command, "/dev/null"], executable: "/usr/bin/script")
+            let result = try await CLIRunner.run(["-qec", command, "/dev/null"], executable: "/usr/bin/script")
             return result.stdout
         }
-        let shown = try onTerminal("")
+        let shown = try await onTerminal("")
         #expect(shown.contains("reform: events 4 records"))
         #expect(shown.contains("reform: festivals 5 records"))
         #expect(shown.contains("records/s"))
-        #expect(!(try onTerminal("--quiet")).contains("records/s"))
-        #expect(!(try CLIRunner.run(["run", "Pipelines/reminders.yaml", "--format", "csv"])).stderr.contains("records/s"))
+        #expect(!(try await onTerminal("--quiet")).contains("records/s"))
+        #expect(!(try await CLIRunner.run(["run", "Pipelines/reminders.yaml", "--format", "csv"])).stderr.contains("records/s"))
     }
 
     @Test func theExecutableIsBuilt() {

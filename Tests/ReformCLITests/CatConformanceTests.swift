@@ -8,7 +8,7 @@ import Testing
 /// and 79 of 94 invalid cases rejected; the command must do strictly better on both.
 @Suite("reform cat against yaml-test-suite")
 struct CatConformanceTests {
-    @Test func catLoadsTheSuiteBetterThanThePeer() throws {
+    @Test func catLoadsTheSuiteBetterThanThePeer() async throws {
         let suite = URL(fileURLWithPath: CLIRunner.projectRoot + "/../shared/conformance/yaml").standardizedFileURL.path
         let fm = FileManager.default
         let cases = (fm.enumerator(atPath: suite)?.compactMap { $0 as? String } ?? [])
@@ -17,7 +17,7 @@ struct CatConformanceTests {
         var valid = 0, validEqual = 0, invalid = 0, invalidRejected = 0
         for name in cases {
             let folder = suite + "/" + name
-            let result = try CLIRunner.run(["cat", "--to", "ndjson", folder + "/in.yaml"])
+            let result = try await CLIRunner.run(["cat", "--to", "ndjson", folder + "/in.yaml"])
             if fm.fileExists(atPath: folder + "/error") {
                 invalid += 1
                 if result.status != 0 {

@@ -8,70 +8,72 @@ import Testing
 struct PluginTests {
     static let brokenLibraries = CLIRunner.projectRoot + "/" + PluginBuilds.broken + "/.build/debug"
 
-    func snapshot(_ name: String, _ arguments: [String], environment: [String: String] = [:], replacing: [String: String] = [:]) throws {
-        try #require(PluginBuilds.failures.isEmpty, "\(PluginBuilds.failures)")
-        let result = try CLIRunner.run(arguments, environment: environment)
+    func snapshot(_ name: String, _ arguments: [String], environment: [String: String] = [:], replacing: [String: String] = [:]) async throws {
+        let failures = await PluginBuilds.failures
+        try #require(failures.isEmpty, "\(failures)")
+        let result = try await CLIRunner.run(arguments, environment: environment)
         let transcript = Snapshot.transcript(arguments, result, replacing: replacing.merging(["x86_64-unknown-linux-gnu/": "", "aarch64-unknown-linux-gnu/": ""]) { a, _ in a })
         #expect(try Snapshot.matches(name, transcript), "\(transcript)")
     }
 
-    @Test func runsAPipelineThroughBothPlugins() throws {
-        try snapshot("plugins-run-listings", ["run", "Pipelines/listings-plugins.yaml"])
+    @Test func runsAPipelineThroughBothPlugins() async throws {
+        try await snapshot("plugins-run-listings", ["run", "Pipelines/listings-plugins.yaml"])
     }
 
-    @Test func pluginOutputEqualsTheYAMLMappingsOutput() throws {
-        try #require(PluginBuilds.failures.isEmpty, "\(PluginBuilds.failures)")
-        let plugin = try CLIRunner.run(["run", "Pipelines/listings-plugins.yaml", "--run", "property-list", "--format", "ndjson", "--quiet"])
-        let mapping = try CLIRunner.run(["run", "Pipelines/property-list.yaml", "--format", "ndjson", "--quiet"])
+    @Test func pluginOutputEqualsTheYAMLMappingsOutput() async throws {
+        let failures = await PluginBuilds.failures
+        try #require(failures.isEmpty, "\(failures)")
+        let plugin = try await CLIRunner.run(["run", "Pipelines/listings-plugins.yaml", "--run", "property-list", "--format", "ndjson", "--quiet"])
+        let mapping = try await CLIRunner.run(["run", "Pipelines/property-list.yaml", "--format", "ndjson", "--quiet"])
         #expect(plugin.status == 0 && mapping.status == 0, "\(plugin.stderr)\(mapping.stderr)")
         #expect(!plugin.stdout.isEmpty && plugin.stdout == mapping.stdout)
     }
 
-    @Test func listsBuiltInStepsAndPluginsWithTheirOptions() throws {
+    @Test func listsBuiltInStepsAndPluginsWithTheirOptions() async throws {
         // The newest build is listed; which one that is depends on what was built last.
-        try snapshot("plugins-list", ["plugins"], replacing: ["/.build/debug/": "/.build/<config>/", "/.build/release/": "/.build/<config>/"])
+        try await snapshot("plugins-list", ["plugins"], replacing: ["/.build/debug/": "/.build/<config>/", "/.build/release/": "/.build/<config>/"])
     }
 
-    @Test func reportsBadOptionsAtTheirLineAndColumn() throws {
-        try snapshot("plugins-bad-options", ["validate", "Tests/ReformCLITests/Inputs/plugin-bad-options.yaml"])
+    @Test func reportsBadOptionsAtTheirLineAndColumn() async throws {
+        try await snapshot("plugins-bad-options", ["validate", "Tests/ReformCLITests/Inputs/plugin-bad-options.yaml"])
     }
 
-    @Test func saysWhatToRunForEachLoadFailure() throws {
+    @Test func saysWhatToRunForEachLoadFailure() async throws {
         let unbuilt = FileManager.default.temporaryDirectory.appendingPathComponent("reform-unbuilt-\(getpid())")
         try FileManager.default.createDirectory(at: unbuilt.appendingPathComponent("Unbuilt"), withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: unbuilt) }
         try Data().write(to: unbuilt.appendingPathComponent("Unbuilt/Package.swift"))
-        try snapshot(
+        try await snapshot(
             "plugins-load-failures", ["validate", "Tests/ReformCLITests/Inputs/plugin-load-failures.yaml"],
             environment: ["REFORM_PLUGIN_PATH": "\(Self.brokenLibraries):\(unbuilt.path)"], replacing: [unbuilt.path: "<tmp>"])
     }
 
-    @Test func keysCheckFailsWhenAGeneratedFileIsOutOfDate() throws {
+    @Test func keysCheckFailsWhenAGeneratedFileIsOutOfDate() async throws {
         let current = "Plugins/PropertyListReformer/Sources/PropertyListReformer/PropertyListKeys.swift"
-        let fresh = try CLIRunner.run(["keys", "Pipelines/property-list.yaml", "--swift", "--check", current])
+        let fresh = try await CLIRunner.run(["keys", "Pipelines/property-list.yaml", "--swift", "--check", current])
         #expect(fresh.status == 0, "\(fresh.stderr)")
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reform-keys-\(getpid())")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let written = try CLIRunner.run(["keys", "Pipelines/property-list.yaml", "--swift", "--output", folder.path])
+        let written = try await CLIRunner.run(["keys", "Pipelines/property-list.yaml", "--swift", "--output", folder.path])
         #expect(written.status == 0 && written.stdout == folder.path + "/PropertyListKeys.swift\n", "\(written.stderr)")
         let stale = folder.appendingPathComponent("PropertyListKeys.swift")
         try (String(contentsOf: stale, encoding: .utf8) + "public let kExtra = \"kExtra\"\n").write(to: stale, atomically: true, encoding: .utf8)
-        let check = try CLIRunner.run(["keys", "Pipelines/property-list.yaml", "--swift", "--check", stale.path])
+        let check = try await CLIRunner.run(["keys", "Pipelines/property-list.yaml", "--swift", "--check", stale.path])
         #expect(check.status == 1)
         #expect(check.stderr.contains("PropertyListKeys.swift:1:1: error: out of date with Pipelines/property-list.yaml"))
     }
 
     /// What a new user does with the README, outside the repository: scaffold, build and test,
     /// then use the plugin from a pipeline.
-    @Test func scaffoldedPluginOutsideTheRepositoryBuildsPassesAndRuns() throws {
+    @Test func scaffoldedPluginOutsideTheRepositoryBuildsPassesAndRuns() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reform-scaffold-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let created = try CLIRunner.run(["plugins", "new", "Shout", "--output", folder.path])
+        let created = try await CLIRunner.run(["plugins", "new", "Shout", "--output", folder.path])
         #expect(created.status == 0, "\(created.stderr)")
         let manifest = try String(contentsOf: folder.appendingPathComponent("Shout/Package.swift"), encoding: .utf8)
         #expect(manifest.contains(".package(path: \"\(CLIRunner.projectRoot)/SDK\")"))
-        let tested = PluginBuilds.swift(["test", "--package-path", folder.appendingPathComponent("Shout").path])
+        let tested = await PluginBuilds.swift(["test", "--package-path", folder.appendingPathComponent("Shout").path])
         #expect(tested.status == 0, "\(tested.output)")
         #expect(tested.output.contains("Test conforms() passed"))
         let pipeline = folder.appendingPathComponent("shout.yaml")
@@ -87,7 +89,7 @@ struct PluginTests {
               default: { reform: [loud], output: { format: ndjson } }
 
             """.write(to: pipeline, atomically: true, encoding: .utf8)
-        let run = try CLIRunner.run(
+        let run = try await CLIRunner.run(
             ["run", pipeline.path, "--input", "listings=-", "--quiet"], stdin: "{\"id\":1,\"name\":\"Shanghai\"}\n")
         #expect(run.stdout == "{\"id\":1,\"name\":\"SHANGHAI\"}\n", "\(run.stderr)")
     }

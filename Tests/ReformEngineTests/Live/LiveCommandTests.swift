@@ -6,14 +6,14 @@ import Testing
 /// `reform run --live / --record / --env` through the real binary and the real server.
 @Suite struct LiveCommandTests {
     /// Runs the `reform` binary built beside the tests, from the project root.
-    func reform(_ arguments: [String], environment: [String: String]) throws -> ReformBinary.Outcome {
-        try ReformBinary.run(arguments, environment: environment)
+    func reform(_ arguments: [String], environment: [String: String]) async throws -> ReformBinary.Outcome {
+        try await ReformBinary.run(arguments, environment: environment)
     }
 
     @Test func theCatalogPipelineLiveWritesWhatItsFixturesReplay() async throws {
         let server = try TestServer()
-        let replayed = try reform(["run", "Pipelines/catalog.yaml", "--quiet"], environment: [:])
-        let live = try reform(["run", "Pipelines/catalog.yaml", "--live", "--quiet"], environment: ["REFORM_CATALOG_URL": server.url])
+        let replayed = try await reform(["run", "Pipelines/catalog.yaml", "--quiet"], environment: [:])
+        let live = try await reform(["run", "Pipelines/catalog.yaml", "--live", "--quiet"], environment: ["REFORM_CATALOG_URL": server.url])
         #expect(replayed.status == 0 && live.status == 0, "\(replayed.stderr)\(live.stderr)")
         #expect(live.stdout == replayed.stdout)
         #expect(live.stdout.split(separator: "\n").count == 69)
@@ -45,7 +45,7 @@ import Testing
               default: { managers: [echo, pages], output: { format: ndjson } }
             """)
         let environment = ["TEST_URL": server.url, "ECHO_SECRET": "hunter2-secret"]
-        let recorded = try reform(["run", pipeline, "--record"], environment: environment)
+        let recorded = try await reform(["run", pipeline, "--record"], environment: environment)
         #expect(recorded.status == 0, "\(recorded.stderr)")
         #expect(recorded.stderr.contains("recorded 1 exchange to"))
         #expect(recorded.stderr.contains("recorded 3 exchanges to"))
@@ -53,16 +53,16 @@ import Testing
         #expect(fixture.contains("\"x-secret\": \"***\""), "the echoed secret is redacted")
         #expect(!fixture.contains("hunter2-secret"))
         #expect(try folder.read("fixtures/pages/003.json").contains("\"cursor\""))
-        let replayed = try reform(["run", pipeline, "--quiet"], environment: ["TEST_URL": "http://127.0.0.1:9"])
+        let replayed = try await reform(["run", pipeline, "--quiet"], environment: ["TEST_URL": "http://127.0.0.1:9"])
         #expect(replayed.status == 0, "\(replayed.stderr)")
         #expect(replayed.stdout.split(separator: "\n").count == 11)
     }
 
-    @Test func anUnknownEnvironmentAndAnUnreachableServiceAreClearFailures() throws {
-        let env = try reform(["run", "Pipelines/catalog.yaml", "--live", "--env", "staging"], environment: [:])
+    @Test func anUnknownEnvironmentAndAnUnreachableServiceAreClearFailures() async throws {
+        let env = try await reform(["run", "Pipelines/catalog.yaml", "--live", "--env", "staging"], environment: [:])
         #expect(env.status == 1)
         #expect(env.stderr.contains("no base URL for environment 'staging' (it has: default)"))
-        let down = try reform(["run", "Pipelines/catalog.yaml", "--live"], environment: ["REFORM_CATALOG_URL": "http://127.0.0.1:9"])
+        let down = try await reform(["run", "Pipelines/catalog.yaml", "--live"], environment: ["REFORM_CATALOG_URL": "http://127.0.0.1:9"])
         #expect(down.status == 1)
         #expect(down.stderr.contains("manager 'listing'"))
         #expect(down.stderr.contains("connection refused"))

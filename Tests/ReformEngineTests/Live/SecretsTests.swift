@@ -116,7 +116,7 @@ import Testing
         let server = try TestServer()
         let folder = try TemporaryFolder()
         let pipeline = try folder.write("pipeline.yaml", Self.pipeline)
-        let run = try ReformBinary.run(
+        let run = try await ReformBinary.run(
             ["run", pipeline, "--record", "--stats", "json", "--dead-letter", folder.path + "/dead.ndjson"],
             environment: Self.environment.merging(["TEST_URL": server.url]) { a, _ in a }, in: folder.path)
         #expect(run.status == 3, "the 12 items are rejected, everything else lands: \(run.stderr)")
@@ -148,7 +148,7 @@ import Testing
         let server = try TestServer()
         let folder = try TemporaryFolder()
         let pipeline = try folder.write("pipeline.yaml", Self.pipeline)
-        let run = try ReformBinary.run(
+        let run = try await ReformBinary.run(
             ["run", pipeline, "--live", "--run", name, "--stats", "json", "--dead-letter", folder.path + "/dead.ndjson"],
             environment: Self.environment.merging(["TEST_URL": server.url]) { a, _ in a }, in: folder.path)
         #expect(run.status == 1, "\(run.stderr)")
