@@ -1,6 +1,5 @@
 #if canImport(Glibc)
 import Glibc
-import Synchronization
 #endif
 
 /// A buffered byte destination: standard output, or a file written atomically.
@@ -103,7 +102,7 @@ public final class OutputFile {
     }
 
     /// Temporary files not yet committed or abandoned, for ``abandonUnfinished()``.
-    private static let unfinished = Mutex<Set<String>>([])
+    private static let unfinished = Guarded<Set<String>>([])
 
     /// Removes every temporary file not yet committed: the last resort of an interrupted process,
     /// so that no half-written file is left beside an output.

@@ -1,5 +1,4 @@
 public import ReformSDK
-import Synchronization
 
 /// Receives a manager's landings: one method for success, one for failure (seeds/004). Held
 /// weakly: when the consumer goes away, nothing lands on it.
@@ -28,7 +27,7 @@ public final class APIManager: Sendable {
     private let interceptors: [any Interceptor]
     private let cache: ResponseCache?
     private let redactor: Redactor
-    private let state = Mutex(State())
+    private let state = Guarded(State())
 
     private struct Flight {
         let task: Task<Landing, any Error>

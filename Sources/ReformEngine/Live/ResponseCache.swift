@@ -1,12 +1,11 @@
 import Glibc
 import ReformSDK
-import Synchronization
 
 /// A manager's response cache (CTNetworking keeps one): responses keyed by method, URL, sorted
 /// query and body, reused while younger than the manager's `cache.ttl`. In memory, and optionally
 /// in files so later runs can use them. A landing answered from here is marked `cached`.
 public final class ResponseCache: Sendable {
-    private let entries = Mutex<[String: (response: HTTPResponse, storedAt: Double)]>([:])
+    private let entries = Guarded<[String: (response: HTTPResponse, storedAt: Double)]>([:])
     private let folder: String?
 
     /// A cache in memory, and in `folder` too when one is given (created when needed).

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Cross-layer signals (seeds/004: notifications only for what crosses layers). Landings and
 /// failures go to each manager's consumer; these go to whoever watches the service.
@@ -15,8 +14,8 @@ public enum ServiceEvent: Sendable, Equatable {
 
 /// Fans service events out to every subscriber's `AsyncStream`.
 public final class EventHub: Sendable {
-    private let subscribers = Mutex<[Int: AsyncStream<ServiceEvent>.Continuation]>([:])
-    private let nextID = Mutex(0)
+    private let subscribers = Guarded<[Int: AsyncStream<ServiceEvent>.Continuation]>([:])
+    private let nextID = Guarded(0)
 
     /// A hub with no subscribers.
     public init() {}

@@ -1,5 +1,4 @@
 public import ReformSDK
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -8,7 +7,7 @@ import Glibc
 /// Loads plugin libraries: `dlopen` by absolute path, ABI check, then the plugin object. A library
 /// is loaded once per process and never unloaded (Swift images cannot be unloaded safely).
 public enum PluginLibrary {
-    private static let loaded = Mutex<[String: Result<any ReformerPlugin, PluginLoadError>]>([:])
+    private static let loaded = Guarded<[String: Result<any ReformerPlugin, PluginLoadError>]>([:])
 
     /// The plugin in the library at `path` (absolute), which pipelines call `name`.
     public static func load(_ path: String, name: String) throws(PluginLoadError) -> any ReformerPlugin {

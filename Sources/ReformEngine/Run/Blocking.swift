@@ -1,12 +1,11 @@
 import Dispatch
-import Synchronization
 
 /// Runs async work from the synchronous run loop: the work starts at once on the concurrency
 /// pool, and ``wait()`` blocks the calling (non-pool) thread until it has finished.
 final class Blocking<Success: Sendable, Failure: Error>: Sendable {
     private let done = DispatchSemaphore(value: 0)
-    private let result = Mutex<Result<Success, Failure>?>(nil)
-    private let task = Mutex<Task<Void, Never>?>(nil)
+    private let result = Guarded<Result<Success, Failure>?>(nil)
+    private let task = Guarded<Task<Void, Never>?>(nil)
 
     init(_ work: @escaping @Sendable () async throws(Failure) -> Success) {
         let started = Task { [self] in
