@@ -17,18 +17,23 @@ esac
 status=0
 for sanitizer in "${sanitizers[@]}"; do
     [ "$sanitizer" = address ] && scratch=.build-asan || scratch=.build-tsan
-    skip=()
-    # The bounded-memory tests measure resident memory; ASan's quarantine keeps freed blocks
-    # resident (tens of MB), so under it they measure ASan, not the reader. They run in CI.
-    [ "$sanitizer" = address ] && skip=(--skip InBoundedMemory)
+    # The bounded-memory tests measure the process's peak resident memory. ASan's quarantine keeps
+    # freed blocks resident, so under ASan they measure ASan; they run in CI. Under TSan they pass
+    # alone, but in the full run they take 35 s instead of 2 and the peak of the tests running
+    # beside them counts (it grew 100 MB once), so they run after it, in a process of their own.
+    skip=(--skip InBoundedMemory)
     log="$scratch.log"
     echo "== swift test --sanitize=$sanitizer $* (log: $log)"
     TSAN_OPTIONS="halt_on_error=0 second_deadlock_stack=1" ASAN_OPTIONS="detect_leaks=0" \
         swift test --sanitize="$sanitizer" --scratch-path "$scratch" "${skip[@]}" "$@" >"$log" 2>&1
     code=$?
+    if [ "$sanitizer" = thread ] && [ $# -eq 0 ]; then
+        TSAN_OPTIONS="halt_on_error=0 second_deadlock_stack=1" \
+            swift test --sanitize=thread --scratch-path "$scratch" --skip-build --filter InBoundedMemory >>"$log" 2>&1 || code=1
+    fi
     findings=$(grep -cE '^(==[0-9]+==ERROR|WARNING: ThreadSanitizer)' "$log")
     if [ "$code" -eq 0 ] && [ "$findings" -eq 0 ]; then
-        echo "$sanitizer: clean ($(grep -oE 'Test run with [0-9]+ tests?.*passed' "$log" | tail -1))"
+        echo "$sanitizer: clean ($(grep -oE 'Test run with [0-9]+ tests?.*passed after [0-9.]+ seconds' "$log" | paste -sd ';' -))"
     else
         status=1
         echo "$sanitizer: exit $code, $findings findings"
