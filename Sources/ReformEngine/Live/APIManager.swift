@@ -117,7 +117,11 @@ public final class APIManager: Sendable {
 
     /// Applies the takeoff policy and starts (or joins) a flight; `nil` when there is no next page.
     private func launch(reset: Bool) throws(ManagerError) -> Task<Landing, any Error>? {
-        let fresh = reset ? try PageLoader(manager: plan, params: params) : nil
+        var fresh: PageLoader?
+        if reset {
+            // A parameter's error quotes its value, which may be a secret interpolated into it.
+            do { fresh = try PageLoader(manager: plan, params: params) } catch { throw error.redacted(client.redact) }
+        }
         return state.withLock { s -> Task<Landing, any Error>? in
             switch plan.takeoff {
             case .ignoreNew:

@@ -118,7 +118,7 @@ public final class ServiceClient: Sendable {
             case .failure(let error):
                 if error.kind == .cancelled { throw cancelled(manager, request) }
                 if error.kind == .unreachable {
-                    events.emit(.unreachable(service: service.name, manager: manager.ref.name, message: error.message))
+                    events.emit(.unreachable(service: service.name, manager: manager.ref.name, message: redactor.redact(error.message)))
                 }
                 proposal = RetryDecision(
                     retry: retry.retries(error.kind) && attempt < retry.attempts && retry.allows(method: request.method),

@@ -70,6 +70,10 @@ import Testing
             path: "/nothing/{key}"
             params: { key: "${QUERY_SECRET}", tag: "${QUERY_SECRET}" }
           missing-records: { service: keyed, path: /echo, records: data.items }
+          bad-param:
+            service: keyed
+            path: /echo
+            params: { tag: { default: "${QUERY_SECRET}", pattern: "[a-z]+" } }
           refused: { service: denied, path: /oauth/items, records: items }
         reformers:
           strict:
@@ -89,6 +93,7 @@ import Testing
           missing-path: { managers: [missing-path], output: { format: ndjson, path: out/missing-path.ndjson } }
           missing-records: { managers: [missing-records], output: { format: ndjson, path: out/missing-records.ndjson } }
           refused: { managers: [refused], output: { format: ndjson, path: out/refused.ndjson } }
+          bad-param: { managers: [bad-param], output: { format: ndjson, path: out/bad-param.ndjson } }
         """
 
     /// Every file under `folder` but the pipeline, by path relative to it.
@@ -143,6 +148,7 @@ import Testing
         ("missing-path", "GET /nothing/***?tag=***: page 1: status 404"),
         ("missing-records", "data.items"),
         ("refused", "OAuth2 token request: status 401"),
+        ("bad-param", "'tag': '***' does not match the pattern [a-z]+"),
     ])
     func aFailedRequestPrintsNoSecret(run name: String, reason: String) async throws {
         let server = try TestServer()
