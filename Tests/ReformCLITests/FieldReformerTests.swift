@@ -40,15 +40,16 @@ struct FieldReformerTests {
         }
     }
 
-    @Test func fastPathWritesWhatTheGeneralPathWrites() throws {
-        try #require(PluginBuilds.failures.isEmpty, "\(PluginBuilds.failures)")
+    @Test func fastPathWritesWhatTheGeneralPathWrites() async throws {
+        let failures = await PluginBuilds.failures
+        try #require(failures.isEmpty, "\(failures)")
         let work = try Workspace()
         defer { try? FileManager.default.removeItem(at: work.folder) }
-        let fast = try CLIRunner.run([
+        let fast = try await CLIRunner.run([
             "run", work.pipeline, "--run", "fast", "--input", "zufang=\(work.input)", "--output", work.path("fast.ndjson"),
             "--dead-letter", work.path("fast.dead"), "--stats", "json",
         ])
-        let general = try CLIRunner.run([
+        let general = try await CLIRunner.run([
             "run", work.pipeline, "--run", "general", "--input", "zufang=\(work.input)", "--dead-letter", work.path("general.dead"),
         ])
         #expect(fast.status == 3 && general.status == 3, "\(fast.stderr)\(general.stderr)")
@@ -82,11 +83,12 @@ struct FieldReformerTests {
         #expect(fastDead[2].contains(#""code":"not-an-object""#) && fastDead[2].contains(#""record":[1,2]"#))
     }
 
-    @Test func lenientOptionFillsMissingFieldsWithNullOnTheFastPath() throws {
-        try #require(PluginBuilds.failures.isEmpty, "\(PluginBuilds.failures)")
+    @Test func lenientOptionFillsMissingFieldsWithNullOnTheFastPath() async throws {
+        let failures = await PluginBuilds.failures
+        try #require(failures.isEmpty, "\(failures)")
         let work = try Workspace()
         defer { try? FileManager.default.removeItem(at: work.folder) }
-        let run = try CLIRunner.run(["run", work.pipeline, "--run", "lenient", "--input", "zufang=\(work.input)", "--quiet", "--dead-letter", work.path("lenient.dead")])
+        let run = try await CLIRunner.run(["run", work.pipeline, "--run", "lenient", "--input", "zufang=\(work.input)", "--quiet", "--dead-letter", work.path("lenient.dead")])
         #expect(run.status == 3, "\(run.stderr)")
         let lines = run.stdout.split(separator: "\n")
         #expect(lines.count == 8)

@@ -37,7 +37,7 @@ extension LiveCommandTests {
         let folder = try TemporaryFolder()
         let pipeline = try signedPipeline(in: folder)
         let environment = ["TEST_URL": server.url, "API_SIGNING_SECRET": "signing-s3cret-value"]
-        let recorded = try reform(["run", pipeline, "--record", "--stats", "json"], environment: environment)
+        let recorded = try await reform(["run", pipeline, "--record", "--stats", "json"], environment: environment)
         #expect(recorded.status == 0, "\(recorded.stderr)")
         #expect(recorded.stdout.split(separator: "\n").count == 4, "3 signed records and the echo")
         let signed = try folder.read("fixtures/signed/001.json")
@@ -47,7 +47,7 @@ extension LiveCommandTests {
         for text in [signed, echo, recorded.stdout, recorded.stderr] {
             #expect(!text.contains("signing-s3cret-value"), "\(text)")
         }
-        let replayed = try reform(["run", pipeline, "--quiet"], environment: ["TEST_URL": "http://127.0.0.1:9"])
+        let replayed = try await reform(["run", pipeline, "--quiet"], environment: ["TEST_URL": "http://127.0.0.1:9"])
         #expect(replayed.status == 0, "\(replayed.stderr)")
         #expect(replayed.stdout.split(separator: "\n").count == 4)
     }
@@ -59,12 +59,12 @@ extension LiveCommandTests {
             message: "{method}\n{path}\n{query}\n{timestamp}\n{body_sha256}")
         let folder = try TemporaryFolder()
         let pipeline = try signedPipeline(in: folder)
-        let wrong = try reform(
+        let wrong = try await reform(
             ["run", pipeline, "--live", "--stats", "json"], environment: ["TEST_URL": server.url, "API_SIGNING_SECRET": "wrong-s3cret"])
         #expect(wrong.status == 1)
         #expect(wrong.stderr.contains("status 401: the service rejected the credentials"), "\(wrong.stderr)")
         #expect(!wrong.stderr.contains("wrong-s3cret") && !wrong.stdout.contains("wrong-s3cret"), "\(wrong.stderr)")
-        let unset = try reform(["run", pipeline, "--live"], environment: ["TEST_URL": server.url])
+        let unset = try await reform(["run", pipeline, "--live"], environment: ["TEST_URL": server.url])
         #expect(unset.status == 1)
         #expect(unset.stderr.contains("API_SIGNING_SECRET"), "the error names the variable to set: \(unset.stderr)")
     }
