@@ -39,7 +39,7 @@ public struct HeaderInterceptor: Interceptor {
     public func adapt(_ request: HTTPRequest, context: CallContext) async throws(ManagerError) -> HTTPRequest {
         var adapted = request
         for header in headers {
-            do { adapted.setHeader(header.name, try header.value.resolve(in: environment)) } catch {
+            do { adapted.setHeader(header.name, try header.value.resolve(in: environment, secret: true)) } catch {
                 throw ManagerError(
                     .configuration, manager: context.manager.name, request: request.matchKey,
                     message: "header '\(header.name)': \(error.message)")

@@ -158,7 +158,7 @@ public final class ServiceClient: Sendable {
     }
 
     private func resolve(_ template: InterpolatedString, _ what: String, manager: ManagerRef, request: HTTPRequest) throws(ManagerError) -> String {
-        do { return try template.resolve(in: environment) } catch {
+        do { return try template.resolve(in: environment, secret: true) } catch {
             throw ManagerError(
                 .configuration, manager: manager.name, request: request.matchKey,
                 message: "\(what) of service '\(service.name)': \(error.message)")

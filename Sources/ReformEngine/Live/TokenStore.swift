@@ -69,10 +69,10 @@ actor TokenStore {
         }
         var form: [(String, String)] = [("grant_type", plan.grant.rawValue)]
         do {
-            if let id = plan.clientID { form.append(("client_id", try id.resolve(in: environment))) }
-            if let secret = plan.clientSecret { form.append(("client_secret", try secret.resolve(in: environment))) }
+            if let id = plan.clientID { form.append(("client_id", try id.resolve(in: environment, secret: true))) }
+            if let secret = plan.clientSecret { form.append(("client_secret", try secret.resolve(in: environment, secret: true))) }
             if plan.grant == .refreshToken, let refresh = plan.refreshToken {
-                form.append(("refresh_token", try refresh.resolve(in: environment)))
+                form.append(("refresh_token", try refresh.resolve(in: environment, secret: true)))
             }
             if let scope = plan.scope { form.append(("scope", scope)) }
             let url = try plan.tokenURL.resolve(in: environment)

@@ -59,8 +59,10 @@ public struct InterpolatedString: Sendable, CustomStringConvertible {
         self.parts = parts
     }
 
-    /// The text with every reference replaced from `environment`; throws naming the first unset variable.
-    public func resolve(in environment: [String: String]) throws(InterpolationError) -> String {
+    /// The text with every reference replaced from `environment`; throws naming the first unset
+    /// variable. For a `secret` (headers, credentials, signing keys) the error does not suggest a
+    /// default in the pipeline file, where a secret does not belong.
+    public func resolve(in environment: [String: String], secret: Bool = false) throws(InterpolationError) -> String {
         var out = ""
         for part in parts {
             switch part {
@@ -73,7 +75,10 @@ public struct InterpolatedString: Sendable, CustomStringConvertible {
                 } else {
                     throw InterpolationError(
                         column: 1,
-                        message: "environment variable '\(name)' is not set; set it, or give a default with ${\(name):-value}")
+                        message: secret
+                            ? "environment variable '\(name)' is not set; export it before the run "
+                                + "(it holds a secret, which belongs in the environment, not in the pipeline file)"
+                            : "environment variable '\(name)' is not set; set it, or give a default with ${\(name):-value}")
                 }
             }
         }

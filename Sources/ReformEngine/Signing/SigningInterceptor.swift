@@ -54,7 +54,7 @@ public struct SigningInterceptor: Interceptor {
         switch secret {
         case .value(let value): key = value
         case .template(let template, let environment):
-            do { key = try template.resolve(in: environment) } catch {
+            do { key = try template.resolve(in: environment, secret: true) } catch {
                 throw ManagerError(
                     .configuration, manager: context.manager.name, request: request.matchKey,
                     message: "the secret of the sign interceptor of service '\(context.service)': \(error.message)")

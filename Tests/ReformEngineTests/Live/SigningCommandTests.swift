@@ -67,5 +67,8 @@ extension LiveCommandTests {
         let unset = try await reform(["run", pipeline, "--live"], environment: ["TEST_URL": server.url])
         #expect(unset.status == 1)
         #expect(unset.stderr.contains("API_SIGNING_SECRET"), "the error names the variable to set: \(unset.stderr)")
+        #expect(
+            unset.stderr.contains("export it before the run") && !unset.stderr.contains(":-value"),
+            "a secret gets no advice to default it in the pipeline: \(unset.stderr)")
     }
 }
