@@ -21,7 +21,7 @@ public protocol FieldReformer: Reformer {
 }
 
 extension FieldReformer {
-    /// Reforms a whole record by giving ``reform(_:from:into:)-(RecordFields,_,_)`` its fields as values.
+    /// Reforms a whole record by giving the ``RecordFields`` method its fields as values.
     public mutating func reform(_ record: Value, from manager: ManagerRef, into output: inout RecordBuffer) throws(RecordError) {
         guard let keys else {
             throw RecordError(
