@@ -7,20 +7,15 @@ extension ReformerConformance {
     /// engine reads NDJSON input.
     static func checkFieldPath<R: Reformer>(_ reformer: R, inputs: [Input], outcomes: [Outcome], _ report: inout ConformanceReport) {
         guard var copy = reformer as? any FieldReformer, let constants = reformer.keys?.constants else { return }
-        let prefixes = constants.enumerated().map { offset, key in
-            var prefix: [UInt8] = [offset == 0 ? UInt8(ascii: "{") : UInt8(ascii: ",")]
-            JSON.write(.string(key), into: &prefix)
-            prefix.append(UInt8(ascii: ":"))
-            return prefix
-        }
+        let layout = FieldOutput.Layout(constants: constants)
         var parser = JSONParser()
         for (input, expected) in zip(inputs, outcomes) {
             guard case .object = input.value, let fields = reformer.fieldsRead(from: input.manager) else { continue }
             var line: [UInt8] = []
             JSON.write(input.value, into: &line)
             let outcome = fieldPathOutcome(
-                &copy, line: line, manager: input.manager, projection: JSONProjection(keys: fields), prefixes: prefixes,
-                constants: constants, parser: &parser)
+                &copy, line: line, manager: input.manager, projection: JSONProjection(keys: fields), layout: layout,
+                parser: &parser)
             report.recordsChecked += 1
             if outcome != expected {
                 report.fail(
@@ -31,8 +26,8 @@ extension ReformerConformance {
     }
 
     private static func fieldPathOutcome(
-        _ reformer: inout any FieldReformer, line: [UInt8], manager: ManagerRef, projection: JSONProjection, prefixes: [[UInt8]],
-        constants: [String], parser: inout JSONParser
+        _ reformer: inout any FieldReformer, line: [UInt8], manager: ManagerRef, projection: JSONProjection, layout: FieldOutput.Layout,
+        parser: inout JSONParser
     ) -> Outcome {
         var ranges: [Range<Int>?] = []
         var canonical: [Bool] = []
@@ -40,7 +35,7 @@ extension ReformerConformance {
             guard let base = bytes.baseAddress, parser.locate(bytes, keeping: projection, into: &ranges, canonical: &canonical) else {
                 return .rejected("unreadable line")
             }
-            var output = FieldOutput(writing: prefixes, constants: constants, into: [])
+            var output = FieldOutput(writing: layout, into: [])
             do throws(RecordError) {
                 try ranges.withUnsafeBufferPointer { ranges throws(RecordError) in
                     try canonical.withUnsafeBufferPointer { canonical throws(RecordError) in

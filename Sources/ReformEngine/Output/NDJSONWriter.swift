@@ -1,4 +1,4 @@
-public import ReformSDK
+@_spi(Engine) public import ReformSDK
 
 /// Writes one compact JSON record per line, byte-identical to `jq -c`, as the records arrive.
 ///
@@ -32,12 +32,7 @@ public struct NDJSONWriter: RecordWriter {
 
     /// `{"first":`, `,"second":`, … for `keys`: the text before each member's value.
     static func memberPrefixes(_ keys: [String]) -> [[UInt8]] {
-        keys.enumerated().map { offset, key in
-            var prefix: [UInt8] = [offset == 0 ? UInt8(ascii: "{") : UInt8(ascii: ",")]
-            JSON.write(.string(key), into: &prefix)
-            prefix.append(UInt8(ascii: ":"))
-            return prefix
-        }
+        FieldOutput.Layout(constants: keys).prefixes
     }
 
     /// Writes `record` with the pre-escaped key prefixes when it is an object whose keys are

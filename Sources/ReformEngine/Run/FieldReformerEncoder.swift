@@ -15,9 +15,8 @@ struct FieldReformerEncoder {
     private let manager: ManagerRef
     private let name: String
     private let projection: JSONProjection
-    private let constants: [String]
-    /// `{"kConstant":` for the first key, `,"kConstant":` for the others, in declared order.
-    private let prefixes: [[UInt8]]
+    /// The declared keys and the text before each one's value (`{"kID":`, `,"kName":`, …).
+    private let layout: FieldOutput.Layout
     private var parser: JSONParser
     private var ranges: [Range<Int>?] = []
     private var canonical: [Bool] = []
@@ -44,8 +43,7 @@ struct FieldReformerEncoder {
         self.manager = manager
         self.name = name
         self.projection = projection
-        self.constants = constants
-        prefixes = NDJSONWriter.memberPrefixes(constants)
+        layout = FieldOutput.Layout(constants: constants)
         self.parser = parser
     }
 
@@ -56,7 +54,7 @@ struct FieldReformerEncoder {
             return false
         }
         let mark = out.count
-        var output = FieldOutput(writing: prefixes, constants: constants, into: take(&out))
+        var output = FieldOutput(writing: layout, into: take(&out))
         let complete = ranges.withUnsafeBufferPointer { ranges in
             canonical.withUnsafeBufferPointer { canonical in
                 guard let rangeBase = ranges.baseAddress, let canonicalBase = canonical.baseAddress else { return false }

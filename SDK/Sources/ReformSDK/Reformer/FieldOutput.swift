@@ -5,9 +5,29 @@
 /// end with every declared key, or with none (the record is dropped); anything in between rejects
 /// the record with a message naming the first missing key.
 public struct FieldOutput {
+    /// The keys an output writes and, made once per run, the text before each key's value.
+    @_spi(Engine)
+    public struct Layout: Sendable {
+        /// The keys, in order.
+        public let constants: [String]
+        /// `{"first":`, `,"second":`, … : the escaped text before each key's value.
+        public let prefixes: [[UInt8]]
+
+        /// The layout of an object with `constants` as its keys, in order.
+        public init(constants: [String]) {
+            self.constants = constants
+            prefixes = constants.enumerated().map { offset, key in
+                var prefix: [UInt8] = [offset == 0 ? UInt8(ascii: "{") : UInt8(ascii: ",")]
+                JSON.write(.string(key), into: &prefix)
+                prefix.append(UInt8(ascii: ":"))
+                return prefix
+            }
+        }
+    }
+
     enum Mode {
-        /// `{"key":` / `,"key":` before each value, and the text written so far.
-        case writing(prefixes: [[UInt8]], constants: [String])
+        /// Writing text after each key's prefix.
+        case writing(Layout)
         /// The declared constants, and the object being built.
         case building(constants: [String])
     }
@@ -31,13 +51,12 @@ public struct FieldOutput {
         object = Object(minimumCapacity: constants.count)
     }
 
-    /// Output that appends each value, after its key's `prefixes` entry (the text before the value
-    /// of key `constants[i]`), to `buffer`, taken back with ``takeBuffer()``.
+    /// Output that appends each value, after its key's prefix in `layout`, to `buffer`, taken back
+    /// with ``takeBuffer()``.
     @_spi(Engine)
-    public init(writing prefixes: [[UInt8]], constants: [String], into buffer: [UInt8]) {
-        precondition(prefixes.count == constants.count, "one prefix per key")
-        mode = .writing(prefixes: prefixes, constants: constants)
-        keyCount = prefixes.count
+    public init(writing layout: Layout, into buffer: [UInt8]) {
+        mode = .writing(layout)
+        keyCount = layout.constants.count
         bytes = buffer
         object = Object()
     }
@@ -46,8 +65,8 @@ public struct FieldOutput {
     public mutating func append(_ field: Field) {
         guard count < keyCount else { return overflowed() }
         switch (mode, field.storage) {
-        case (.writing(let prefixes, _), .text(let text, let canonical)):
-            bytes.append(contentsOf: prefixes[count])
+        case (.writing(let layout), .text(let text, let canonical)):
+            bytes.append(contentsOf: layout.prefixes[count])
             if canonical {
                 bytes.append(contentsOf: text)
             } else {
@@ -68,8 +87,8 @@ public struct FieldOutput {
     public mutating func append(_ value: Value) {
         guard count < keyCount else { return overflowed() }
         switch mode {
-        case .writing(let prefixes, _):
-            bytes.append(contentsOf: prefixes[count])
+        case .writing(let layout):
+            bytes.append(contentsOf: layout.prefixes[count])
             JSON.write(value, into: &bytes)
         case .building(let constants):
             object.appendNew(key: constants[count], value: value)
@@ -112,7 +131,8 @@ public struct FieldOutput {
         guard count == keyCount else {
             let missing: String
             switch mode {
-            case .building(let constants), .writing(_, let constants): missing = constants[count]
+            case .building(let constants): missing = constants[count]
+            case .writing(let layout): missing = layout.constants[count]
             }
             throw RecordError(
                 code: "missing-key",
