@@ -5,27 +5,16 @@ import Glibc
 /// Batches waiting for a worker: any free worker takes the oldest, so one slow batch does not
 /// leave the others idle. ``close(workers:)`` ends every worker's loop.
 ///
-/// A pthread mutex and condition variable rather than `Synchronization.Mutex` and a semaphore:
-/// workers block here by design, and ThreadSanitizer understands pthread locks (it cannot see the
-/// futex calls `Mutex` makes on Linux, and reported the queue's accesses as races).
+/// On a ``ConditionLock`` rather than `Synchronization.Mutex` and a semaphore: workers block here
+/// by design, and ThreadSanitizer understands pthread locks (it cannot see the futex calls
+/// `Mutex` makes on Linux, and reported the queue's accesses as races).
 final class WorkQueue: @unchecked Sendable {
-    private let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    private let ready = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    private let lock = ConditionLock()
     /// Guarded by `lock`; `nil` entries tell one worker each to stop.
     private var items: [Batch?] = []
 
     /// An empty queue.
-    init() {
-        pthread_mutex_init(lock, nil)
-        pthread_cond_init(ready, nil)
-    }
-
-    deinit {
-        pthread_cond_destroy(ready)
-        pthread_mutex_destroy(lock)
-        ready.deallocate()
-        lock.deallocate()
-    }
+    init() {}
 
     /// Adds a batch for the next free worker.
     func push(_ batch: Batch) {
@@ -34,10 +23,10 @@ final class WorkQueue: @unchecked Sendable {
 
     /// The oldest waiting batch, waiting for one; `nil` once closed.
     func pop() -> Batch? {
-        pthread_mutex_lock(lock)
-        defer { pthread_mutex_unlock(lock) }
-        while items.isEmpty { pthread_cond_wait(ready, lock) }
-        return items.removeFirst()
+        lock.withLock {
+            while items.isEmpty { lock.wait() }
+            return items.removeFirst()
+        }
     }
 
     /// Tells `workers` workers to stop once the batches before are taken.
@@ -46,9 +35,9 @@ final class WorkQueue: @unchecked Sendable {
     }
 
     private func append(_ item: Batch?) {
-        pthread_mutex_lock(lock)
-        items.append(item)
-        pthread_cond_signal(ready)
-        pthread_mutex_unlock(lock)
+        lock.withLock {
+            items.append(item)
+            lock.signal()
+        }
     }
 }
