@@ -1,81 +1,58 @@
-import AsyncHTTPClient
-import Glibc
-import NIOCore
-import NIOHTTP1
-import NIOPosix
 public import ReformSDK
 
-/// Sends requests over real HTTP with AsyncHTTPClient.
+/// Sends requests over real HTTP.
 ///
-/// Why this client: cancelling the Swift task that awaits a request closes its connection (the
-/// server sees it go away), idle keep-alive connections are pooled per host and reused across
-/// pages, and every request carries its own deadline. FoundationNetworking on Linux gives none of
-/// these reliably.
+/// Plain `http://` goes through Reform's own HTTP/1.1 client (the `HTTP1` folder): a keep-alive
+/// connection per host reused across pages, a thread of its own per connection that blocks with a
+/// deadline on the whole exchange, and a cancelled task shutting its socket down at once (the
+/// server sees it closed). It is there for speed: AsyncHTTPClient's request path hands every
+/// exchange between its event loop, its state machine and our tasks several times, and a paged
+/// run over loopback spent most of its time there (README, "HTTP"). `https://` goes through
+/// AsyncHTTPClient (TLS, and the same guarantees: cancellation closes the connection, pooled
+/// connections, a deadline per request); FoundationNetworking on Linux gives none of them
+/// reliably.
 public struct LiveTransport: Transport {
+    /// Which client sends plain `http://` requests.
+    public enum Client: String, Sendable, CaseIterable {
+        /// Reform's own HTTP/1.1 client for `http://`, AsyncHTTPClient for `https://`.
+        case builtIn = "built-in"
+        /// AsyncHTTPClient for every request.
+        case asyncHTTPClient = "async-http-client"
+    }
+
     /// The body size accepted unless told otherwise: 64 MiB.
     public static let defaultMaxBodyBytes = 64 << 20
     /// The largest body accepted, in bytes; a larger one fails as `tooLarge`.
     public let maxBodyBytes: Int
+    /// Which client sends plain `http://` requests.
+    public let client: Client
 
-    /// A transport accepting bodies up to `maxBodyBytes` (64 MiB by default).
-    public init(maxBodyBytes: Int = LiveTransport.defaultMaxBodyBytes) {
+    /// A transport accepting bodies up to `maxBodyBytes` (64 MiB by default), sending plain
+    /// `http://` through `client`.
+    public init(maxBodyBytes: Int = LiveTransport.defaultMaxBodyBytes, client: Client = .builtIn) {
         self.maxBodyBytes = maxBodyBytes
+        self.client = client
     }
 
     /// Sends `request` (whose ``HTTPRequest/baseURL`` or origin must be set) and collects the body.
     public func send(_ request: HTTPRequest, for manager: ManagerRef) async throws(TransportError) -> HTTPResponse {
-        let url = request.url
-        let shown = "\(request.method) \(request.path)"
-        guard url.hasPrefix("http://") || url.hasPrefix("https://") else {
-            throw TransportError(.invalidRequest, manager: manager.name, request: shown, message: "'\(url)' is not an http(s) URL")
+        let prefix = request.origin ?? request.baseURL ?? ""
+        guard prefix.hasPrefix("http://") || prefix.hasPrefix("https://") else {
+            throw TransportError(
+                .invalidRequest, manager: manager.name, request: "\(request.method) \(request.path)",
+                message: "'\(request.url)' is not an http(s) URL")
         }
-        var outgoing = HTTPClientRequest(url: url)
-        outgoing.method = HTTPMethod(rawValue: request.method)
-        for header in request.headers { outgoing.headers.add(name: header.name, value: header.value) }
-        if let body = request.body {
-            outgoing.body = .bytes(ByteBuffer(bytes: body))
+        if client == .builtIn, let target = HTTP1Target(request: request) {
+            return try await sendBuiltIn(request, to: target, for: manager)
         }
-        let seconds = request.timeout ?? 60
-        let timeout = TimeAmount.nanoseconds(Int64(seconds * 1e9))
-        let limit = maxBodyBytes
-        let prepared = outgoing
-        do {
-            // AsyncHTTPClient's deadline covers the response head only; a body that stalls or
-            // trickles is bounded by racing the whole exchange against the same deadline. The
-            // loser is cancelled, which closes its connection.
-            let answer = try await withThrowingTaskGroup(of: HTTPResponse?.self) { group in
-                group.addTask {
-                    let response = try await sharedHTTPClient.execute(prepared, timeout: timeout)
-                    let buffer = try await response.body.collect(upTo: limit)
-                    let headers = response.headers.map { QueryItem(name: $0.name, value: $0.value) }
-                    return LiveTransport.response(
-                        status: Int(response.status.code), headers: headers, bytes: Array(buffer.readableBytesView))
-                }
-                group.addTask {
-                    try await Task.sleep(for: .nanoseconds(Int64(seconds * 1e9)))
-                    return nil
-                }
-                defer { group.cancelAll() }
-                return try await group.next() ?? nil
-            }
-            guard let answer else {
-                throw TransportError(
-                    .timeout, manager: manager.name, request: shown,
-                    message: "no complete answer within \(seconds) s; raise the 'timeout' or retry on timeout")
-            }
-            return answer
-        } catch let error as TransportError {
-            throw error
-        } catch {
-            throw LiveTransport.classify(error, manager: manager.name, request: shown, maxBodyBytes: maxBodyBytes)
-        }
+        return try await sendWithAsyncHTTPClient(request, for: manager)
     }
 
     /// A response from raw parts: JSON bodies are parsed, others kept as text.
     static func response(status: Int, headers: [QueryItem], bytes: [UInt8]) -> HTTPResponse {
-        let contentType = headers.first { $0.name.lowercased() == "content-type" }?.value.lowercased() ?? ""
+        let contentType = headers.first { ASCIICase.equals($0.name, "content-type") }?.value ?? ""
         let first = bytes.first { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }
-        let looksJSON = contentType.contains("json") || first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
+        let looksJSON = ASCIICase.contains(contentType, "json") || first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
         guard !bytes.isEmpty, looksJSON else {
             return HTTPResponse(
                 status: status, headers: headers, body: nil, bodyText: String(decoding: bytes, as: UTF8.self),
@@ -89,70 +66,4 @@ public struct LiveTransport: Transport {
                 bodyProblem: "line \(error.line), column \(error.column): \(error.message)", byteCount: bytes.count)
         }
     }
-
-    /// Maps what AsyncHTTPClient and NIO throw to a transport failure with advice.
-    static func classify(_ error: any Error, manager: String, request: String, maxBodyBytes: Int) -> TransportError {
-        func make(_ kind: TransportError.Kind, _ message: String) -> TransportError {
-            TransportError(kind, manager: manager, request: request, message: message)
-        }
-        if error is CancellationError { return make(.cancelled, "cancelled") }
-        if error is NIOTooManyBytesError {
-            return make(.tooLarge, "the body is larger than \(maxBodyBytes) bytes; nothing of it was landed (raise the limit with --max-body-bytes)")
-        }
-        if let http = error as? HTTPClientError {
-            switch http {
-            case .deadlineExceeded, .readTimeout, .connectTimeout, .writeTimeout:
-                return make(.timeout, "no complete answer within the timeout (\(http)); raise the service's 'timeout' or retry on timeout")
-            case .remoteConnectionClosed, .bodyLengthMismatch:
-                return make(.reset, "the server closed the connection before the response was complete; nothing of it was landed")
-            case .cancelled:
-                return make(.cancelled, "cancelled")
-            case .invalidURL, .emptyHost, .emptyScheme:
-                return make(.invalidRequest, "the URL is not valid (\(http)); check the service's base_url")
-            default:
-                return make(.reset, "the exchange failed: \(http)")
-            }
-        }
-        if let io = error as? IOError {
-            switch io.errnoCode {
-            case ECONNREFUSED:
-                return make(.unreachable, "connection refused; is the service running at its base_url? (or use --env)")
-            case ECONNRESET, EPIPE:
-                return make(.reset, "the connection was reset; nothing of the response was landed")
-            default:
-                return make(.unreachable, "\(io)")
-            }
-        }
-        if let connect = error as? NIOConnectionError {
-            let refused = connect.connectionErrors.contains { ($0.error as? IOError)?.errnoCode == ECONNREFUSED }
-            return make(
-                .unreachable,
-                refused ? "connection refused; is the service running at its base_url? (or use --env)"
-                    : "cannot connect to \(connect.host):\(connect.port) (\(connect)); check the base_url and the network")
-        }
-        if error is HTTPParserError {
-            return make(.reset, "the server closed the connection before the response was complete (\(error)); nothing of it was landed")
-        }
-        if let channel = error as? ChannelError, channel == .ioOnClosedChannel || channel == .eof {
-            return make(.reset, "the connection was closed before the response was complete; nothing of it was landed")
-        }
-        if error is NIOConnectionError || String(describing: type(of: error)).contains("Resolution") {
-            return make(.unreachable, "the host name does not resolve (\(error)); check the base_url")
-        }
-        return make(.reset, "the exchange failed: \(error)")
-    }
 }
-
-/// One client for the process: its connection pool is shared by every manager, and a global is
-/// never deinitialised, so it never needs shutting down.
-private let sharedHTTPClient: HTTPClient = {
-    var configuration = HTTPClient.Configuration(
-        redirectConfiguration: .follow(max: 5, allowCycles: false),
-        timeout: .init(connect: .seconds(10), read: nil),
-        decompression: .disabled)
-    configuration.connectionPool = .init(idleTimeout: .seconds(30))
-    // No tracing spans: Reform has no tracer to give them to, and making one per request
-    // (attributes, span bookkeeping) was about 5% of the CPU samples of a 1,000-page run.
-    configuration.tracing.tracer = nil
-    return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-}()

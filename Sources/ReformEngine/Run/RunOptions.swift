@@ -69,6 +69,9 @@ public struct RunOptions: Sendable {
     public var recordLimits = NDJSONReader.defaultLimits
     /// The largest live response body accepted, in bytes (`--max-body-bytes`; 64 MiB by default).
     public var maxBodyBytes = LiveTransport.defaultMaxBodyBytes
+    /// Which client sends plain `http://` requests: the built-in HTTP/1.1 client (the default) or
+    /// AsyncHTTPClient (`https://` always goes through AsyncHTTPClient).
+    public var httpClient = LiveTransport.Client.builtIn
 
     /// Options for the default run with nothing overridden.
     public init() {}

@@ -126,7 +126,7 @@ public struct Runner: Sendable {
             do {
                 clients[name] = try ServiceClient(
                     service: service, environment: options.environment, env: options.environmentName,
-                    transport: LiveTransport(maxBodyBytes: options.maxBodyBytes), interceptors: options.interceptors, events: events)
+                    transport: LiveTransport(maxBodyBytes: options.maxBodyBytes, client: options.httpClient), interceptors: options.interceptors, events: events)
             } catch {
                 throw RunError(error.message)
             }

@@ -1,0 +1,31 @@
+/// Case-insensitive comparisons of ASCII text (header names, tokens such as `close` or `json`)
+/// on the UTF-8 bytes, without making lowercased copies: the response path does several per
+/// response.
+enum ASCIICase {
+    /// Whether `text` equals `lowercase` (given in lower case), ignoring ASCII case.
+    static func equals(_ text: String, _ lowercase: StaticString) -> Bool {
+        let needle = UnsafeBufferPointer(start: lowercase.utf8Start, count: lowercase.utf8CodeUnitCount)
+        guard text.utf8.count == needle.count else { return false }
+        return zip(text.utf8, needle).allSatisfy { lower($0) == $1 }
+    }
+
+    /// Whether `text` contains `lowercase` (given in lower case), ignoring ASCII case.
+    static func contains(_ text: String, _ lowercase: StaticString) -> Bool {
+        let needle = UnsafeBufferPointer(start: lowercase.utf8Start, count: lowercase.utf8CodeUnitCount)
+        let haystack = Array(text.utf8)
+        guard needle.count <= haystack.count else { return false }
+        guard let first = needle.first else { return true }
+        var start = 0
+        while start + needle.count <= haystack.count {
+            if lower(haystack[start]) == first, (1..<needle.count).allSatisfy({ lower(haystack[start + $0]) == needle[$0] }) {
+                return true
+            }
+            start += 1
+        }
+        return false
+    }
+
+    private static func lower(_ byte: UInt8) -> UInt8 {
+        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+    }
+}

@@ -1,0 +1,65 @@
+/// Why an exchange on the plain-HTTP client did not produce a response.
+enum HTTP1Failure: Error, Equatable {
+    /// The deadline passed first.
+    case timeout
+    /// The exchange was aborted (its task was cancelled).
+    case cancelled
+    /// The host name has no address.
+    case unresolvable(String)
+    /// Nothing listens on any of the host's addresses.
+    case refused
+    /// Connecting failed for another reason (the system's words).
+    case connect(String)
+    /// The server closed or reset the connection before the response was complete;
+    /// `receivedNothing` when not one byte of the response had arrived.
+    case closed(receivedNothing: Bool, reset: Bool)
+    /// What came back is not an HTTP/1.x response (what is wrong with it).
+    case malformed(String)
+    /// The body is larger than the limit.
+    case tooLarge
+    /// The request cannot be sent as it is (a header value with a line break, say).
+    case invalidRequest(String)
+
+    /// A failed exchange that did not reach the server, or that the server dropped unread, on a
+    /// connection that had served requests before: sending again on a new connection is safe for
+    /// an idempotent method (the server closed an idle keep-alive connection as it was reused).
+    var isStaleConnection: Bool {
+        if case .closed(receivedNothing: true, _) = self { return true }
+        return false
+    }
+}
+
+extension HTTP1Failure {
+    /// The transport failure a manager sees, with advice.
+    func transportError(manager: String, request: String, host: String, port: Int, seconds: Double, maxBodyBytes: Int)
+        -> TransportError
+    {
+        func make(_ kind: TransportError.Kind, _ message: String) -> TransportError {
+            TransportError(kind, manager: manager, request: request, message: message)
+        }
+        switch self {
+        case .timeout:
+            return make(.timeout, "no complete answer within \(seconds) s; raise the 'timeout' or retry on timeout")
+        case .cancelled:
+            return make(.cancelled, "cancelled")
+        case .unresolvable(let reason):
+            return make(.unreachable, "the host name '\(host)' does not resolve (\(reason)); check the base_url")
+        case .refused:
+            return make(.unreachable, "connection refused; is the service running at its base_url? (or use --env)")
+        case .connect(let reason):
+            return make(.unreachable, "cannot connect to \(host):\(port) (\(reason)); check the base_url and the network")
+        case .closed(_, reset: true):
+            return make(.reset, "the connection was reset; nothing of the response was landed")
+        case .closed(_, reset: false):
+            return make(.reset, "the server closed the connection before the response was complete; nothing of it was landed")
+        case .malformed(let what):
+            return make(.reset, "the server's answer is not valid HTTP/1.1 (\(what)); nothing of it was landed")
+        case .tooLarge:
+            return make(
+                .tooLarge,
+                "the body is larger than \(maxBodyBytes) bytes; nothing of it was landed (raise the limit with --max-body-bytes)")
+        case .invalidRequest(let what):
+            return make(.invalidRequest, what)
+        }
+    }
+}

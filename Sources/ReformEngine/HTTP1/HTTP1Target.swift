@@ -1,0 +1,95 @@
+/// Where a plain `http://` URL points: host, port and the request target, as the built-in HTTP/1.1
+/// client sends them.
+struct HTTP1Target: Equatable {
+    /// The host: a name, an IPv4 address, or an IPv6 address without its brackets.
+    let host: String
+    /// The TCP port (80 when the URL gives none).
+    let port: Int
+    /// The `Host` header's value: the URL's authority, with the port only when it is not 80.
+    let hostHeader: String
+    /// The path and query (`/users?page=2`), never empty.
+    let requestTarget: String
+
+    /// Which idle connections a request to this target can reuse: the host and port.
+    var originKey: String { hostHeader }
+
+    /// Base URLs and origins already parsed (a run sends every page to the same one).
+    private static let parsedPrefixes = Guarded<[String: HTTP1Target]>([:])
+
+    /// The target of `request` (its origin or base URL, path and query) when it is plain `http://`
+    /// the built-in client can send: the same as parsing its ``HTTPRequest/url``, without building
+    /// and parsing the whole URL for every page.
+    init?(request: HTTPRequest) {
+        let prefix = request.origin ?? request.baseURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 } ?? ""
+        let known = HTTP1Target.parsedPrefixes.withLock { $0[prefix] }
+        guard let base = known ?? HTTP1Target(url: prefix), request.path.hasPrefix("/"),
+            !base.requestTarget.contains("?"), !request.path.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "#") })
+        else {
+            self.init(url: request.url)
+            return
+        }
+        if known == nil {
+            HTTP1Target.parsedPrefixes.withLock { prefixes in
+                if prefixes.count >= 64 { prefixes.removeAll() }
+                prefixes[prefix] = base
+            }
+        }
+        let basePath = base.requestTarget == "/" ? "" : base.requestTarget
+        self.init(
+            host: base.host, port: base.port, hostHeader: base.hostHeader,
+            requestTarget: request.query.isEmpty ? basePath + request.path : basePath + request.path + "?" + request.queryString)
+    }
+
+    private init(host: String, port: Int, hostHeader: String, requestTarget: String) {
+        self.host = host
+        self.port = port
+        self.hostHeader = hostHeader
+        self.requestTarget = requestTarget
+    }
+
+    /// The target of `url` when it is a plain `http://` URL the built-in client can send as it is
+    /// (no user information); `nil` otherwise (`https`, other schemes, or what it does not parse).
+    init?(url: String) {
+        let scheme = "http://"
+        guard url.utf8.count > scheme.utf8.count, url.lowercased().hasPrefix(scheme) else { return nil }
+        var rest = Substring(url).dropFirst(scheme.count)
+        if let fragment = rest.firstIndex(of: "#") { rest = rest[..<fragment] }
+        let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
+        let authority = rest[..<authorityEnd]
+        var target = String(rest[authorityEnd...])
+        if target.isEmpty { target = "/" } else if target.hasPrefix("?") { target = "/" + target }
+        guard !authority.isEmpty, !authority.contains("@"),
+            !target.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F })
+        else { return nil }
+        var host: Substring
+        var portText: Substring?
+        if authority.hasPrefix("[") {
+            guard let close = authority.firstIndex(of: "]") else { return nil }
+            host = authority[authority.index(after: authority.startIndex)..<close]
+            let after = authority[authority.index(after: close)...]
+            if !after.isEmpty {
+                guard after.hasPrefix(":") else { return nil }
+                portText = after.dropFirst()
+            }
+        } else if let colon = authority.firstIndex(of: ":") {
+            host = authority[..<colon]
+            portText = authority[authority.index(after: colon)...]
+        } else {
+            host = authority
+        }
+        var port = 80
+        if let portText, !portText.isEmpty {
+            guard portText.allSatisfy({ $0.isASCII && $0.isNumber }), let number = Int(portText), (1...65535).contains(number)
+            else { return nil }
+            port = number
+        }
+        guard !host.isEmpty,
+            host.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "%") })
+        else { return nil }
+        self.host = String(host).lowercased()
+        self.port = port
+        let shownHost = authority.hasPrefix("[") ? "[\(self.host)]" : self.host
+        hostHeader = port == 80 ? shownHost : "\(shownHost):\(port)"
+        requestTarget = target
+    }
+}
