@@ -140,7 +140,9 @@ public final class APIManager: Sendable {
             let id = s.nextFlight
             s.nextFlight += 1
             let generation = s.generation
-            let task = Task { [weak self, client, interceptors, cache, redactor] () throws -> Landing in
+            // On a blocking executor (a live source fetching ahead) the flight runs there too.
+            let task = Task(executorPreference: BlockingExecutor.current) {
+                [weak self, client, interceptors, cache, redactor] () throws -> Landing in
                 var loader = loader
                 do {
                     let landing = try await APIManager.fetch(&loader, client: client, interceptors: interceptors, cache: cache)
@@ -203,7 +205,7 @@ public final class APIManager: Sendable {
         guard let request = loader.nextRequest else {
             throw ManagerError(.configuration, manager: loader.manager.ref.name, request: nil, message: "paging has stopped")
         }
-        let key = ResponseCache.key(for: request, baseURL: client.baseURL)
+        let key = cache == nil ? "" : ResponseCache.key(for: request, baseURL: client.baseURL)
         var response: HTTPResponse
         var cached = false
         if let cache, let ttl = loader.manager.cache?.ttl, let hit = cache.lookup(key, ttl: ttl) {

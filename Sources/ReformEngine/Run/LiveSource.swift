@@ -1,7 +1,8 @@
 import ReformSDK
 
-/// Lands a manager's pages from its live API through an ``APIManager``, fetching the next page
-/// while the chain works on the current one. Every page can be recorded as a fixture.
+/// Lands a manager's pages from its live API through an ``APIManager``, fetched ahead on a thread
+/// of their own (``PageFeed``) while the chain works on the current one. Every page can be
+/// recorded as a fixture.
 final class LiveSource: RecordSource {
     let inputName: String
     private let manager: APIManager
@@ -9,44 +10,40 @@ final class LiveSource: RecordSource {
     private var pending: [Value] = []
     private var index = 0
     private var page = 0
-    private var inFlight: Blocking<Landing?, ManagerError>?
+    private let feed: PageFeed
     private var finished = false
 
     init(manager: APIManager, recorder: Recorder?) {
         self.manager = manager
         self.recorder = recorder
         inputName = manager.client.redact(manager.client.baseURL + (manager.plan.path ?? "/"))
-        inFlight = Blocking { [manager] () async throws(ManagerError) -> Landing? in try await manager.load() }
+        feed = PageFeed(manager: manager)
     }
 
     deinit {
-        inFlight?.cancel()
-        manager.cancel()
+        feed.cancel()
     }
 
     func next() throws(SourceError) -> Landed? {
         while index >= pending.count {
-            guard !finished, let flight = inFlight else { return nil }
-            let landing: Landing?
-            switch flight.wait() {
-            case .success(let value)?: landing = value
-            case .failure(let error)?: throw SourceError(error)
-            case nil: throw SourceError(manager: manager.plan.ref.name, message: "interrupted; its requests were cancelled")
-            }
-            inFlight = nil
-            guard let landing else {
+            guard !finished else { return nil }
+            let landing: Landing
+            switch feed.next() {
+            case .landing(let value): landing = value
+            case .failure(let error):
+                finished = true
+                throw SourceError(error)
+            case .end:
                 finished = true
                 return nil
+            case .interrupted:
+                finished = true
+                throw SourceError(manager: manager.plan.ref.name, message: "interrupted; its requests were cancelled")
             }
             do { try recorder?.record(landing) } catch { throw SourceError(manager: manager.plan.ref.name, message: error.description) }
             pending = landing.records
             index = 0
             page = landing.page
-            if landing.isLast {
-                finished = true
-            } else {
-                inFlight = Blocking { [manager] () async throws(ManagerError) -> Landing? in try await manager.loadNextPage() }
-            }
         }
         defer { index += 1 }
         return .record(pending[index], line: 0, page: page)
