@@ -12,7 +12,7 @@ public struct PageLoader: Sendable {
     private var page = 0
     private var position: Int
     private var next: HTTPRequest?
-    private var seen: Set<String> = []
+    private var seen = RequestHistory()
     private var landedRecords = 0
     /// What the manager has spent so far against its budget.
     public private(set) var spent = BudgetMeter()
@@ -61,10 +61,10 @@ public struct PageLoader: Sendable {
     /// Checks a landed page, returns its records and prepares the next request (or stops).
     public mutating func land(_ response: HTTPResponse) throws(ManagerError) -> [Value] {
         page += 1
-        let request = next.map(\.matchKey)
+        let sent = next
         func fail(_ kind: ManagerError.Kind, _ message: String) -> ManagerError {
             ManagerError(
-                kind, manager: manager.ref.name, request: request, message: "page \(page): \(message)", status: response.status,
+                kind, manager: manager.ref.name, request: sent?.matchKey, message: "page \(page): \(message)", status: response.status,
                 headers: response.headers, bodyExcerpt: response.excerpt())
         }
         guard manager.expect.status.contains(response.status) else {
@@ -111,7 +111,7 @@ public struct PageLoader: Sendable {
         try spent.land(pages: 1, records: records.count, against: manager.budget, manager: manager.ref.name)
         decideNext(after: records, body: response.body ?? .null, response: response)
         if !finished, let request = next {
-            guard seen.insert(request.matchKey).inserted else {
+            guard seen.insert(request.matchKey) else {
                 throw fail(.pagingLoop, "the next page would repeat an earlier request (\(request.matchKey)); the API's paging loops")
             }
         }
@@ -166,7 +166,7 @@ public struct PageLoader: Sendable {
         var path = manager.path ?? "/"
         var rest: [(name: String, value: Value)] = []
         for (name, value) in params {
-            if path.contains("{\(name)}") {
+            if path.utf8.contains(UInt8(ascii: "{")), path.contains("{\(name)}") {
                 path = path.replacing("{\(name)}", with: PercentEncoding.encode(value.plainText))
             } else {
                 rest.append((name, value))
