@@ -34,7 +34,7 @@ import time
 import traceback
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from urllib.parse import parse_qsl, quote, unquote
+from urllib.parse import parse_qsl, quote, unquote, urlencode
 
 DEFAULT_TOTAL = 47
 BASIC_USER, BASIC_PASS = "reform", "s3cret"
@@ -688,6 +688,54 @@ class Handler(BaseHTTPRequestHandler):
 
     # ---- benchmark
 
+    # ---- HTTP/1.1 framing and connection handling (the built-in client's tests)
+
+    def ep_chunked(self, q):
+        """The first `count` items as a chunked body, cut into `parts` chunks, with a chunk
+        extension and a trailer field."""
+        items = self.server.state.dataset(DEFAULT_TOTAL)[: int_arg(q, "count", 5, 0, 1000)]
+        body = dumps({"items": items})
+        parts = int_arg(q, "parts", 3, 1, 1000)
+        size = max(1, -(-len(body) // parts))
+        out = [b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"]
+        for start in range(0, len(body), size):
+            piece = body[start:start + size]
+            out.append(b"%x;note=part\r\n%s\r\n" % (len(piece), piece))
+        out.append(b"0\r\nX-Trailer: done\r\n\r\n")
+        self.wfile.write(b"".join(out))
+        self.done(200)
+
+    def ep_until_close(self, q):
+        """A body with neither Content-Length nor chunks: it ends when the server closes."""
+        body = dumps({"items": self.server.state.dataset(DEFAULT_TOTAL)[:3]})
+        self.close_connection = True
+        self.wfile.write(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\r\n" + body)
+        self.done(200)
+
+    def ep_idle_close(self, q):
+        """Answers with keep-alive, then closes the connection shortly after (an idle timeout)."""
+        body = dumps({"items": self.server.state.dataset(DEFAULT_TOTAL)[:2]})
+        self.wfile.write(self.head_bytes(200, [("Content-Type", "application/json")], len(body)) + body)
+        self.done(200)
+        self.wfile.flush()
+        time.sleep(float_arg(q, "after", 0.05, 0.0, 5.0))
+        self.close_connection = True
+
+    def ep_redirect(self, q):
+        """Redirects to `to` (a path or a URL) with `status` (302 by default); `hops` more
+        redirects to itself first; `loop=1` redirects to this same URL, forever."""
+        hops = int_arg(q, "hops", 0, 0, 100)
+        status = int_arg(q, "status", 302, 300, 399)
+        if q.get("loop") == "1":
+            target = self.path  # this very request: a redirect loop
+        elif hops > 0:
+            rest = {k: v for k, v in q.items() if k != "hops"}
+            rest["hops"] = str(hops - 1)
+            target = "/redirect?" + urlencode(rest)
+        else:
+            target = q.get("to", "/echo")
+        self.json(status, {"redirect": target}, headers=[("Location", target)])
+
     def ep_bench(self, q):
         key = (q.get("page", "1"), q.get("per_page", "10"), q.get("pages", "1000"))
         body = self.server.state.bench_cache.get(key)
@@ -762,6 +810,10 @@ ROUTES = {
     "/_admin/signing": (POST, Handler.ep_admin_signing),
     "/signed": (("GET", "POST"), Handler.ep_signed),
     "/bench": (GET, Handler.ep_bench),
+    "/chunked": (GET, Handler.ep_chunked),
+    "/until-close": (GET, Handler.ep_until_close),
+    "/idle-close": (GET, Handler.ep_idle_close),
+    "/redirect": (None, Handler.ep_redirect),
     "/_log": (GET, Handler.ep_log),
     "/_reset": (POST, Handler.ep_reset_state),
 }

@@ -38,6 +38,33 @@ import Testing
         #expect(Set(log.map { $0["connection"] }).count == 1, "pages reuse one keep-alive connection")
     }
 
+    @Test("flights that fetch the same next page at once (parallel takeoff) are not taken for a paging loop")
+    func parallelFlightsOfOnePageAreNotALoop() async throws {
+        let server = try TestServer()
+        let pipeline = try server.pipeline(
+            service() + """
+
+            managers:
+              items:
+                service: api
+                path: /paged/page
+                params: { per_page: 5, total: 30 }
+                records: data.items
+                takeoff: parallel
+                paging: { policy: page, param: page, stop: { short_page: per_page } }
+            """)
+        let manager = try server.manager("items", in: pipeline)
+        _ = try await manager.load()
+        // Both flights start from page 1's state: each fetches page 2 and decides on page 3.
+        async let first = manager.loadNextPage()
+        async let second = manager.loadNextPage()
+        let (a, b) = try await (first, second)
+        #expect(a?.page == 2 && b?.page == 2)
+        var pages = [2]
+        while let landing = try await manager.loadNextPage() { pages.append(landing.page) }
+        #expect(pages == [2, 3, 4, 5, 6, 7])
+    }
+
     @Test func aFreshLoadResetsPaging() async throws {
         let server = try TestServer()
         let pipeline = try server.pipeline(

@@ -8,7 +8,9 @@ import Testing
     /// `Runner.run()` is synchronous: from an async task it holds a thread of the concurrency
     /// pool (as many threads as cores) while its requests run. More runs at once than the pool has
     /// threads must still finish: the requests cannot wait for a pool thread the runs are holding.
-    @Test func moreConcurrentLiveRunsThanCoresAllFinish() async throws {
+    /// Through either HTTP client.
+    @Test(arguments: LiveTransport.Client.allCases)
+    func moreConcurrentLiveRunsThanCoresAllFinish(client: LiveTransport.Client) async throws {
         let server = try TestServer()
         let pipeline = try server.pipeline(
             service()
@@ -26,6 +28,7 @@ import Testing
                 """)
         var options = RunOptions()
         options.mode = .live
+        options.httpClient = client
         options.environment = ["TEST_URL": server.url]
         let runs = ProcessInfo.processInfo.activeProcessorCount + 2
         let landed = try await withThrowingTaskGroup(of: Int.self) { group in
