@@ -29,8 +29,14 @@ enum HTTP1ResponseReader {
             let (status, minor, headers) = try readHead(&inbox, from: socket, deadline: deadline)
             if status == 101 { throw .malformed("101 Switching Protocols was not asked for") }
             if (100..<200).contains(status) { continue }
-            let connection = headerValue("connection", in: headers) ?? ""
+            let connection = headerList("connection", in: headers) ?? ""
             var keepAlive = minor >= 1 ? !ASCIICase.contains(connection, "close") : ASCIICase.contains(connection, "keep-alive")
+            if headerList("transfer-encoding", in: headers) != nil,
+                minor == 0 || headerList("content-length", in: headers) != nil
+            {
+                // RFC 9112 6.1 and 6.3: framing a server may not mean as we read it; never reuse.
+                keepAlive = false
+            }
             var body: [UInt8] = []
             switch try framing(status: status, method: method, headers: headers) {
             case .none:
@@ -94,12 +100,13 @@ enum HTTP1ResponseReader {
             throw .malformed("the status line is '\(String(text(line).prefix(80)))', not 'HTTP/1.1 CODE REASON'")
         }
         let status = bytes[9...11].reduce(0) { $0 * 10 + Int($1 - 0x30) }
+        guard status >= 100 else { throw .malformed("the status code \(status) is below 100") }
         return (status, Int(bytes[7] - 0x30))
     }
 
     private static func framing(status: Int, method: String, headers: [QueryItem]) throws(HTTP1Failure) -> Framing {
         if method == "HEAD" || status == 204 || status == 304 || (100..<200).contains(status) { return .none }
-        if let codings = headerValue("transfer-encoding", in: headers) {
+        if let codings = headerList("transfer-encoding", in: headers) {
             let last = codings.split(separator: ",").last?.trimmingWhitespace().lowercased()
             return last == "chunked" ? .chunked : .untilClosed
         }
@@ -120,7 +127,7 @@ enum HTTP1ResponseReader {
         while true {
             let line = try inbox.line(from: socket, deadline: deadline, limit: lineLimit)
             let digits = trimmed(line.prefix { $0 != UInt8(ascii: ";") })
-            guard !digits.isEmpty, digits.count <= 15, let size = Int(text(digits), radix: 16) else {
+            guard !digits.isEmpty, digits.count <= 15, digits.allSatisfy(isHexDigit), let size = Int(text(digits), radix: 16) else {
                 throw .malformed("a chunk size line is '\(String(text(line).prefix(80)))', not a hexadecimal number")
             }
             if size == 0 {
@@ -145,6 +152,17 @@ enum HTTP1ResponseReader {
             number = number * 10 + Int(byte - UInt8(ascii: "0"))
         }
         return number
+    }
+
+    /// Every field called `name` (lower case), ignoring case, joined with `, ` as one list (RFC
+    /// 9110 5.3); `nil` when there is none.
+    static func headerList(_ name: StaticString, in headers: [QueryItem]) -> String? {
+        let values = headers.filter { ASCIICase.equals($0.name, name) }.map(\.value)
+        return values.isEmpty ? nil : values.joined(separator: ", ")
+    }
+
+    private static func isHexDigit(_ byte: UInt8) -> Bool {
+        (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte)
     }
 
     /// The value of the first header called `name` (lower case), ignoring case.
