@@ -25,14 +25,14 @@ final class HTTP1Connection: @unchecked Sendable {
     /// Sends `request` and reads the response: right here on a ``BlockingExecutor``'s thread, on
     /// the connection's own thread from anywhere else. Cancelling the task aborts the exchange and
     /// closes the connection (the server sees it go).
-    func exchange(_ request: [UInt8], method: String, deadline: Deadline, connectDeadline: Deadline, maxBodyBytes: Int) async
+    func exchange(_ request: [UInt8], method: String, deadline: Deadline, connectSeconds: Double, maxBodyBytes: Int) async
         -> Result<HTTP1Response, HTTP1Failure>
     {
         if BlockingExecutor.isCurrentThread {
             return await withTaskCancellationHandler {
                 Result { () throws(HTTP1Failure) in
                     try exchangeHere(
-                        request, method: method, deadline: deadline, connectDeadline: connectDeadline, maxBodyBytes: maxBodyBytes)
+                        request, method: method, deadline: deadline, connectSeconds: connectSeconds, maxBodyBytes: maxBodyBytes)
                 }
             } onCancel: {
                 socket.abort()
@@ -44,7 +44,7 @@ final class HTTP1Connection: @unchecked Sendable {
                     continuation.resume(
                         returning: Result { () throws(HTTP1Failure) in
                             try self.exchangeHere(
-                                request, method: method, deadline: deadline, connectDeadline: connectDeadline,
+                                request, method: method, deadline: deadline, connectSeconds: connectSeconds,
                                 maxBodyBytes: maxBodyBytes)
                         })
                 }
@@ -61,10 +61,13 @@ final class HTTP1Connection: @unchecked Sendable {
     }
 
     private func exchangeHere(
-        _ request: [UInt8], method: String, deadline: Deadline, connectDeadline: Deadline, maxBodyBytes: Int
+        _ request: [UInt8], method: String, deadline: Deadline, connectSeconds: Double, maxBodyBytes: Int
     ) throws(HTTP1Failure) -> HTTP1Response {
         if !connected {
-            try socket.connect(host: target.host, port: target.port, deadline: Deadline.earlier(deadline, connectDeadline))
+            let connectDeadline = Deadline.after(seconds: connectSeconds)
+            try socket.connect(
+                host: target.host, port: target.port, deadline: Deadline.earlier(deadline, connectDeadline),
+                connectLimit: connectSeconds)
             connected = true
         }
         inbox.startResponse()

@@ -8,6 +8,8 @@ enum HTTP1Failure: Error, Equatable {
     case unresolvable(String)
     /// Nothing listens on any of the host's addresses.
     case refused
+    /// No address of the host accepted the connection within the connect timeout (seconds).
+    case connectTimeout(seconds: Double)
     /// Connecting failed for another reason (the system's words).
     case connect(String)
     /// The server closed or reset the connection before the response was complete;
@@ -44,6 +46,11 @@ extension HTTP1Failure {
             return make(.cancelled, "cancelled")
         case .unresolvable(let reason):
             return make(.unreachable, "the host name '\(host)' does not resolve (\(reason)); check the base_url")
+        case .connectTimeout(let limit):
+            return make(
+                .timeout,
+                "could not connect to \(host):\(port) within \(limit) s (the connect timeout, or the request's 'timeout' if shorter); "
+                    + "check the base_url and the network, or retry on timeout")
         case .refused:
             return make(.unreachable, "connection refused; is the service running at its base_url? (or use --env)")
         case .connect(let reason):

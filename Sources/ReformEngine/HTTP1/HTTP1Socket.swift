@@ -60,13 +60,23 @@ final class HTTP1Socket: @unchecked Sendable {
     /// An unconnected socket.
     init() {}
 
+    /// A socket around `descriptor`, already connected and non-blocking (a socket pair's end).
+    init(adopting descriptor: Int32) {
+        state.withLock { $0.descriptor = descriptor }
+    }
+
     deinit {
         close()
         scratch.deallocate()
     }
 
-    /// Connects to `host`:`port`, trying each address in turn, by `deadline`.
-    func connect(host: String, port: Int, deadline: Deadline) throws(HTTP1Failure) {
+    /// Connects to `host`:`port` by `deadline`, trying each address in turn, each with an equal
+    /// share of the time left (a black-holed IPv6 address does not use it all); `connectLimit` is
+    /// the connect timeout's seconds, for the message when none answers in time.
+    ///
+    /// The name lookup (`getaddrinfo`) blocks and cannot be cut short by the deadline or by
+    /// ``abort()``; for a numeric address or a name in `/etc/hosts` it takes no time.
+    func connect(host: String, port: Int, deadline: Deadline, connectLimit: Double) throws(HTTP1Failure) {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
@@ -78,19 +88,29 @@ final class HTTP1Socket: @unchecked Sendable {
             throw .unresolvable(reason)
         }
         defer { freeaddrinfo(list) }
-        var failure = HTTP1Failure.refused
+        var addresses: [addrinfo] = []
         var next: UnsafeMutablePointer<addrinfo>? = first
         while let address = next {
+            addresses.append(address.pointee)
             next = address.pointee.ai_next
+        }
+        var failures: [HTTP1Failure] = []
+        for (index, address) in addresses.enumerated() {
+            if isAborted { throw .cancelled }
+            guard !deadline.hasPassed else { break }
+            let share = Double(deadline.pollMilliseconds) / 1000 / Double(addresses.count - index)
             do {
-                try connect(to: address.pointee, deadline: deadline)
+                try connect(to: address, deadline: Deadline.earlier(deadline, Deadline.after(seconds: share)))
                 return
             } catch {
-                if error == .timeout || error == .cancelled { throw error }
-                if case .connect = failure {} else { failure = error }
+                if error == .cancelled { throw error }
+                failures.append(error)
             }
         }
-        throw failure
+        // Refused everywhere says the most; then any other reason; a timeout only when all timed out.
+        if failures.contains(.refused) { throw .refused }
+        if let other = failures.first(where: { $0 != .timeout }) { throw other }
+        throw .connectTimeout(seconds: connectLimit)
     }
 
     private func connect(to address: addrinfo, deadline: Deadline) throws(HTTP1Failure) {

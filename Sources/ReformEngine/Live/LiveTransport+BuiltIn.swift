@@ -65,12 +65,12 @@ extension LiveTransport {
         -> HTTP1Response
     {
         let bytes = try HTTP1RequestHead.bytes(method: request.method, target: target, headers: request.headers, body: request.body)
-        let connectDeadline = Deadline.after(seconds: LiveTransport.connectSeconds)
         var connection = HTTP1Pool.shared.connection(to: target)
         while true {
             let reused = connection.served > 0
             let result = await connection.exchange(
-                bytes, method: request.method, deadline: deadline, connectDeadline: connectDeadline, maxBodyBytes: maxBodyBytes)
+                bytes, method: request.method, deadline: deadline, connectSeconds: LiveTransport.connectSeconds,
+                maxBodyBytes: maxBodyBytes)
             switch result {
             case .success(let response):
                 if response.keepAlive && connection.isReusable {
