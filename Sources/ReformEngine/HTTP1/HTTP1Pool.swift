@@ -33,14 +33,21 @@ final class HTTP1Pool: Sendable {
         }
     }
 
-    /// Takes `connection` back after a complete exchange that left it open.
+    /// Takes `connection` back after a complete exchange that left it open; closes connections
+    /// of any origin that have been idle too long, and the oldest beyond ``idlePerOrigin``.
     func giveBack(_ connection: HTTP1Connection) {
         connection.idleSince = Deadline.after(seconds: 0)
+        let oldest = Deadline.ago(seconds: idleSeconds)
         let surplus = idle.withLock { idle -> [HTTP1Connection] in
+            var removed: [HTTP1Connection] = []
+            for (origin, list) in idle where list.first.map({ $0.idleSince.nanoseconds < oldest.nanoseconds }) == true {
+                removed += list.filter { $0.idleSince.nanoseconds < oldest.nanoseconds }
+                idle[origin] = list.filter { $0.idleSince.nanoseconds >= oldest.nanoseconds }
+            }
             var list = idle[connection.target.originKey, default: []]
             list.append(connection)
             let extra = max(0, list.count - idlePerOrigin)
-            let removed = Array(list.prefix(extra))
+            removed += list.prefix(extra)
             idle[connection.target.originKey] = Array(list.dropFirst(extra))
             return removed
         }
