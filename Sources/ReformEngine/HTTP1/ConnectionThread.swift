@@ -31,24 +31,14 @@ final class ConnectionThread: @unchecked Sendable {
             return !started
         }
         guard start else { return }
-        let retained = Unmanaged.passRetained(self).toOpaque()
-        var thread = pthread_t()
-        let status = pthread_create(&thread, nil, { argument in
-            guard let argument else { return nil }
-            Unmanaged<ConnectionThread>.fromOpaque(argument).takeRetainedValue().loop()
-            return nil
-        }, retained)
-        if status == 0 {
-            pthread_detach(thread)
-        } else {
-            Unmanaged<ConnectionThread>.fromOpaque(retained).release()
-            let pending = lock.withLock {
-                started = false
-                defer { self.job = nil }
-                return self.job
-            }
-            pending?()
+        // The thread holds this object until its loop ends.
+        guard !OwnThread.tryStart({ [self] in loop() }) else { return }
+        let pending = lock.withLock {
+            started = false
+            defer { self.job = nil }
+            return self.job
         }
+        pending?()
     }
 
     /// Ends the thread once its current job, if any, is done.

@@ -32,10 +32,12 @@ final class BlockingExecutor: TaskExecutor, @unchecked Sendable {
     /// Guarded by `lock`: the thread has ended; late jobs run on threads of their own.
     private var ended = false
 
-    /// An executor whose thread starts at once.
+    /// An executor whose thread starts at once. If no thread can be started, every job runs the
+    /// way late jobs do (and blocking exchanges go to connection threads).
     init() {
-        let executor = Unmanaged.passRetained(self)
-        OwnThread.start { executor.takeRetainedValue().loop() }
+        // The thread holds the executor until its loop ends.
+        let started = OwnThread.tryStart { [self] in loop() }
+        if !started { lock.withLock { ended = true } }
     }
 
     /// Starts `operation` as a task running on this executor's thread, with ``current`` set.

@@ -15,6 +15,12 @@ enum OwnThread {
 
     /// Runs `body` on a new detached thread; on the calling thread if no thread can be started.
     static func start(_ body: @escaping @Sendable () -> Void) {
+        if !tryStart(body) { body() }
+    }
+
+    /// Runs `body` on a new detached thread and returns `true`; `false` (and `body` not run)
+    /// when no thread can be started.
+    static func tryStart(_ body: @escaping @Sendable () -> Void) -> Bool {
         let work = Unmanaged.passRetained(Work(body)).toOpaque()
         var thread = pthread_t()
         let started = pthread_create(&thread, nil, { argument in
@@ -22,10 +28,11 @@ enum OwnThread {
             Unmanaged<Work>.fromOpaque(argument).takeRetainedValue().body()
             return nil
         }, work)
-        if started == 0 {
-            pthread_detach(thread)
-        } else {
-            Unmanaged<Work>.fromOpaque(work).takeRetainedValue().body()
+        guard started == 0 else {
+            Unmanaged<Work>.fromOpaque(work).release()
+            return false
         }
+        pthread_detach(thread)
+        return true
     }
 }
