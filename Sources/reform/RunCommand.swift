@@ -1,4 +1,4 @@
-import ArgumentParser
+public import ArgumentParser
 import ReformEngine
 import ReformSDK
 import ReformYAML
@@ -66,6 +66,11 @@ struct RunCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("Largest live response body in bytes (default 67108864).", valueName: "N"))
     var maxBodyBytes: Int?
+
+    @Option(help: ArgumentHelp(
+        "Which client sends plain http:// requests: built-in (Reform's HTTP/1.1 client) or async-http-client (https:// always uses async-http-client).",
+        valueName: "CLIENT"))
+    var httpClient: LiveTransport.Client?
 
     @Flag(help: "Call the live APIs instead of replaying fixtures.")
     var live = false
@@ -137,6 +142,7 @@ struct RunCommand: ParsableCommand {
         if let maxRecordBytes { options.recordLimits.maximumDocumentSize = maxRecordBytes }
         if let maxJsonDepth { options.recordLimits.maximumDepth = maxJsonDepth }
         if let maxBodyBytes { options.maxBodyBytes = maxBodyBytes }
+        if let httpClient { options.httpClient = httpClient }
         let summary: RunSummary
         Interruptions.install()
         do { summary = try Runner(pipeline: loaded, options: options).run() } catch {
@@ -170,3 +176,5 @@ enum CommandLineValue {
         return scalar.value
     }
 }
+
+extension LiveTransport.Client: ExpressibleByArgument {}

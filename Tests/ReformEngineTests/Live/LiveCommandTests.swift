@@ -10,10 +10,12 @@ import Testing
         try await ReformBinary.run(arguments, environment: environment)
     }
 
-    @Test func theCatalogPipelineLiveWritesWhatItsFixturesReplay() async throws {
+    @Test(arguments: ["built-in", "async-http-client"])
+    func theCatalogPipelineLiveWritesWhatItsFixturesReplay(client: String) async throws {
         let server = try TestServer()
         let replayed = try await reform(["run", "Pipelines/catalog.yaml", "--quiet"], environment: [:])
-        let live = try await reform(["run", "Pipelines/catalog.yaml", "--live", "--quiet"], environment: ["REFORM_CATALOG_URL": server.url])
+        let live = try await reform(
+            ["run", "Pipelines/catalog.yaml", "--live", "--http-client", client, "--quiet"], environment: ["REFORM_CATALOG_URL": server.url])
         #expect(replayed.status == 0 && live.status == 0, "\(replayed.stderr)\(live.stderr)")
         #expect(live.stdout == replayed.stdout)
         #expect(live.stdout.split(separator: "\n").count == 69)
