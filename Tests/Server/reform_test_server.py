@@ -721,6 +721,18 @@ class Handler(BaseHTTPRequestHandler):
         time.sleep(float_arg(q, "after", 0.05, 0.0, 5.0))
         self.close_connection = True
 
+    def ep_raw(self, q):
+        """Writes `bytes` (base64url) as the whole response, exactly; then closes the connection
+        unless `keep=1`."""
+        try:
+            raw = base64.urlsafe_b64decode(q.get("bytes", "") + "==")
+        except (binascii.Error, ValueError):
+            raise BadRequest("'bytes' is not base64url")
+        self.wfile.write(raw)
+        self.done(200)
+        if q.get("keep") != "1":
+            self.close_connection = True
+
     def ep_redirect(self, q):
         """Redirects to `to` (a path or a URL) with `status` (302 by default); `hops` more
         redirects to itself first; `loop=1` redirects to this same URL, forever."""
@@ -814,6 +826,7 @@ ROUTES = {
     "/until-close": (GET, Handler.ep_until_close),
     "/idle-close": (GET, Handler.ep_idle_close),
     "/redirect": (None, Handler.ep_redirect),
+    "/raw": (GET, Handler.ep_raw),
     "/_log": (GET, Handler.ep_log),
     "/_reset": (POST, Handler.ep_reset_state),
 }

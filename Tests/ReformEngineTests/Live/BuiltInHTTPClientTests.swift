@@ -1,3 +1,4 @@
+import Foundation
 import ReformEngine
 import ReformSDK
 import Testing
@@ -131,6 +132,51 @@ import Testing
             _ = try await get(server, "/redirect", query: [QueryItem(name: "hops", value: "9")])
         }
         #expect(tooMany?.message.hasPrefix("more than 5 redirects") == true)
+    }
+
+    /// Asks the server's `/raw` to answer with exactly `response`.
+    private func raw(_ server: TestServer, _ response: String, keep: Bool = false, timeout: Double = 5) async throws(TransportError)
+        -> HTTPResponse
+    {
+        let encoded = Data(response.utf8).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+        var query = [QueryItem(name: "bytes", value: encoded)]
+        if keep { query.append(QueryItem(name: "keep", value: "1")) }
+        return try await get(server, "/raw", query: query, timeout: timeout)
+    }
+
+    @Test("repeated Transfer-Encoding fields are one list: the last coding, chunked, frames the body")
+    func repeatedTransferEncoding() async throws {
+        let server = try TestServer()
+        let answer = try await raw(
+            server,
+            "HTTP/1.1 200 OK\r\nTransfer-Encoding: identity\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+                + "5\r\n{\"a\":\r\n2\r\n1}\r\n0\r\n\r\n",
+            keep: true, timeout: 2)
+        #expect(answer.body == .object(["a": .int(1)]))
+    }
+
+    @Test("a response with both Transfer-Encoding and Content-Length is read as chunked and its connection not reused")
+    func transferEncodingWithContentLength() async throws {
+        let server = try TestServer()
+        let response = "HTTP/1.1 200 OK\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n[]\r\n0\r\n\r\n"
+        for _ in 0..<2 { #expect(try await raw(server, response, keep: true).body == .array([])) }
+        let log = try await server.requests(path: "/raw")
+        #expect(Set(log.compactMap { $0["connection"]?.intNumber }).count == 2)
+    }
+
+    @Test("malformed framing is an error that says what is wrong", arguments: [
+        ("HTTP/1.1 000 Zero\r\nContent-Length: 0\r\n\r\n", "the status code 0 is below 100"),
+        ("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n-0\r\n\r\n", "a chunk size line is '-0', not a hexadecimal number"),
+        ("HTTP/1.1 200 OK\r\nContent-Length: 2, 3\r\n\r\n{}", "Content-Length is '2, 3', not one whole number"),
+        ("HTTP/2 200\r\n\r\n", "the status line is 'HTTP/2 200', not 'HTTP/1.1 CODE REASON'"),
+        ("HTTP/1.1 200 OK\r\nBad Header: x\r\n\r\n", "a header name contains white space: 'Bad Header'"),
+    ])
+    func malformedFraming(response: String, problem: String) async throws {
+        let server = try TestServer()
+        let error = await #expect(throws: TransportError.self) { _ = try await raw(server, response) }
+        #expect(error?.kind == .reset)
+        #expect(error?.message == "the server's answer is not valid HTTP/1.1 (\(problem)); nothing of it was landed")
     }
 
     @Test("a header value with a line break is refused before anything is sent")
