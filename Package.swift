@@ -80,6 +80,7 @@ if Context.environment["REFORM_FUZZ"] != nil {
         ("FuzzPipeline", ["ReformEngine", sdk]),
         ("FuzzLinkHeader", ["ReformEngine"]),
         ("FuzzTemplate", ["ReformEngine", sdk]),
+        ("FuzzHTTPResponse", ["ReformEngine"]),
     ]
     for target in fuzzTargets {
         package.targets.append(
