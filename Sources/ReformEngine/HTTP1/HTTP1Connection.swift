@@ -38,20 +38,26 @@ final class HTTP1Connection: @unchecked Sendable {
                 socket.abort()
             }
         }
-        return await withTaskCancellationHandler {
-            await withUnsafeContinuation { continuation in
+        // The result travels through a lock, not the continuation: ThreadSanitizer cannot see
+        // the order a resumed continuation gives, and reported the connection's state (written
+        // here on its thread, read by the task after) as races. A pthread lock it can see.
+        let outcome = Guarded<Result<HTTP1Response, HTTP1Failure>?>(nil)
+        await withTaskCancellationHandler {
+            await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
                 thread.run {
-                    continuation.resume(
-                        returning: Result { () throws(HTTP1Failure) in
-                            try self.exchangeHere(
-                                request, method: method, deadline: deadline, connectSeconds: connectSeconds,
-                                maxBodyBytes: maxBodyBytes)
-                        })
+                    let result = Result { () throws(HTTP1Failure) in
+                        try self.exchangeHere(
+                            request, method: method, deadline: deadline, connectSeconds: connectSeconds,
+                            maxBodyBytes: maxBodyBytes)
+                    }
+                    outcome.withLock { $0 = result }
+                    continuation.resume()
                 }
             }
         } onCancel: {
             socket.abort()
         }
+        return outcome.withLock { $0 } ?? .failure(.cancelled)
     }
 
     /// Closes the socket and ends the thread.
