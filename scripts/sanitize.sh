@@ -24,11 +24,11 @@ for sanitizer in "${sanitizers[@]}"; do
     skip=(--skip InBoundedMemory)
     log="$scratch.log"
     echo "== swift test --sanitize=$sanitizer $* (log: $log)"
-    TSAN_OPTIONS="halt_on_error=0 second_deadlock_stack=1" ASAN_OPTIONS="detect_leaks=0" \
+    TSAN_OPTIONS="halt_on_error=0 second_deadlock_stack=1 suppressions=$PWD/scripts/tsan-suppressions.txt" ASAN_OPTIONS="detect_leaks=0" \
         swift test --sanitize="$sanitizer" --scratch-path "$scratch" "${skip[@]}" "$@" >"$log" 2>&1
     code=$?
     if [ "$sanitizer" = thread ] && [ $# -eq 0 ]; then
-        TSAN_OPTIONS="halt_on_error=0 second_deadlock_stack=1" \
+        TSAN_OPTIONS="halt_on_error=0 second_deadlock_stack=1 suppressions=$PWD/scripts/tsan-suppressions.txt" \
             swift test --sanitize=thread --scratch-path "$scratch" --skip-build --filter InBoundedMemory >>"$log" 2>&1 || code=1
     fi
     findings=$(grep -cE '^(==[0-9]+==ERROR|WARNING: ThreadSanitizer)' "$log")
