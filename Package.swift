@@ -62,13 +62,16 @@ let package = Package(
             name: "ReformSDKTests", dependencies: [sdk, .product(name: "ReformPluginTesting", package: "SDK")],
             swiftSettings: upcomingFeatures),
         .testTarget(name: "ReformYAMLTests", dependencies: ["ReformYAML", sdk], swiftSettings: upcomingFeatures),
+        // Helpers every test target shares (running the built `reform`, the project root).
+        .target(name: "ReformTestSupport", path: "Tests/ReformTestSupport", swiftSettings: upcomingFeatures),
         .testTarget(
             name: "ReformEngineTests",
-            dependencies: ["ReformEngine", "ReformYAML", sdk],
+            dependencies: ["ReformEngine", "ReformYAML", sdk, "ReformTestSupport"],
             swiftSettings: upcomingFeatures
         ),
         .testTarget(
-            name: "ReformCLITests", dependencies: [sdk], exclude: ["Snapshots", "Inputs"], swiftSettings: upcomingFeatures),
+            name: "ReformCLITests", dependencies: [sdk, "ReformTestSupport"], exclude: ["Snapshots", "Inputs"],
+            swiftSettings: upcomingFeatures),
     ]
 )
 

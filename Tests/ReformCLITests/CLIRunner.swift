@@ -1,67 +1,22 @@
 import Foundation
+import ReformTestSupport
 
-/// Runs the built `reform` executable the way a user's shell would, from the project root.
-struct CLIRunner {
-    struct Result {
-        let status: Int32
-        let stdout: String
-        let stderr: String
-    }
+/// Runs the built `reform` executable the way a user's shell would, from the project root
+/// (``ReformProcess``, shared with the engine's tests), with `HOME` in the temporary folder.
+enum CLIRunner {
+    typealias Result = ReformProcess.Outcome
 
-    static let projectRoot: String = {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<3 { url.deleteLastPathComponent() }
-        return url.path
-    }()
+    static var projectRoot: String { ProjectRoot.path }
 
-    /// The `reform` binary beside the test bundle (SwiftPM builds both into one folder).
-    static let executable: String = {
-        let folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        var candidates = [folder.appendingPathComponent("reform").path]
-        candidates.append(folder.deletingLastPathComponent().appendingPathComponent("reform").path)
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates[0]
-    }()
+    /// The `reform` binary beside the test bundle.
+    static var executable: String { ReformProcess.executable }
 
-    /// Runs `executable` with `arguments` and waits for it on a thread of its own (see ``offPool(_:)``).
+    /// Runs `executable` with `arguments`, `stdin` as its input, and waits for it.
     static func run(
         _ arguments: [String], stdin: String? = nil, environment extra: [String: String] = [:], executable: String = executable
     ) async throws -> Result {
-        try await offPool { try runBlocking(arguments, stdin: stdin, environment: extra, executable: executable) }
-    }
-
-    private static func runBlocking(
-        _ arguments: [String], stdin: String?, environment extra: [String: String], executable: String
-    ) throws -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: projectRoot)
-        var environment = ["PATH": "/usr/bin:/bin", "NO_COLOR": "1", "HOME": NSTemporaryDirectory()]
-        for (k, v) in extra { environment[k] = v }
-        process.environment = environment
-        let out = Pipe(), err = Pipe(), input = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = input
-        try process.run()
-        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
-        try input.fileHandleForWriting.close()
-        let stdoutData = out.fileHandleForReading.readDataToEndOfFile()
-        let stderrData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(
-            status: process.terminationStatus, stdout: String(decoding: stdoutData, as: UTF8.self),
-            stderr: String(decoding: stderrData, as: UTF8.self))
-    }
-}
-
-/// Runs `body` on a thread of its own and waits for it without holding a thread of the Swift
-/// concurrency pool. The pool has as many threads as cores (two here); tests that sat on one while
-/// a child process ran (minutes for the conformance loop and the plugin builds under a sanitizer)
-/// left the async tests no thread, and their timing checks failed.
-func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread { continuation.resume(with: Result { try body() }) }.start()
+        try await ReformProcess.run(
+            arguments, stdin: stdin, environment: extra, home: NSTemporaryDirectory(), executable: executable)
     }
 }
 

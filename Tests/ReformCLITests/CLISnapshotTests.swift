@@ -1,4 +1,5 @@
 import Foundation
+import ReformTestSupport
 import Testing
 
 /// The command-line contract, pinned by golden transcripts (exit code, stdout, stderr).

@@ -1,5 +1,6 @@
 import Foundation
 import ReformSDK
+import ReformTestSupport
 import Testing
 
 /// `reform cat --to ndjson` over yaml-test-suite (`../shared/conformance/yaml`), as users run it.

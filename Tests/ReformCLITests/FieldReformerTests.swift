@@ -1,4 +1,5 @@
 import Foundation
+import ReformTestSupport
 import Testing
 
 /// A ``FieldReformer`` plugin (PropertyListReformer) on the batch fast path, where its fields are

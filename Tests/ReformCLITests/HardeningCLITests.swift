@@ -1,4 +1,5 @@
 import Foundation
+import ReformTestSupport
 import Testing
 
 /// The command-line side of the limits and path containment: flags that raise or allow, and the

@@ -1,4 +1,5 @@
 import Foundation
+import ReformTestSupport
 import Testing
 
 /// `reform test`: the runner's report (one line per test, a diff on failure, the summary), its exit

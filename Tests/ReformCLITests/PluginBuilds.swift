@@ -1,4 +1,5 @@
 import Foundation
+import ReformTestSupport
 
 /// Builds the plugin packages the tests load, once per test run, with `swift build --package-path`:
 /// the shipped `Plugins/` and the deliberately broken ones in `Inputs/BrokenPlugins`.

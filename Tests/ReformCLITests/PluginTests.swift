@@ -1,4 +1,5 @@
 import Foundation
+import ReformTestSupport
 import Testing
 
 /// Plugins through the command line, with real libraries built by ``PluginBuilds``: running a

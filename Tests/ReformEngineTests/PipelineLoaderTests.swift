@@ -3,6 +3,7 @@ import ReformEngine
 import ReformSDK
 import ReformYAML
 import Testing
+import ReformTestSupport
 
 @Suite("Loading pipelines")
 struct PipelineLoaderTests {

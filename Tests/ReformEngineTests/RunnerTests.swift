@@ -2,6 +2,7 @@ import Foundation
 import ReformEngine
 import ReformSDK
 import Testing
+import ReformTestSupport
 
 @Suite("Running pipelines")
 struct RunnerTests {

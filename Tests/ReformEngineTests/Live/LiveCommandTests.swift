@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import ReformSDK
+import ReformTestSupport
 import Testing
 
 /// `reform run --live / --record / --env` through the real binary and the real server.

@@ -1,5 +1,6 @@
 import Foundation
 import ReformSDK
+import ReformTestSupport
 import Testing
 
 /// Values from the environment used in headers or auth are never printed: not on stdout or stderr

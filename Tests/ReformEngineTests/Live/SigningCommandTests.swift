@@ -1,4 +1,5 @@
 import ReformSDK
+import ReformTestSupport
 import Testing
 
 /// `reform run --live / --record` of a signed service: the secret stays out of everything written.

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import ReformEngine
 import ReformSDK
+import ReformTestSupport
 
 /// The loopback HTTP server under `Tests/Server/` (Python standard library), one per test, so
 /// tests never see each other's requests. Stopped when released.

@@ -28,19 +28,3 @@ struct TemporaryFolder {
         FileManager.default.fileExists(atPath: path + "/" + name)
     }
 }
-
-/// The project root, found from this file's path.
-enum ProjectRoot {
-    static var path: String {
-        var url = URL(fileURLWithPath: #filePath)
-        while url.path != "/" {
-            url.deleteLastPathComponent()
-            if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path),
-                FileManager.default.fileExists(atPath: url.appendingPathComponent("Pipelines").path)
-            {
-                return url.path
-            }
-        }
-        return FileManager.default.currentDirectoryPath
-    }
-}
