@@ -47,7 +47,7 @@ import Glibc
     /// the next method and URL, or `nil` when it is not followed.
     public static func redirect(status: Int, location: String, method: String, url: String) -> (method: String, url: String)? {
         var request = HTTPRequest(method: method, path: "/")
-        request.origin = HTTP1Redirect.origin(of: url)
-        return HTTP1Redirect.next(status: status, location: location, after: request, at: url).map { ($0.method, $0.url) }
+        request.origin = Redirects.origin(of: url)
+        return Redirects.next(status: status, location: location, after: request, at: url).map { ($0.method, $0.url) }
     }
 }

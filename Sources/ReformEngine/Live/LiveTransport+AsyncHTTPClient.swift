@@ -6,17 +6,20 @@ import NIOPosix
 import ReformSDK
 
 extension LiveTransport {
-    /// Sends `request` through AsyncHTTPClient: `https://`, and `http://` when ``client`` says so.
-    func sendWithAsyncHTTPClient(_ request: HTTPRequest, for manager: ManagerRef) async throws(TransportError) -> HTTPResponse {
+    /// Sends `request` through AsyncHTTPClient, one exchange (redirects are followed by
+    /// ``sendFollowingRedirects(_:for:)``, for both clients alike): `https://`, and `http://` when
+    /// ``client`` says so. Errors show `shown` and the configured `seconds`.
+    func sendWithAsyncHTTPClient(_ request: HTTPRequest, for manager: ManagerRef, shown: String, seconds configured: Double)
+        async throws(TransportError) -> HTTPResponse
+    {
         let url = request.url
-        let shown = "\(request.method) \(request.path)"
         var outgoing = HTTPClientRequest(url: url)
         outgoing.method = HTTPMethod(rawValue: request.method)
         for header in request.headers { outgoing.headers.add(name: header.name, value: header.value) }
         if let body = request.body {
             outgoing.body = .bytes(ByteBuffer(bytes: body))
         }
-        let seconds = request.timeout ?? 60
+        let seconds = request.timeout ?? configured
         let timeout = TimeAmount.nanoseconds(Int64(seconds * 1e9))
         let limit = maxBodyBytes
         let prepared = outgoing
@@ -42,7 +45,7 @@ extension LiveTransport {
             guard let answer else {
                 throw TransportError(
                     .timeout, manager: manager.name, request: shown,
-                    message: "no complete answer within \(seconds) s; raise the 'timeout' or retry on timeout")
+                    message: "no complete answer within \(configured) s; raise the 'timeout' or retry on timeout")
             }
             return answer
         } catch let error as TransportError {
@@ -109,7 +112,7 @@ extension LiveTransport {
 /// never deinitialised, so it never needs shutting down.
 private let sharedHTTPClient: HTTPClient = {
     var configuration = HTTPClient.Configuration(
-        redirectConfiguration: .follow(max: 5, allowCycles: false),
+        redirectConfiguration: .disallow,
         timeout: .init(connect: .seconds(10), read: nil),
         decompression: .disabled)
     configuration.connectionPool = .init(idleTimeout: .seconds(30))

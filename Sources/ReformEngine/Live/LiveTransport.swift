@@ -42,10 +42,7 @@ public struct LiveTransport: Transport {
                 .invalidRequest, manager: manager.name, request: "\(request.method) \(request.path)",
                 message: "'\(request.url)' is not an http(s) URL")
         }
-        if client == .builtIn, let target = HTTP1Target(request: request) {
-            return try await sendBuiltIn(request, to: target, for: manager)
-        }
-        return try await sendWithAsyncHTTPClient(request, for: manager)
+        return try await sendFollowingRedirects(request, for: manager)
     }
 
     /// A response from raw parts: JSON bodies are parsed, others kept as text.

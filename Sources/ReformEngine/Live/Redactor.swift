@@ -34,6 +34,11 @@ struct Redactor: Sendable {
         secrets = Set(forms).sorted { $0.count > $1.count }
     }
 
+    /// Whether `text` holds one of the secrets.
+    func reveals(_ text: String) -> Bool {
+        secrets.contains { text.contains($0) }
+    }
+
     /// `text` with every secret replaced by `***`.
     func redact(_ text: String) -> String {
         var out = text

@@ -78,6 +78,9 @@ public final class ServiceClient: Sendable {
             try applyHeaders(to: &outgoing, manager: manager.ref, request: request)
             let token = try await applyAuth(to: &outgoing, manager: manager.ref, request: request)
             for interceptor in chain { outgoing = try await interceptor.finalize(outgoing, context: context) }
+            if !redactor.secrets.isEmpty {
+                outgoing.credentialHeaders = Set(outgoing.headers.filter { redactor.reveals($0.value) }.map { $0.name.lowercased() })
+            }
             let started = ContinuousClock.now
             let result: Result<HTTPResponse, TransportError>
             do { result = .success(try await transport.send(outgoing, for: manager.ref)) } catch { result = .failure(error) }

@@ -19,6 +19,10 @@ public struct HTTPRequest: Sendable, Hashable {
     public var baseURL: String?
     /// The most seconds the whole exchange may take (set by the service client), `nil` for no limit.
     public var timeout: Double?
+    /// Names (lower case) of headers that carry credentials, beyond the standard ones: not sent
+    /// to another origin after a redirect. The service client lists every header holding one of
+    /// its secrets.
+    public var credentialHeaders: Set<String> = []
 
     /// A request for `method` and `path` with the given query, headers and body.
     public init(method: String, path: String, query: [QueryItem] = [], headers: [QueryItem] = [], body: [UInt8]? = nil) {

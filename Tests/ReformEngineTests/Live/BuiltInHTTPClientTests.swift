@@ -118,18 +118,47 @@ import Testing
         #expect(otherOrigin.body?[at: "headers.authorization"] == nil)
     }
 
-    @Test("a redirect loop and too many redirects are errors that say so")
-    func redirectLoops() async throws {
+    @Test("a service's secret headers are not sent to another origin after a redirect", arguments: LiveTransport.Client.allCases)
+    func serviceSecretsStayWithTheirOrigin(client: LiveTransport.Client) async throws {
+        let server = try TestServer()
+        let pipeline = try server.pipeline(
+            """
+            reform: 1
+            services:
+              api:
+                base_url: "${TEST_URL}"
+                headers: { X-Team: "team-${TEAM_TOKEN}", X-Plain: visible }
+                auth: { api_key: { header: X-API-Key, value: "${API_KEY}" } }
+            managers:
+              hop: { service: api, path: /redirect, params: { to: { type: string, required: true } } }
+            """)
+        let environment = ["TEAM_TOKEN": "t0ken-team", "API_KEY": "k3y-secret"]
+        func headers(after to: String) async throws -> Value? {
+            let manager = try server.manager(
+                "hop", in: pipeline, params: ["to": .string(to)], environment: environment, transport: LiveTransport(client: client))
+            return try await manager.load().records.first?[at: "headers"]
+        }
+        let same = try await headers(after: "/echo")
+        #expect(same?[at: "x-api-key"]?.stringValue == "k3y-secret")
+        #expect(same?[at: "x-team"]?.stringValue == "team-t0ken-team")
+        let other = try await headers(after: "http://localhost:\(server.port)/echo")
+        #expect(other?[at: "x-api-key"] == nil)
+        #expect(other?[at: "x-team"] == nil)
+        #expect(other?[at: "x-plain"]?.stringValue == "visible", "a header without a secret still goes")
+    }
+
+    @Test("a redirect loop and too many redirects are errors that say so", arguments: LiveTransport.Client.allCases)
+    func redirectLoops(client: LiveTransport.Client) async throws {
         let server = try TestServer()
         let loop = await #expect(throws: TransportError.self) {
-            _ = try await get(server, "/redirect", query: [QueryItem(name: "loop", value: "1")])
+            _ = try await get(server, "/redirect", query: [QueryItem(name: "loop", value: "1")], client: client)
         }
         #expect(loop?.kind == .invalidRequest)
         #expect(
             loop?.message == "redirect loop: http://127.0.0.1:\(server.port)/redirect?loop=1 sends back to "
                 + "http://127.0.0.1:\(server.port)/redirect?loop=1; check the base_url and path")
         let tooMany = await #expect(throws: TransportError.self) {
-            _ = try await get(server, "/redirect", query: [QueryItem(name: "hops", value: "9")])
+            _ = try await get(server, "/redirect", query: [QueryItem(name: "hops", value: "9")], client: client)
         }
         #expect(tooMany?.message.hasPrefix("more than 5 redirects") == true)
     }

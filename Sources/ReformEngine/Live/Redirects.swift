@@ -1,7 +1,9 @@
-/// How the built-in client follows a redirect, as browsers and AsyncHTTPClient do: `Location`
-/// resolved against the request's URL; 303 (and 301/302 after a POST) become a GET without a
-/// body; credentials are not sent to another origin.
-enum HTTP1Redirect {
+/// How the live transport follows a redirect, for both HTTP clients, as browsers and
+/// AsyncHTTPClient do: `Location` resolved against the request's URL; 303 (and 301/302 after a
+/// POST) become a GET without a body; credentials are not sent to another origin — the standard
+/// ones (Authorization, Cookie, Proxy-Authorization, Origin) and every header the service filled
+/// with a secret (``HTTPRequest/credentialHeaders``: an API key header, a secret custom header).
+enum Redirects {
     /// The most redirects followed for one request.
     static let limit = 5
     private static let statuses: Set<Int> = [301, 302, 303, 307, 308]
@@ -23,8 +25,12 @@ enum HTTP1Redirect {
             next.body = nil
             next.headers.removeAll { $0.name.lowercased() == "content-type" }
         }
+        next.credentialHeaders = request.credentialHeaders
         if origin.lowercased() != self.origin(of: url)?.lowercased() {
-            next.headers.removeAll { credentialHeaders.contains($0.name.lowercased()) }
+            next.headers.removeAll {
+                let name = $0.name.lowercased()
+                return credentialHeaders.contains(name) || request.credentialHeaders.contains(name)
+            }
         }
         return next
     }
