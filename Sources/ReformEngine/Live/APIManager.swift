@@ -145,7 +145,8 @@ public final class APIManager: Sendable {
                 [weak self, client, interceptors, cache, redactor] () throws -> Landing in
                 var loader = loader
                 do {
-                    let landing = try await APIManager.fetch(&loader, client: client, interceptors: interceptors, cache: cache)
+                    let landing = try await APIManager.fetch(
+                        &loader, client: client, interceptors: interceptors, secrets: redactor, cache: cache)
                     try Task.checkCancellation()
                     guard let self else { throw CancellationError() }
                     self.landed(id: id, generation: generation, loader: loader)
@@ -189,10 +190,11 @@ public final class APIManager: Sendable {
     /// Sends the loader's next request (or answers it from the cache) and lands the response; a
     /// failure comes back with the service's secrets redacted.
     static func fetch(
-        _ loader: inout PageLoader, client: ServiceClient, interceptors: [any Interceptor], cache: ResponseCache?
+        _ loader: inout PageLoader, client: ServiceClient, interceptors: [any Interceptor], secrets: Redactor? = nil,
+        cache: ResponseCache?
     ) async throws(ManagerError) -> Landing {
         do throws(ManagerError) {
-            return try await fetchUnredacted(&loader, client: client, interceptors: interceptors, cache: cache)
+            return try await fetchUnredacted(&loader, client: client, interceptors: interceptors, secrets: secrets, cache: cache)
         } catch {
             // Errors carry request lines, messages and body excerpts, where a secret can appear.
             throw error.redacted(client.redact)
@@ -200,7 +202,8 @@ public final class APIManager: Sendable {
     }
 
     private static func fetchUnredacted(
-        _ loader: inout PageLoader, client: ServiceClient, interceptors: [any Interceptor], cache: ResponseCache?
+        _ loader: inout PageLoader, client: ServiceClient, interceptors: [any Interceptor], secrets: Redactor?,
+        cache: ResponseCache?
     ) async throws(ManagerError) -> Landing {
         guard let request = loader.nextRequest else {
             throw ManagerError(.configuration, manager: loader.manager.ref.name, request: nil, message: "paging has stopped")
@@ -212,7 +215,7 @@ public final class APIManager: Sendable {
             response = hit
             cached = true
         } else {
-            response = try await client.send(request, loader: &loader, extra: interceptors)
+            response = try await client.send(request, loader: &loader, extra: interceptors, extraSecrets: secrets)
         }
         let page = loader.pageNumber
         let records = try loader.land(response)

@@ -55,8 +55,11 @@ public final class ServiceClient: Sendable {
     /// Sends the loader's next request with auth, interceptors and retries, counting every call
     /// against the manager's budget. A retryable failure that stays failing throws after the last
     /// attempt; other statuses come back for the loader to judge.
+    ///
+    /// `extraSecrets` are the manager's own (its interceptors'): headers holding them, like those
+    /// holding the service's, are not sent to another origin after a redirect.
     func send(
-        _ request: HTTPRequest, loader: inout PageLoader, extra: [any Interceptor]
+        _ request: HTTPRequest, loader: inout PageLoader, extra: [any Interceptor], extraSecrets: Redactor? = nil
     ) async throws(ManagerError) -> HTTPResponse {
         let manager = loader.manager
         let retry = manager.retry ?? service.retry ?? .none
@@ -78,8 +81,11 @@ public final class ServiceClient: Sendable {
             try applyHeaders(to: &outgoing, manager: manager.ref, request: request)
             let token = try await applyAuth(to: &outgoing, manager: manager.ref, request: request)
             for interceptor in chain { outgoing = try await interceptor.finalize(outgoing, context: context) }
-            if !redactor.secrets.isEmpty {
-                outgoing.credentialHeaders = Set(outgoing.headers.filter { redactor.reveals($0.value) }.map { $0.name.lowercased() })
+            let managerSecrets = extraSecrets.flatMap { $0.secrets.isEmpty ? nil : $0 }
+            if !redactor.secrets.isEmpty || managerSecrets != nil {
+                outgoing.credentialHeaders = Set(
+                    outgoing.headers.filter { redactor.reveals($0.value) || managerSecrets?.reveals($0.value) == true }
+                        .map { $0.name.lowercased() })
             }
             let started = ContinuousClock.now
             let result: Result<HTTPResponse, TransportError>

@@ -130,9 +130,13 @@ import Testing
                 headers: { X-Team: "team-${TEAM_TOKEN}", X-Plain: visible }
                 auth: { api_key: { header: X-API-Key, value: "${API_KEY}" } }
             managers:
-              hop: { service: api, path: /redirect, params: { to: { type: string, required: true } } }
+              hop:
+                service: api
+                path: /redirect
+                params: { to: { type: string, required: true } }
+                interceptors: [{ headers: { X-Manager-Key: "${MANAGER_KEY}" } }]
             """)
-        let environment = ["TEAM_TOKEN": "t0ken-team", "API_KEY": "k3y-secret"]
+        let environment = ["TEAM_TOKEN": "t0ken-team", "API_KEY": "k3y-secret", "MANAGER_KEY": "m4nager-secret"]
         func headers(after to: String) async throws -> Value? {
             let manager = try server.manager(
                 "hop", in: pipeline, params: ["to": .string(to)], environment: environment, transport: LiveTransport(client: client))
@@ -141,9 +145,11 @@ import Testing
         let same = try await headers(after: "/echo")
         #expect(same?[at: "x-api-key"]?.stringValue == "k3y-secret")
         #expect(same?[at: "x-team"]?.stringValue == "team-t0ken-team")
+        #expect(same?[at: "x-manager-key"]?.stringValue == "m4nager-secret")
         let other = try await headers(after: "http://localhost:\(server.port)/echo")
         #expect(other?[at: "x-api-key"] == nil)
         #expect(other?[at: "x-team"] == nil)
+        #expect(other?[at: "x-manager-key"] == nil)
         #expect(other?[at: "x-plain"]?.stringValue == "visible", "a header without a secret still goes")
     }
 
