@@ -12,17 +12,14 @@ enum ASCIICase {
     /// Whether `text` contains `lowercase` (given in lower case), ignoring ASCII case.
     static func contains(_ text: String, _ lowercase: StaticString) -> Bool {
         let needle = UnsafeBufferPointer(start: lowercase.utf8Start, count: lowercase.utf8CodeUnitCount)
-        let haystack = Array(text.utf8)
-        guard needle.count <= haystack.count else { return false }
-        guard let first = needle.first else { return true }
-        var start = 0
-        while start + needle.count <= haystack.count {
-            if lower(haystack[start]) == first, (1..<needle.count).allSatisfy({ lower(haystack[start + $0]) == needle[$0] }) {
-                return true
+        var text = text
+        return text.withUTF8 { haystack in
+            guard needle.count <= haystack.count else { return false }
+            guard !needle.isEmpty else { return true }
+            return (0...(haystack.count - needle.count)).contains { start in
+                (0..<needle.count).allSatisfy { lower(haystack[start + $0]) == needle[$0] }
             }
-            start += 1
         }
-        return false
     }
 
     private static func lower(_ byte: UInt8) -> UInt8 {

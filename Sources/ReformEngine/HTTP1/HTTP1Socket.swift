@@ -33,11 +33,7 @@ struct Deadline {
     /// Whether the deadline has passed.
     var hasPassed: Bool { Deadline.now() >= nanoseconds }
 
-    private static func now() -> UInt64 {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
-    }
+    private static func now() -> UInt64 { MonotonicClock.nanoseconds() }
 }
 
 /// A non-blocking TCP socket whose every wait is bounded by a deadline and can be cut short from

@@ -44,18 +44,7 @@ struct HTTP1Target: Equatable {
     /// `target` with the bytes a request line must not carry raw percent-encoded: non-ASCII
     /// (UTF-8 sent as is by a careless URL) and `"<>\^`{|}`, as browsers and curl send them.
     private static func escapingUnsafeBytes(_ target: String) -> String {
-        func unsafe(_ byte: UInt8) -> Bool { byte >= 0x80 || "\"<>\\^`{|}".utf8.contains(byte) }
-        guard target.utf8.contains(where: unsafe) else { return target }
-        let hex = Array("0123456789ABCDEF".utf8)
-        var out: [UInt8] = []
-        for byte in target.utf8 {
-            if unsafe(byte) {
-                out += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 15)]]
-            } else {
-                out.append(byte)
-            }
-        }
-        return String(decoding: out, as: UTF8.self)
+        PercentEncoding.encode(target) { $0 < 0x80 && !"\"<>\\^`{|}".utf8.contains($0) }
     }
 
     private init(host: String, port: Int, hostHeader: String, requestTarget: String) {

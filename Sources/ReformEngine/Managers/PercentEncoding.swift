@@ -1,13 +1,18 @@
 /// URL percent-encoding of query and path values (RFC 3986 unreserved characters kept).
 enum PercentEncoding {
     static func encode(_ text: String) -> String {
-        // Most names and values need no escape: then the text is its own encoding.
-        guard !text.utf8.allSatisfy(isUnreserved) else { return text }
+        encode(text, keeping: isUnreserved)
+    }
+
+    /// `text` with every byte `keep` refuses written as `%XX`; the text itself when it refuses
+    /// none (most names and values need no escape).
+    static func encode(_ text: String, keeping keep: (UInt8) -> Bool) -> String {
+        guard !text.utf8.allSatisfy(keep) else { return text }
         let hex = Array("0123456789ABCDEF".utf8)
         var out: [UInt8] = []
         out.reserveCapacity(text.utf8.count * 3)
         for byte in text.utf8 {
-            if isUnreserved(byte) {
+            if keep(byte) {
                 out.append(byte)
             } else {
                 out.append(UInt8(ascii: "%"))

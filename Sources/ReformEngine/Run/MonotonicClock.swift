@@ -4,9 +4,15 @@ import Glibc
 
 /// Seconds on the monotonic clock, for timings and progress (a vDSO call, no system call).
 enum MonotonicClock {
+    /// Seconds since an arbitrary start.
     static func now() -> Double {
+        Double(nanoseconds()) / 1e9
+    }
+
+    /// Nanoseconds since the same start (deadlines of the built-in HTTP client).
+    static func nanoseconds() -> UInt64 {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
     }
 }
