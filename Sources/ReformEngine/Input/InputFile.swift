@@ -138,10 +138,19 @@ struct InputFile: ~Copyable {
     private func readSome(into pointer: UnsafeMutablePointer<UInt8>, count: Int) throws(InputError) -> Int {
         if let gzip {
             let n = gzread(gzip, pointer, UInt32(min(count, Int(Int32.max))))
+            var code: Int32 = 0
+            let message = gzerror(gzip, &code).map { String(cString: $0) } ?? "unknown zlib error"
             if n < 0 {
-                var code: Int32 = 0
-                let message = gzerror(gzip, &code).map { String(cString: $0) } ?? "unknown zlib error"
                 throw InputError(path: path, message: "gzip data is damaged: \(message)")
+            }
+            // zlib reports a stream that stops before its end by returning what it has (0 at
+            // last) with Z_BUF_ERROR set, not with a negative count: without this check a
+            // truncated file would read as a shorter one.
+            if n == 0 && code == Z_BUF_ERROR {
+                throw InputError(
+                    path: path,
+                    message: "gzip data is damaged: the compressed data ends early (a truncated file?); "
+                        + "zlib says: \(message). Nothing of this run was written; check the file with 'gzip -t'")
             }
             return Int(n)
         }
