@@ -1,9 +1,10 @@
 import Glibc
 import ReformEngine
 
-/// Ctrl-C and SIGTERM during a run: the run is asked to stop (requests cancelled, outputs
-/// abandoned, the dead-letter file kept), and exits 130 or 143. If it has not unwound within
-/// three seconds, unfinished output files are removed and the process exits anyway.
+/// Ctrl-C, SIGTERM and SIGHUP (a closed terminal or SSH session) during a run: the run is asked
+/// to stop (requests cancelled, outputs abandoned, the dead-letter file kept), and exits 130, 143
+/// or 129. If it has not unwound within three seconds, unfinished outputs are removed, the
+/// dead-letter file's complete lines are put in place, and the process exits anyway.
 enum Interruptions {
     /// Posted by the signal handler (`sem_post` is async-signal-safe); the watcher waits on it.
     private nonisolated(unsafe) static let wake: UnsafeMutablePointer<sem_t> = {
@@ -12,15 +13,19 @@ enum Interruptions {
         return semaphore
     }()
 
-    /// Starts watching SIGINT and SIGTERM.
+    /// The signals that stop a run.
+    static let signals = [SIGINT, SIGTERM, SIGHUP]
+
+    /// Starts watching ``signals``.
     static func install() {
         _ = wake  // initialised here, never first in the handler
+        runThread = pthread_self()
         // The handler only records the signal (an atomic store) and wakes the watcher.
         let handler: @convention(c) (Int32) -> Void = { number in
             RunInterruption.request(number)
             sem_post(Interruptions.wake)
         }
-        for number in [SIGINT, SIGTERM] {
+        for number in signals {
             var action = sigaction()
             action.__sigaction_handler.sa_handler = handler
             sigemptyset(&action.sa_mask)
@@ -28,8 +33,7 @@ enum Interruptions {
         }
         var unblock = sigset_t()
         sigemptyset(&unblock)
-        sigaddset(&unblock, SIGINT)
-        sigaddset(&unblock, SIGTERM)
+        for number in signals { sigaddset(&unblock, number) }
         pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
         // A thread of its own that sleeps until a signal comes: a watcher on a Dispatch or Swift
         // concurrency thread would hold one of the pool's few threads (two on a 2-core machine)
@@ -37,12 +41,21 @@ enum Interruptions {
         var watcher = pthread_t()
         let started = pthread_create(&watcher, nil, { _ in
             while sem_wait(Interruptions.wake) != 0 {}  // EINTR: wait again
+            // The signal may have reached another thread: send it to the run's thread too, so
+            // that a read or open blocked there (a FIFO, a pipe) returns and the run unwinds,
+            // keeping the dead-letter file whole.
+            pthread_kill(Interruptions.runThread, RunInterruption.signal ?? SIGTERM)
             sleep(3)
-            OutputFile.abandonUnfinished()
+            OutputFile.settleUnfinished()
+            let note = "reform: interrupted: the run did not stop within 3 s; no output written, dead letters so far kept\n"
+            _ = note.withCString { write(2, $0, strlen($0)) }
             _exit(128 + (RunInterruption.signal ?? SIGTERM))
         }, nil)
         if started == 0 { pthread_detach(watcher) }
     }
+
+    /// The thread that runs the pipeline (the one that called ``install()``).
+    private nonisolated(unsafe) static var runThread = pthread_t()
 
     /// The exit status for an interrupted run (128 + the signal), if the run was interrupted.
     static var exitStatus: Int32? { RunInterruption.signal.map { 128 + $0 } }

@@ -148,7 +148,8 @@ struct RunCommand: ParsableCommand {
         do { summary = try Runner(pipeline: loaded, options: options).run() } catch {
             if let status = Interruptions.exitStatus {
                 if options.progress != nil { ProgressLine.clear() }
-                Terminal.error("reform: interrupted: requests cancelled, no output written (outputs are atomic)")
+                let kept = error.deadLetter.map { "; \($0.count) rejected so far kept in \($0.path)" } ?? ""
+                Terminal.error("reform: interrupted: requests cancelled, no output written (outputs are atomic)\(kept)")
                 throw ExitCode(status)
             }
             if options.progress != nil { ProgressLine.clear() }

@@ -5,19 +5,21 @@ import Glibc
 /// A buffered byte destination: standard output, or a file written atomically.
 ///
 /// Writers append bytes to ``buffer`` and call ``flushIfFull()``; nothing reaches the file system
-/// until then. A file output is written to a temporary file in the same folder and renamed over
-/// the target by ``commit()``, so readers never see a half-written file; ``abandon()`` removes the
-/// temporary file instead (a failed or interrupted run leaves the old file as it was).
+/// until then. A file output is written to a hidden temporary file in the same folder
+/// (`.NAME.reform-PID-XXXXXX`, which Spark and Hadoop readers skip) and renamed over the target by
+/// ``commit()``, so readers never see a half-written file; ``abandon()`` removes the temporary
+/// file instead (a failed or interrupted run leaves the old file as it was). Temporary files a
+/// killed process left behind are removed by the next run that writes beside them.
 public final class OutputFile {
     /// Bytes not written yet; append to it directly, then call ``flushIfFull()``.
     public var buffer: [UInt8]
     /// The path shown in messages (`-` for standard output).
     public let displayPath: String
 
-    private let descriptor: Int32
-    private let temporaryPath: String?
-    private let finalPath: String?
-    private var closed = false
+    let descriptor: Int32
+    let temporaryPath: String?
+    let finalPath: String?
+    var closed = false
     private static let flushThreshold = 1 << 16
 
     private let ownsDescriptor: Bool
@@ -39,27 +41,47 @@ public final class OutputFile {
 
     /// A new file at `path`, written to a temporary file beside it until ``commit()``.
     ///
-    /// A path that exists and is not a regular file (`/dev/null`, `/dev/stdout`, a FIFO) is opened
-    /// and written directly: renaming over it would replace the device.
-    public static func atomic(path: String) throws(OutputError) -> OutputFile {
-        var info = stat()
-        if stat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG {
-            let fd = open(path, O_WRONLY)
+    /// What is not a regular file is written in place, never renamed over: a device or FIFO
+    /// (`/dev/null`), and the descriptor paths `/dev/stdout`, `/dev/stderr`, `/dev/fd/N` and
+    /// `/proc/self/fd/N`, which write to the descriptor itself. A symlink to a file keeps the link:
+    /// the file it points to is replaced atomically. A file replaced keeps its permissions.
+    ///
+    /// With `keepsPartialOnInterrupt` (the dead-letter file), an interrupted process that could
+    /// not unwind in time still puts the complete lines written so far in place.
+    public static func atomic(path: String, keepsPartialOnInterrupt: Bool = false) throws(OutputError) -> OutputFile {
+        if let descriptor = OutputFile.descriptorPath(path) {
+            let fd = dup(descriptor)
             guard fd >= 0 else {
-                throw OutputError(path: path, message: "cannot open for writing: \(OutputFile.systemError())")
+                throw OutputError(path: path, message: "cannot write to descriptor \(descriptor): \(OutputFile.systemError())")
             }
             return OutputFile(descriptor: fd, displayPath: path, temporaryPath: nil, finalPath: nil, ownsDescriptor: true)
         }
-        try makeFolders(for: path)
-        var template = Array((path + ".reform-XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { name in name.baseAddress.map { mkstemp($0) } ?? -1 }
-        guard fd >= 0 else {
-            throw OutputError(path: path, message: "cannot create a file beside it: \(OutputFile.systemError())")
+        var target = path
+        var info = stat()
+        if lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK, let real = realpath(path, nil) {
+            target = String(cString: real)
+            free(real)
         }
-        let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        fchmod(fd, 0o644)
-        unfinished.withLock { _ = $0.insert(temporary) }
-        return OutputFile(descriptor: fd, displayPath: path, temporaryPath: temporary, finalPath: path)
+        var mode: mode_t = 0o644
+        if stat(target, &info) == 0 {
+            guard (info.st_mode & S_IFMT) == S_IFREG else {
+                guard (info.st_mode & S_IFMT) != S_IFDIR else {
+                    throw OutputError(path: path, message: "is a folder; give a file path")
+                }
+                let fd = open(target, O_WRONLY | O_CLOEXEC)
+                guard fd >= 0 else {
+                    throw OutputError(path: path, message: "cannot open for writing: \(OutputFile.systemError())")
+                }
+                return OutputFile(descriptor: fd, displayPath: path, temporaryPath: nil, finalPath: nil, ownsDescriptor: true)
+            }
+            mode = info.st_mode & 0o7777
+        }
+        try makeFolders(for: target)
+        removeStaleTemporaries(beside: target)
+        let (fd, temporary) = try createTemporary(beside: target, displayPath: path)
+        fchmod(fd, mode)
+        unfinished.withLock { $0[temporary] = Unfinished(finalPath: target, keepsPartial: keepsPartialOnInterrupt) }
+        return OutputFile(descriptor: fd, displayPath: path, temporaryPath: temporary, finalPath: target)
     }
 
     /// Writes the buffer out once it holds more than a chunk.
@@ -101,46 +123,45 @@ public final class OutputFile {
         }
     }
 
-    /// Temporary files not yet committed or abandoned, for ``abandonUnfinished()``.
-    private static let unfinished = Guarded<Set<String>>([])
-
-    /// Removes every temporary file not yet committed: the last resort of an interrupted process,
-    /// so that no half-written file is left beside an output.
-    public static func abandonUnfinished() {
-        for path in unfinished.withLock({ $0 }) { unlink(path) }
-    }
-
     /// Flushes and, for a file, renames the temporary file over the target.
     public func commit() throws(OutputError) {
-        try flush()
-        guard !closed else { return }
-        closed = true
-        if let temporaryPath { _ = OutputFile.unfinished.withLock { $0.remove(temporaryPath) } }
-        guard let temporaryPath, let finalPath else {
-            if ownsDescriptor { close(descriptor) }
-            return
-        }
-        if close(descriptor) != 0 {
-            unlink(temporaryPath)
-            throw OutputError(path: displayPath, message: "close failed: \(OutputFile.systemError())")
-        }
-        if rename(temporaryPath, finalPath) != 0 {
-            let reason = OutputFile.systemError()
-            unlink(temporaryPath)
-            throw OutputError(path: displayPath, message: "cannot move the finished file into place: \(reason)")
-        }
+        try OutputFile.commitAll([self])
     }
 
     /// Drops the output: a file's temporary copy is removed and the target is left untouched.
     public func abandon() {
-        guard !closed else { return }
-        closed = true
-        buffer.removeAll()
-        if ownsDescriptor { close(descriptor) }
-        if let temporaryPath {
-            close(descriptor)
+        if !closed {
+            closed = true
+            buffer.removeAll()
+            if ownsDescriptor || temporaryPath != nil { close(descriptor) }
+        }
+        if let temporaryPath, isPending {
             unlink(temporaryPath)
-            _ = OutputFile.unfinished.withLock { $0.remove(temporaryPath) }
+            forget()
+        }
+    }
+
+    /// Takes the temporary file off the list of unfinished ones.
+    func forget() {
+        if let temporaryPath { _ = OutputFile.unfinished.withLock { $0.removeValue(forKey: temporaryPath) } }
+    }
+
+    /// Flushes, syncs and closes the file, ready to be renamed into place; standard output and
+    /// devices are only flushed (and closed when owned).
+    func prepareCommit() throws(OutputError) {
+        try flush()
+        guard !closed else { return }
+        guard temporaryPath != nil else {
+            closed = true
+            if ownsDescriptor { close(descriptor) }
+            return
+        }
+        if fsync(descriptor) != 0 && errno != EINVAL {
+            throw OutputError(path: displayPath, message: "cannot sync it to disk: \(OutputFile.systemError())")
+        }
+        closed = true
+        if close(descriptor) != 0 {
+            throw OutputError(path: displayPath, message: "close failed: \(OutputFile.systemError())")
         }
     }
 
@@ -161,7 +182,7 @@ public final class OutputFile {
         }
     }
 
-    private static func systemError() -> String {
+    static func systemError() -> String {
         String(cString: strerror(errno))
     }
 }

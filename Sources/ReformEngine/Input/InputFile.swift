@@ -136,6 +136,11 @@ struct InputFile: ~Copyable {
 
     /// Reads what is available into `pointer`; -1 when interrupted before reading anything.
     private func readSome(into pointer: UnsafeMutablePointer<UInt8>, count: Int) throws(InputError) -> Int {
+        // Checked once a chunk, so that Ctrl-C stops every reading path (a fast path that writes
+        // lines straight through, a FIFO that blocks) in time to keep the dead-letter file.
+        if let signal = RunInterruption.signal {
+            throw InputError(path: path, message: "interrupted by signal \(signal)")
+        }
         if let gzip {
             let n = gzread(gzip, pointer, UInt32(min(count, Int(Int32.max))))
             var code: Int32 = 0

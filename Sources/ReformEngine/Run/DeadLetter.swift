@@ -1,12 +1,18 @@
 import ReformSDK
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The dead-letter file: one NDJSON line per rejected record, with where it came from and why.
 ///
 /// ```json
 /// {"manager":"zufang","sequence":17,"input":"zufang.ndjson:17","stage":"property-list","code":"missing-field","reason":"…","record":{…}}
 /// ```
 /// The file is created on the first rejection, written atomically, and committed even when the
-/// run fails later, so nothing rejected is ever lost.
+/// run fails later or is interrupted, so nothing rejected is ever lost. A run that rejects
+/// nothing removes the dead-letter file an earlier run left at the same path, so the file always
+/// describes the last run.
 final class DeadLetter {
     let path: String
     private var file: OutputFile?
@@ -19,7 +25,7 @@ final class DeadLetter {
     func add(manager: String, sequence: Int, input: String?, stage: String, error: RecordError, record: Value?, text: String? = nil)
         throws(OutputError)
     {
-        if file == nil { file = try OutputFile.atomic(path: path) }
+        if file == nil { file = try OutputFile.atomic(path: path, keepsPartialOnInterrupt: true) }
         guard let file else { return }
         var entry = Object(minimumCapacity: 8)
         entry.appendNew(key: "manager", value: .string(manager))
@@ -38,5 +44,17 @@ final class DeadLetter {
 
     func commit() throws(OutputError) {
         try file?.commit()
+    }
+
+    /// Removes the dead-letter file an earlier run left at ``path`` (a file that starts like one
+    /// this class writes), when this run rejected nothing.
+    func removeStale() {
+        guard file == nil, FilePaths.isFile(path), OutputFile.descriptorPath(path) == nil else { return }
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        var head = [UInt8](repeating: 0, count: 12)
+        let n = head.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        close(fd)
+        if n == 12, head == Array(#"{"manager":""#.utf8) { unlink(path) }
     }
 }

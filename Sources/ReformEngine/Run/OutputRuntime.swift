@@ -26,9 +26,7 @@ struct OutputRuntime {
         self.plan = plan
         chain = try ChainRunner(plans: plan.chain, origin: Origin(manager: managers.first ?? ManagerRef(index: 0, name: ""), sequence: 0))
         let toStdout = plan.path == nil
-        let path = toStdout ? options.outputPath : plan.path.map { declared in
-            options.outputFolder.map { FilePaths.resolve(declared.hasPrefix("/") ? String(declared.dropFirst()) : declared, against: $0) } ?? declared
-        }
+        let path = OutputRuntime.path(of: plan, options: options)
         let format = (toStdout ? options.format : nil) ?? plan.format ?? (plan.rows != nil ? .table : .ndjson)
         do {
             file = try path.map { p throws(OutputError) in try OutputFile.atomic(path: p) } ?? OutputFile.standardOutput()
@@ -54,6 +52,14 @@ struct OutputRuntime {
             expectedKeys: plan.rows == nil ? plan.keys : nil)
         chain.timing = options.collectsStats
         self.format = format
+    }
+
+    /// Where `plan` writes: its declared path (under ``RunOptions/outputFolder`` when set), or
+    /// `--output` for the standard-output output; nil for standard output itself.
+    static func path(of plan: OutputPlan, options: RunOptions) -> String? {
+        guard let declared = plan.path else { return options.outputPath }
+        return options.outputFolder.map { FilePaths.resolve(declared.hasPrefix("/") ? String(declared.dropFirst()) : declared, against: $0) }
+            ?? declared
     }
 
     /// Feeds one landed record; `original` gives the whole record when the landed one was built

@@ -32,11 +32,12 @@ public struct Runner: Sendable {
                     + Suggestions.hint(for: input.manager, in: plan.managers.map(\.name))
                     + " (its managers: \(plan.managers.map(\.name).joined(separator: ", ")))")
         }
+        try checkPaths(of: plan)
         var outputs: [OutputRuntime] = []
         for (index, output) in plan.outputs.enumerated() {
             outputs.append(try OutputRuntime(output, index: index, options: options, managers: plan.managers))
         }
-        let deadLetter = DeadLetter(path: options.deadLetterPath ?? "reform-dead-letter.ndjson")
+        let deadLetter = DeadLetter(path: deadLetterPath)
         var summary = RunSummary()
         let runStarted = MonotonicClock.now()
         var stats = options.collectsStats ? RunStats() : nil
@@ -63,15 +64,26 @@ public struct Runner: Sendable {
         } catch {
             for output in outputs { output.file.abandon() }
             for recorder in recorders { recorder.abandon() }
-            try? deadLetter.commit()
-            throw error
+            var failure = error
+            do throws(OutputError) {
+                try deadLetter.commit()
+                if deadLetter.count > 0 { failure.deadLetter = (deadLetter.path, deadLetter.count) }
+            } catch {
+                failure = RunError(failure.message + "; the dead-letter file could not be kept either: \(error)")
+            }
+            throw failure
         }
-        do {
-            for output in outputs { try output.file.commit() }
+        do throws(OutputError) {
+            // All outputs or none: a failed rename puts back the ones already replaced.
+            try OutputFile.commitAll(outputs.map(\.file))
             for recorder in recorders { try recorder.commit() }
             try deadLetter.commit()
+            if deadLetter.count == 0 { deadLetter.removeStale() }
         } catch {
-            throw RunError(error.description)
+            try? deadLetter.commit()
+            var failure = RunError(error.description)
+            if deadLetter.count > 0 { failure.deadLetter = (deadLetter.path, deadLetter.count) }
+            throw failure
         }
         summary.recorded = recorders.map { ($0.folder, $0.count) }
         summary.written = outputs.map { ($0.file.displayPath, $0.written) }
@@ -92,6 +104,27 @@ public struct Runner: Sendable {
             summary.stats = stats
         }
         return summary
+    }
+
+    /// The dead-letter file's path.
+    private var deadLetterPath: String { options.deadLetterPath ?? "reform-dead-letter.ndjson" }
+
+    /// Refuses files that would overwrite each other or an input (see ``PathCollisions``).
+    private func checkPaths(of plan: RunPlan) throws(RunError) {
+        var paths = PathCollisions()
+        for (index, output) in plan.outputs.enumerated() {
+            guard let path = OutputRuntime.path(of: output, options: options) else { continue }
+            let what = output.path == nil ? "--output" : "output \(index + 1) of run '\(plan.name)'"
+            paths.writes.append(.init(path: path, what: what))
+        }
+        paths.writes.append(.init(path: deadLetterPath, what: "the dead-letter file"))
+        paths.reads.append(.init(path: pipeline.file, what: "the pipeline file"))
+        for input in options.inputs {
+            let files: [String]
+            do { files = try InputFiles.expand(input.path, manager: input.manager) } catch { throw RunError(error.description) }
+            for file in files { paths.reads.append(.init(path: file, what: "an input of manager '\(input.manager)'")) }
+        }
+        try paths.check()
     }
 
     private func replayTransport(for plan: RunPlan) throws(RunError) -> ReplayTransport {
