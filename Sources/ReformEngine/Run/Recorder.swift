@@ -2,23 +2,35 @@ import Glibc
 import ReformSDK
 
 /// Writes what a live manager lands as its fixtures (`--record`): one readable exchange file per
-/// page, secrets redacted. Files go to a folder beside the fixtures and replace them only when
-/// the run succeeds, so a failed recording never leaves a half-replaced set.
+/// page, secrets redacted.
+///
+/// Files go to a hidden folder beside the fixtures (`.NAME.recording`) and move into the fixtures
+/// folder only when the run succeeds, so a failed recording leaves the old set as it was. Only
+/// exchange files (the `.json`, `.yaml` and `.yml` files that replay reads) are replaced: the new
+/// ones are renamed over the old, then old exchanges the new recording has no file for are
+/// removed. Anything else in the folder (notes, sub-folders) stays.
 final class Recorder {
     let folder: String
     private let staging: String
     private let redact: @Sendable (String) -> String
+    private var names: [String] = []
     private(set) var count = 0
 
     init(folder: String, redact: @escaping @Sendable (String) -> String) throws(OutputError) {
-        self.folder = folder
-        staging = folder.hasSuffix("/") ? String(folder.dropLast()) + ".recording" : folder + ".recording"
+        let trimmed = folder.hasSuffix("/") ? String(folder.dropLast()) : folder
+        self.folder = trimmed
+        staging = FilePaths.resolve("." + FilePaths.name(of: trimmed) + ".recording", against: FilePaths.folder(of: trimmed))
         self.redact = redact
-        Recorder.removeFolder(staging)
-        try OutputFile.makeFolders(for: staging + "/")
+        Recorder.removeStaging(staging)
+        try OutputFile.makeFolders(for: staging)
         guard mkdir(staging, 0o755) == 0 || errno == EEXIST else {
             throw OutputError(path: staging, message: "cannot create the recording folder: \(String(cString: strerror(errno)))")
         }
+    }
+
+    /// Whether replay reads `name` as an exchange file.
+    static func isExchange(_ name: String) -> Bool {
+        !name.hasPrefix(".") && (name.hasSuffix(".json") || name.hasSuffix(".yaml") || name.hasSuffix(".yml"))
     }
 
     /// Writes one landed page as the next exchange file.
@@ -31,27 +43,38 @@ final class Recorder {
         JSON.writePretty(exchange, into: &file.buffer)
         file.buffer.append(UInt8(ascii: "\n"))
         try file.commit()
+        names.append(name)
     }
 
-    /// Replaces the fixtures with the new recording.
+    /// Moves the new exchanges into the fixtures folder and removes the old ones they replace.
     func commit() throws(OutputError) {
-        let old = staging + ".old"
-        Recorder.removeFolder(old)
-        if FilePaths.isDirectory(folder), rename(folder, old) != 0 {
-            throw OutputError(path: folder, message: "cannot move the old fixtures aside: \(String(cString: strerror(errno)))")
+        guard FilePaths.isDirectory(folder) else {
+            guard rename(staging, folder) == 0 else {
+                throw OutputError(path: folder, message: "cannot put the new fixtures in place: \(String(cString: strerror(errno)))")
+            }
+            return
         }
-        guard rename(staging, folder) == 0 else {
-            throw OutputError(path: folder, message: "cannot put the new fixtures in place: \(String(cString: strerror(errno)))")
+        for name in names where rename(FilePaths.resolve(name, against: staging), FilePaths.resolve(name, against: folder)) != 0 {
+            throw OutputError(path: folder, message: "cannot put the new fixture \(name) in place: \(String(cString: strerror(errno)))")
         }
-        Recorder.removeFolder(old)
+        let kept = Set(names)
+        for name in FilePaths.contents(of: folder) ?? [] where Recorder.isExchange(name) && !kept.contains(name) {
+            let path = FilePaths.resolve(name, against: folder)
+            if !FilePaths.isDirectory(path) { unlink(path) }
+        }
+        Recorder.removeStaging(staging)
     }
 
     /// Drops the unfinished recording; the old fixtures stay.
-    func abandon() { Recorder.removeFolder(staging) }
+    func abandon() { Recorder.removeStaging(staging) }
 
-    private static func removeFolder(_ path: String) {
+    /// Removes a staging folder: only the exchange files this class writes there, and their
+    /// temporary files.
+    private static func removeStaging(_ path: String) {
         guard FilePaths.isDirectory(path) else { return }
-        for name in FilePaths.contents(of: path) ?? [] { unlink(FilePaths.resolve(name, against: path)) }
+        for name in FilePaths.contents(of: path) ?? [] where isExchange(name) || name.contains(".reform-") {
+            unlink(FilePaths.resolve(name, against: path))
+        }
         rmdir(path)
     }
 }
