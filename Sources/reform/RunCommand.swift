@@ -61,7 +61,11 @@ struct RunCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Largest input record (NDJSON line, element of a .json array) in bytes (default 16777216).", valueName: "N"))
     var maxRecordBytes: Int?
 
-    @Option(help: ArgumentHelp("Deepest nesting of arrays and objects in an input record (default 512).", valueName: "N"))
+    /// The deepest nesting `--max-json-depth` may allow: writing a record recurses once per level,
+    /// and a 30,000-deep one crashed the dead-letter writer (reliability audit D20).
+    static let jsonDepthCeiling = 4_096
+
+    @Option(help: ArgumentHelp("Deepest nesting of arrays and objects in an input record (default 512, at most 4096).", valueName: "N"))
     var maxJsonDepth: Int?
 
     @Option(help: ArgumentHelp("Largest live response body in bytes (default 67108864).", valueName: "N"))
@@ -87,6 +91,9 @@ struct RunCommand: ParsableCommand {
     func validate() throws {
         for (flag, value) in [("--max-record-bytes", maxRecordBytes), ("--max-json-depth", maxJsonDepth), ("--max-body-bytes", maxBodyBytes)] {
             if let value, value < 1 { throw ValidationError("\(flag) \(value) must be at least 1") }
+        }
+        if let maxJsonDepth, maxJsonDepth > RunCommand.jsonDepthCeiling {
+            throw ValidationError("--max-json-depth \(maxJsonDepth) must be at most \(RunCommand.jsonDepthCeiling)")
         }
         if jobs < 1 || jobs > 256 {
             throw ValidationError("--jobs \(jobs) must be between 1 and 256")

@@ -145,7 +145,7 @@ struct LoaderErrorTests {
 
     @Test func inputTooLarge() {
         #expect(rendered("a: 1\n", limits: YAMLLimits(maxInputBytes: 2)) == """
-            p.yaml:1:1: error: the input is 5 bytes, more than the limit of 2 (YAMLLimits.maxInputBytes)
+            p.yaml:1:1: error: the input is 5 bytes, more than the limit of 2 (YAMLLimits.maxInputBytes; raise it with reform --yaml-max-bytes)
             a: 1
             ^
             """)

@@ -101,7 +101,7 @@ extension PipelineDecoder {
                 }
                 return items
             }
-            return ParamPlan(
+            let plan = ParamPlan(
                 name: entry.key,
                 required: p["required"].flatMap { context.bool($0, "'required' of \(what)") } ?? false,
                 kind: p["type"].flatMap { context.choice($0, "parameter type", as: ParamPlan.Kind.self) },
@@ -110,6 +110,20 @@ extension PipelineDecoder {
                 minimum: p["min"].flatMap { context.number($0, "'min' of \(what)") },
                 maximum: p["max"].flatMap { context.number($0, "'max' of \(what)") },
                 allowed: allowed, location: entry.keyLocation)
+            checkDeclaration(of: plan, p, what)
+            return plan
+        }
+    }
+
+    /// A parameter's own declaration must be usable: `min` at most `max`, and a default that
+    /// passes the parameter's checks (the run would refuse it, with no location to point at).
+    private func checkDeclaration(of plan: ParamPlan, _ p: Mapping, _ what: String) {
+        if let minimum = plan.minimum, let maximum = plan.maximum, minimum > maximum, let at = p["min"] {
+            context.error(
+                "'min' of \(what) is \(minimum.clean), above its 'max' \(maximum.clean); no value could pass", at: at.location)
+        }
+        if let value = plan.defaultValue, let problem = plan.problem(with: value), let at = p["default"] {
+            context.error("'default' of \(what) fails its own checks: \(problem)", at: at.location)
         }
     }
 

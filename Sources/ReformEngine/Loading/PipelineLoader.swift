@@ -75,6 +75,6 @@ public struct PipelineLoadError: Error, Sendable, CustomStringConvertible {
 
     /// Each diagnostic with its source line and caret.
     public var description: String {
-        diagnostics.map { $0.rendered(source: source) }.joined(separator: "\n")
+        Diagnostic.render(diagnostics, source: source)
     }
 }

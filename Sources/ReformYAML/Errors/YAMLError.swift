@@ -87,6 +87,6 @@ public struct YAMLError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// Every diagnostic with its source line and caret, separated by newlines.
     public func rendered(source: String?) -> String {
-        diagnostics.map { $0.rendered(source: source) }.joined(separator: "\n")
+        Diagnostic.render(diagnostics, source: source)
     }
 }

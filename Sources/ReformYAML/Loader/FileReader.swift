@@ -25,7 +25,7 @@ enum FileReader {
         guard size <= maxBytes else {
             throw YAMLError(
                 code: .inputTooLarge, file: path, location: SourceLocation(line: 1, column: 1),
-                message: "the file is \(size) bytes, more than the limit of \(maxBytes) (YAMLLimits.maxInputBytes)")
+                message: "the file is \(size) bytes, more than the limit of \(maxBytes) (YAMLLimits.maxInputBytes; raise it with reform --yaml-max-bytes)")
         }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
@@ -40,7 +40,7 @@ enum FileReader {
             if bytes.count > maxBytes {
                 throw YAMLError(
                     code: .inputTooLarge, file: path, location: SourceLocation(line: 1, column: 1),
-                    message: "the file is more than \(maxBytes) bytes (YAMLLimits.maxInputBytes)")
+                    message: "the file is more than \(maxBytes) bytes (YAMLLimits.maxInputBytes; raise it with reform --yaml-max-bytes)")
             }
         }
         return bytes

@@ -26,7 +26,7 @@ public struct YAMLLoader: Sendable {
             throw YAMLError(
                 code: .inputTooLarge, file: file, location: SourceLocation(line: 1, column: 1),
                 message: "the input is \(bytes.count) bytes, more than the limit of \(limits.maxInputBytes) "
-                    + "(YAMLLimits.maxInputBytes)")
+                    + "(YAMLLimits.maxInputBytes; raise it with reform --yaml-max-bytes)")
         }
         if bytes.isEmpty { return [] }
         let result: Result<[YAMLNode], YAMLError> = bytes.withUnsafeBufferPointer { buffer in

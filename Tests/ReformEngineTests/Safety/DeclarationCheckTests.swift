@@ -1,0 +1,55 @@
+import Foundation
+import ReformEngine
+import ReformYAML
+import Testing
+
+/// What `validate` accepts, `run` can use: parameter declarations are checked where they are
+/// written (reliability audit D21), and a file with thousands of errors is reported in one pass
+/// with the rest counted (D4).
+@Suite("Declaration checks")
+struct DeclarationCheckTests {
+    let loader = PipelineLoader(environment: [:])
+
+    func errors(_ yaml: String) throws -> String {
+        let folder = try TemporaryFolder()
+        let path = try folder.write("p.yaml", yaml)
+        do {
+            _ = try loader.load(path: path)
+            return ""
+        } catch {
+            return error.description.replacingOccurrences(of: path, with: "p.yaml")
+        }
+    }
+
+    @Test func parameterDefaultsMustPassTheirOwnChecks() throws {
+        let text = try errors(
+            """
+            reform: 1
+            managers:
+              m:
+                params:
+                  big: { type: int, default: 1e35 }
+                  nan: { type: int, default: .nan }
+                  size: { min: 100, max: 1, default: 3 }
+                  status: { enum: [any, paid, refunded], default: 31 }
+                  fine: { type: int, min: 1, max: 10, default: 5 }
+            """)
+        #expect(text.contains("p.yaml:5:34: error: 'default' of parameter 'big' of manager 'm' fails its own checks: expected int, got double"), "\(text)")
+        #expect(text.contains("p.yaml:6:34: error: 'default' of parameter 'nan' of manager 'm' fails its own checks: expected int"), "\(text)")
+        #expect(text.contains("p.yaml:7:20: error: 'min' of parameter 'size' of manager 'm' is 100, above its 'max' 1; no value could pass"), "\(text)")
+        #expect(text.contains("p.yaml:7:42: error: 'default' of parameter 'size' of manager 'm' fails its own checks: 3 is below the minimum 100"), "\(text)")
+        #expect(text.contains("p.yaml:8:55: error: 'default' of parameter 'status' of manager 'm' fails its own checks: 31 is not one of: any, paid, refunded"), "\(text)")
+        #expect(!text.contains("'fine'"))
+    }
+
+    @Test func manyErrorsAreRenderedOnceEachUpToALimit() throws {
+        let text = try errors("reform: 1\n" + (0..<20_000).map { "bad\($0): 1\n" }.joined())
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count == Diagnostic.renderLimit * 3 + 1)
+        #expect(lines[0] == "p.yaml:1:1: error: the pipeline declares no managers; add a 'managers:' section")
+        #expect(lines[3].hasPrefix("p.yaml:2:1: error: unknown key 'bad0'"))
+        #expect(lines[4] == "bad0: 1")
+        #expect(lines[5] == "^")
+        #expect(lines.last == "p.yaml: 19901 more errors not shown; fix these first")
+    }
+}
