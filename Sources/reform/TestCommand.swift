@@ -33,7 +33,7 @@ struct TestCommand: ParsableCommand {
         let runner = PipelineTestRunner(update: update, environment: Terminal.environment)
         for path in found.testFiles {
             let file: PipelineTestFile
-            do { file = try PipelineTestLoader(environment: Terminal.environment).load(path: path) } catch {
+            do { file = try PipelineTestLoader(environment: Terminal.environment, allowOutsidePaths: load.allowOutsidePaths).load(path: path) } catch {
                 Terminal.error(error.description)
                 invalid = true
                 continue

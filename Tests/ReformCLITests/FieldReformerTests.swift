@@ -47,11 +47,11 @@ struct FieldReformerTests {
         let work = try Workspace()
         defer { try? FileManager.default.removeItem(at: work.folder) }
         let fast = try await CLIRunner.run([
-            "run", work.pipeline, "--run", "fast", "--input", "zufang=\(work.input)", "--output", work.path("fast.ndjson"),
+            "run", work.pipeline, "--allow-outside-paths", "--run", "fast", "--input", "zufang=\(work.input)", "--output", work.path("fast.ndjson"),
             "--dead-letter", work.path("fast.dead"), "--stats", "json",
         ])
         let general = try await CLIRunner.run([
-            "run", work.pipeline, "--run", "general", "--input", "zufang=\(work.input)", "--dead-letter", work.path("general.dead"),
+            "run", work.pipeline, "--allow-outside-paths", "--run", "general", "--input", "zufang=\(work.input)", "--dead-letter", work.path("general.dead"),
         ])
         #expect(fast.status == 3 && general.status == 3, "\(fast.stderr)\(general.stderr)")
         let output = try work.read("fast.ndjson")
@@ -89,7 +89,7 @@ struct FieldReformerTests {
         try #require(failures.isEmpty, "\(failures)")
         let work = try Workspace()
         defer { try? FileManager.default.removeItem(at: work.folder) }
-        let run = try await CLIRunner.run(["run", work.pipeline, "--run", "lenient", "--input", "zufang=\(work.input)", "--quiet", "--dead-letter", work.path("lenient.dead")])
+        let run = try await CLIRunner.run(["run", work.pipeline, "--allow-outside-paths", "--run", "lenient", "--input", "zufang=\(work.input)", "--quiet", "--dead-letter", work.path("lenient.dead")])
         #expect(run.status == 3, "\(run.stderr)")
         let lines = run.stdout.split(separator: "\n")
         #expect(lines.count == 8)

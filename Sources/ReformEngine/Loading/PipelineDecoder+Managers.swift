@@ -17,6 +17,12 @@ extension PipelineDecoder {
         var plans: [ManagerPlan] = []
         for entry in namedEntries(node, "managers") {
             let what = "manager '\(entry.key)'"
+            if entry.key.contains("/") || entry.key.hasPrefix(".") || entry.key.isEmpty {
+                context.error(
+                    "manager name '\(entry.key)' cannot be used as a file name (its response cache is a folder named after it); "
+                        + "use letters, digits, '-', '_' and '.', not '/' or a leading '.'",
+                    at: entry.keyLocation)
+            }
             guard let m = context.mapping(entry.value, what, allowed: PipelineDecoder.managerKeys) else { continue }
             let service = m["service"].flatMap { context.string($0, "'service' of \(what)") }
             if let service, let at = m["service"], !services.contains(where: { $0.name == service }) {
@@ -44,6 +50,7 @@ extension PipelineDecoder {
             if let node = m["fixtures"], let relative = context.string(node, "'fixtures' of \(what)") {
                 let resolved = containedPath(relative, "'fixtures' of \(what)", at: node.location)
                 fixtures = resolved
+                if let resolved { checkFixtureFiles(in: resolved, relative, what, at: node.location) }
                 if let resolved, !FilePaths.isDirectory(resolved) {
                     context.warning(
                         "fixtures folder '\(relative)' of \(what) does not exist yet (looked for \(resolved)); "
@@ -122,7 +129,11 @@ extension PipelineDecoder {
             context.error(
                 "'min' of \(what) is \(minimum.clean), above its 'max' \(maximum.clean); no value could pass", at: at.location)
         }
-        if let value = plan.defaultValue, let problem = plan.problem(with: value), let at = p["default"] {
+        // A default that comes from the environment (`${VAR}`) may be a secret: the run checks it
+        // and redacts it in the message.
+        if let value = plan.defaultValue, let problem = plan.problem(with: value), let at = p["default"],
+            !at.isInterpolated
+        {
             context.error("'default' of \(what) fails its own checks: \(problem)", at: at.location)
         }
     }
@@ -200,5 +211,13 @@ extension PipelineDecoder {
             tokenHeader: m["header"].flatMap { context.string($0, "'header' in \(what)") }, stop: stop,
             maxPages: m["max_pages"].flatMap { context.int($0, "'max_pages' in \(what)", in: 1...Int.max) },
             maxRecords: m["max_records"].flatMap { context.int($0, "'max_records' in \(what)", in: 1...Int.max) })
+    }
+}
+
+extension YAMLNode {
+    /// Whether this is a scalar whose text refers to the environment (`${VAR}`).
+    var isInterpolated: Bool {
+        guard case .scalar(let scalar) = content else { return false }
+        return scalar.text.contains("${")
     }
 }

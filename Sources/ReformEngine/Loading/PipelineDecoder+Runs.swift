@@ -90,7 +90,9 @@ extension PipelineDecoder {
         }
         let rowsNode = settings?["rows"] ?? chainSource["rows"]
         let format = settings?["format"].flatMap { context.choice($0, "output format", as: OutputFormat.self) }
-        let path = settings?["path"].flatMap { context.string($0, "'path' of an output of \(what)") }
+        let path = settings?["path"].flatMap { node in
+            context.string(node, "'path' of an output of \(what)").flatMap { checkedOutputPath($0, what, at: node.location) }
+        }
         let (chain, keys) = checkChain(names, managers: managers, reformers: reformers, what)
         var rowsPlan: RowsPlan?
         if let rowsNode, let name = context.string(rowsNode, "'rows' of \(what)") {

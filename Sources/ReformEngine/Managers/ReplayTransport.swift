@@ -23,7 +23,8 @@ public struct ReplayTransport: Transport {
     private let folders: [Int: String]
 
     /// A transport over the fixtures of `managers`; throws when a fixture file cannot be read.
-    public init(managers: [ManagerPlan], loadDocument: (String) throws(SourceError) -> Value) throws(SourceError) {
+    /// `loadDocument` reads one file for the manager named.
+    public init(managers: [ManagerPlan], loadDocument: (_ path: String, _ manager: String) throws(SourceError) -> Value) throws(SourceError) {
         var exchanges: [Int: [String: Exchange]] = [:]
         var folders: [Int: String] = [:]
         for manager in managers {
@@ -32,7 +33,7 @@ public struct ReplayTransport: Transport {
             var byKey: [String: Exchange] = [:]
             for name in FilePaths.contents(of: folder) ?? [] where name.hasSuffix(".json") || name.hasSuffix(".yaml") || name.hasSuffix(".yml") {
                 let path = FilePaths.resolve(name, against: folder)
-                let exchange = try ReplayTransport.exchange(from: try loadDocument(path), file: path, manager: manager)
+                let exchange = try ReplayTransport.exchange(from: try loadDocument(path, manager.ref.name), file: path, manager: manager)
                 byKey[exchange.request.matchKey] = exchange
             }
             exchanges[manager.ref.index] = byKey

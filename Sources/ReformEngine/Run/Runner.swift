@@ -132,8 +132,8 @@ public struct Runner: Sendable {
             !options.inputs.contains { $0.manager == manager.ref.name } && !isLive(manager)
         }
         do throws(SourceError) {
-            return try ReplayTransport(managers: replayed) { path throws(SourceError) in
-                try InputFiles.document(at: path, manager: "fixtures")
+            return try ReplayTransport(managers: replayed) { path, manager throws(SourceError) in
+                try InputFiles.document(at: path, manager: manager)
             }
         } catch {
             throw RunError("\(error)")

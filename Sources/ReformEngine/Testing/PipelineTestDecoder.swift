@@ -11,6 +11,8 @@ struct PipelineTestDecoder {
     let context: DecodingContext
     /// The test file's folder: relative paths in it are resolved against it.
     let folder: String
+    /// Whether golden files may lie outside ``folder``.
+    var allowOutsidePaths = false
 
     func decode(_ root: YAMLNode) -> PipelineTestFile? {
         guard let top = context.mapping(root, "the test file", allowed: Self.topKeys) else { return nil }
@@ -106,7 +108,17 @@ struct PipelineTestDecoder {
 
     private func decodeOutput(_ node: YAMLNode, _ what: String) -> TestExpectation.Output? {
         if case .scalar = node.content {
-            return context.string(node, what).map { .golden(FilePaths.resolve($0, against: folder)) }
+            guard let relative = context.string(node, what) else { return nil }
+            let golden = FilePaths.resolve(relative, against: folder)
+            guard allowOutsidePaths || FilePaths.isInside(golden, folder: folder) else {
+                context.error(
+                    "golden file '\(relative)' (\(what)) is outside the test file's folder (it resolves to "
+                        + "\(FilePaths.canonical(golden))), where 'reform test --update' would write it; move it inside, "
+                        + "or pass --allow-outside-paths to allow it",
+                    at: node.location)
+                return nil
+            }
+            return .golden(golden)
         }
         guard let m = context.mapping(node, what, allowed: ["records"]),
             let recordsNode = context.requireKey("records", in: m, what)

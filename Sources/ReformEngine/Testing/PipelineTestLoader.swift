@@ -7,9 +7,14 @@ public struct PipelineTestLoader: Sendable {
     /// Values for `${NAME}` references in the test file.
     public var environment: [String: String]
 
+    /// Whether golden files may lie outside the test file's folder (`--allow-outside-paths`):
+    /// `--update` writes them.
+    public var allowOutsidePaths: Bool
+
     /// A loader that resolves `${NAME}` from `environment`.
-    public init(environment: [String: String]) {
+    public init(environment: [String: String], allowOutsidePaths: Bool = false) {
         self.environment = environment
+        self.allowOutsidePaths = allowOutsidePaths
     }
 
     /// The test file at `path`, or every problem found in it.
@@ -30,7 +35,7 @@ public struct PipelineTestLoader: Sendable {
             throw failure("a test file holds one YAML document with a 'tests' list", at: SourceLocation(line: 1, column: 1), source: source)
         }
         let context = DecodingContext(file: path, environment: environment)
-        let decoded = PipelineTestDecoder(context: context, folder: FilePaths.folder(of: path)).decode(root)
+        let decoded = PipelineTestDecoder(context: context, folder: FilePaths.folder(of: path), allowOutsidePaths: allowOutsidePaths).decode(root)
         guard let decoded, !context.hasErrors else {
             throw PipelineLoadError(diagnostics: context.diagnostics, source: source)
         }
