@@ -114,6 +114,9 @@ struct RunCommand: ParsableCommand {
         for input in inputs where !input.contains("=") {
             throw ValidationError("--input '\(input)' must be MANAGER=PATH, as in --input zufang=zufang.ndjson")
         }
+        if let bad = RunCommand.paramNotUTF8() {
+            throw ValidationError("--param value #\(bad) is not valid UTF-8; parameters are sent as UTF-8 text (check the shell's locale)")
+        }
         for param in params where !param.contains("=") {
             throw ValidationError("--param '\(param)' must be K=V, as in --param city=shanghai")
         }
@@ -167,6 +170,23 @@ struct RunCommand: ParsableCommand {
         if !quiet || summary.rejected > 0 { Terminal.error(summary.description) }
         if let stats = summary.stats { Terminal.error(stats.json) }
         if summary.rejected > 0 { throw ExitCode(ExitStatus.rejected.rawValue) }
+    }
+
+    /// Which `--param` value (from 1) on the raw command line is not valid UTF-8: Swift's
+    /// arguments replace such bytes with U+FFFD, which would be sent without a word.
+    static func paramNotUTF8() -> Int? {
+        var count = 0
+        var nextIsParam = false
+        for index in 1..<Int(CommandLine.argc) {
+            guard let pointer = CommandLine.unsafeArgv[index] else { continue }
+            let raw = String(cString: pointer)  // repaired: only to recognise the flag
+            let isParam = nextIsParam || raw.hasPrefix("--param=")
+            nextIsParam = raw == "--param"
+            guard isParam else { continue }
+            count += 1
+            if String(validatingCString: pointer) == nil { return count }
+        }
+        return nil
     }
 
     private func split(_ pair: String) -> (String, String) {

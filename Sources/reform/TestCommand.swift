@@ -36,6 +36,8 @@ struct TestCommand: ParsableCommand {
             do { file = try PipelineTestLoader(environment: Terminal.environment, allowOutsidePaths: load.allowOutsidePaths).load(path: path) } catch {
                 Terminal.error(error.description)
                 invalid = true
+                // The pipeline has a test file (an invalid one, reported above), not none.
+                tested.insert(PipelineTestFile.defaultPipeline(for: path))
                 continue
             }
             tested.insert(file.pipeline)

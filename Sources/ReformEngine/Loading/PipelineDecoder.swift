@@ -31,7 +31,16 @@ struct PipelineDecoder {
         var decoder = self
         decoder.pluginPaths = top["plugin_paths"].flatMap { node in
             context.stringList(node, "'plugin_paths'").map { paths in
-                paths.filter { containedPath($0, "a folder in 'plugin_paths'", at: node.location) != nil }
+                paths.filter { path in
+                    if path == "~" || path.hasPrefix("~/") {
+                        context.error(
+                            "'\(path)' in 'plugin_paths': '~' is not expanded here (paths are relative to the pipeline's folder); "
+                                + "for a folder in your home, set \(PluginSearchPath.environmentVariable)=\(path) in the shell instead",
+                            at: node.location)
+                        return false
+                    }
+                    return containedPath(path, "a folder in 'plugin_paths'", at: node.location) != nil
+                }
             }
         } ?? []
         if let node = top["reformers"], case .mapping(let pairs) = node.content {

@@ -66,7 +66,10 @@ public struct PluginSearchPath: Sendable, Equatable {
         let known = discover().map(\.name)
         throw PluginLoadError(
             .notFound, plugin: name,
-            "no plugin '\(name)'\(Suggestions.hint(for: name, in: known)) (searched \(folders.joined(separator: ", "))). "
+            "no plugin '\(name)'\(Suggestions.hint(for: name, in: known)) "
+                + (folders.isEmpty
+                    ? "(no plugin folder exists: no 'plugin_paths', no \(PluginSearchPath.environmentVariable), no Plugins/ folder here or above the pipeline). "
+                    : "(searched \(folders.joined(separator: ", "))). ")
                 + "Create it with 'reform plugins new \(name)', or add its folder to 'plugin_paths' or \(PluginSearchPath.environmentVariable)")
     }
 

@@ -19,6 +19,14 @@ public struct PipelineTestFile: Sendable {
     public let pipeline: String
     /// Its test cases, in file order.
     public let cases: [PipelineTestCase]
+
+    /// The pipeline a test file tests when it names none: `orders.test.yaml` tests `orders.yaml`.
+    public static func defaultPipeline(for file: String) -> String {
+        for suffix in [".test.yaml", ".test.yml"] where file.hasSuffix(suffix) {
+            return String(file.dropLast(suffix.count)) + ".yaml"
+        }
+        return file
+    }
 }
 
 /// One test of a pipeline: which run, with what, and what must come out.

@@ -16,7 +16,7 @@ struct PipelineTestDecoder {
 
     func decode(_ root: YAMLNode) -> PipelineTestFile? {
         guard let top = context.mapping(root, "the test file", allowed: Self.topKeys) else { return nil }
-        var pipeline = Self.defaultPipeline(for: context.file)
+        var pipeline = PipelineTestFile.defaultPipeline(for: context.file)
         if let node = top["pipeline"], let text = context.string(node, "'pipeline'") {
             pipeline = FilePaths.resolve(text, against: folder)
         }
@@ -35,14 +35,6 @@ struct PipelineTestDecoder {
             cases.append(test)
         }
         return PipelineTestFile(file: context.file, pipeline: pipeline, cases: cases)
-    }
-
-    /// `orders.test.yaml` tests `orders.yaml`.
-    static func defaultPipeline(for file: String) -> String {
-        for suffix in [".test.yaml", ".test.yml"] where file.hasSuffix(suffix) {
-            return String(file.dropLast(suffix.count)) + ".yaml"
-        }
-        return file
     }
 
     private func decodeCase(_ node: YAMLNode) -> PipelineTestCase? {

@@ -1,0 +1,53 @@
+import Foundation
+import ReformTestSupport
+import Testing
+
+/// The smaller defects of the reliability audit (D24), each pinned through the command line.
+@Suite("Rough edges")
+struct RoughEdgeTests {
+    /// A fresh folder with `files` written into it.
+    func folder(_ files: [String: String]) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("reform-edges-\(UUID().uuidString)").path
+        for (name, text) in files {
+            let file = path + "/" + name
+            try FileManager.default.createDirectory(atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try text.write(toFile: file, atomically: true, encoding: .utf8)
+        }
+        return path
+    }
+
+    @Test func anInvalidTestFileIsNotAlsoReportedAsMissing() async throws {
+        let dir = try folder([
+            "p.yaml": "reform: 1\nmanagers: { m: {} }\n",
+            "p.test.yaml": "tests:\n  - name: x\n    runn: default\n",
+        ])
+        let result = try await CLIRunner.run(["test", dir])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("p.test.yaml:3:5: error: unknown key 'runn' in a test"), "\(result.stderr)")
+        #expect(!result.stdout.contains("no tests"), "\(result.stdout)")
+    }
+
+    @Test func aTildeInPluginPathsSaysToUseTheEnvironment() async throws {
+        let dir = try folder(["p.yaml": "reform: 1\nplugin_paths: [~/src]\nmanagers: { m: {} }\n"])
+        let result = try await CLIRunner.run(["validate", dir + "/p.yaml"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("p.yaml:2:15: error: '~/src' in 'plugin_paths': '~' is not expanded here"), "\(result.stderr)")
+        #expect(result.stderr.contains("set REFORM_PLUGIN_PATH=~/src in the shell instead"))
+    }
+
+    @Test func aMissingPluginWithNoFolderToSearchSaysSo() async throws {
+        let dir = try folder([
+            "p.yaml": "reform: 1\nmanagers: { m: {} }\nreformers: { t: { plugin: NoSuchPlugin } }\nruns: { default: { reform: [t] } }\n"
+        ])
+        let result = try await ReformProcess.run(["validate", "p.yaml"], in: dir)
+        #expect(result.stderr.contains("no plugin 'NoSuchPlugin' (no plugin folder exists: no 'plugin_paths', no REFORM_PLUGIN_PATH"), "\(result.stderr)")
+    }
+
+    @Test func aParameterThatIsNotUTF8IsRefused() async throws {
+        // Through a shell: Swift's own arguments cannot carry invalid UTF-8 (they would send U+FFFD).
+        let script = #"exec "$0" run Pipelines/property-list.yaml --param "$(printf 'city=sh\377x')""#
+        let result = try await CLIRunner.run(["-c", script, CLIRunner.executable], executable: "/bin/sh")
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("--param value #1 is not valid UTF-8"), "\(result.stderr)")
+    }
+}
