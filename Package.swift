@@ -84,6 +84,8 @@ if Context.environment["REFORM_FUZZ"] != nil {
         ("FuzzLinkHeader", ["ReformEngine"]),
         ("FuzzTemplate", ["ReformEngine", sdk]),
         ("FuzzHTTPResponse", ["ReformEngine"]),
+        ("FuzzGzipInput", ["ReformEngine", "CZlib"]),
+        ("FuzzDeadLetter", ["ReformEngine", sdk]),
     ]
     for target in fuzzTargets {
         package.targets.append(
