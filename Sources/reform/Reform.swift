@@ -5,7 +5,8 @@ import ArgumentParser
 /// Exit codes (scripts rely on them):
 /// - 0: done, nothing rejected
 /// - 1: the run failed (a source, an input file or an output could not be used); outputs untouched
-/// - 2: the pipeline or an input document is invalid (`file:line:column: error: …` on stderr)
+/// - 2: the pipeline (or, for `reform cat`, an input document) is invalid (`file:line:column: error: …`
+///   on stderr); for `reform run` an input that cannot be read is an unusable input, exit 1
 /// - 3: the run finished but rejected records (they are in the dead-letter file)
 /// - 64: wrong command-line usage
 @main
@@ -19,4 +20,19 @@ struct Reform: AsyncParsableCommand {
             """,
         subcommands: [RunCommand.self, ValidateCommand.self, TestCommand.self, CatCommand.self, KeysCommand.self, PluginsCommand.self]
     )
+
+    /// Guards closed standard streams (``StandardStreams``), then parses and runs the command.
+    static func main() async {
+        StandardStreams.reopenClosed()
+        do {
+            var command = try parseAsRoot()
+            if var asynchronous = command as? any AsyncParsableCommand {
+                try await asynchronous.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
 }

@@ -117,6 +117,9 @@ struct RunCommand: ParsableCommand {
         if let bad = RunCommand.paramNotUTF8() {
             throw ValidationError("--param value #\(bad) is not valid UTF-8; parameters are sent as UTF-8 text (check the shell's locale)")
         }
+        if StandardStreams.closed.contains(0), inputs.contains(where: { $0.hasSuffix("=-") }) {
+            throw ValidationError("--input MANAGER=- reads standard input, which is closed; pipe records in, or give a file")
+        }
         for param in params where !param.contains("=") {
             throw ValidationError("--param '\(param)' must be K=V, as in --param city=shanghai")
         }
@@ -130,6 +133,12 @@ struct RunCommand: ParsableCommand {
         }
         if !quiet {
             for warning in loaded.warnings { Terminal.error(warning.description) }
+        }
+        if StandardStreams.closed.contains(1), output == nil,
+            loaded.run(named: runName)?.outputs.contains(where: { $0.path == nil }) == true
+        {
+            Terminal.error("reform: error: standard output is closed, and the run writes an output there; give --output PATH")
+            throw ExitCode(ExitStatus.usage.rawValue)
         }
         var options = RunOptions()
         options.runName = runName

@@ -50,4 +50,22 @@ struct RoughEdgeTests {
         #expect(result.status == 64)
         #expect(result.stderr.contains("--param value #1 is not valid UTF-8"), "\(result.stderr)")
     }
+
+    @Test func aWriteErrorNamesTheOutputNotAManager() async throws {
+        let result = try await CLIRunner.run(["run", "Pipelines/property-list.yaml", "--format", "ndjson", "--output", "/dev/full"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("reform: error: /dev/full: write failed: No space left on device"), "\(result.stderr)")
+        #expect(!result.stderr.contains("manager '"), "\(result.stderr)")
+    }
+
+    @Test func closedStandardStreamsAreRefusedWithWhatToDo() async throws {
+        let noStdin = #"exec "$0" run Pipelines/property-list.yaml --input zufang=- <&-"#
+        let input = try await CLIRunner.run(["-c", noStdin, CLIRunner.executable], executable: "/bin/sh")
+        #expect(input.status == 64)
+        #expect(input.stderr.contains("--input MANAGER=- reads standard input, which is closed; pipe records in, or give a file"), "\(input.stderr)")
+        let noStdout = #"exec "$0" run Pipelines/property-list.yaml >&-"#
+        let output = try await CLIRunner.run(["-c", noStdout, CLIRunner.executable], executable: "/bin/sh")
+        #expect(output.status == 64)
+        #expect(output.stderr.contains("standard output is closed, and the run writes an output there; give --output PATH"), "\(output.stderr)")
+    }
 }

@@ -30,7 +30,7 @@ struct ParallelLanding {
     /// Lands every file; returns the records landed and the input bytes read.
     func land(
         _ files: [String], into runtimes: inout [OutputRuntime], deadLetter: DeadLetter, summary: inout RunSummary
-    ) throws(SourceError) -> (records: Int, bytes: Int) {
+    ) throws(RunError) -> (records: Int, bytes: Int) {
         let formats = runtimes.map(\.format)
         let encodesBytes = zip(outputs, formats).map { $0.rows == nil && $1 == .ndjson }
         var workers: [BatchWorker] = []
@@ -47,7 +47,7 @@ struct ParallelLanding {
                         timing: options.collectsStats, limits: options.recordLimits))
             }
         } catch {
-            throw SourceError(manager: manager.name, message: error.description)
+            throw RunError(SourceError(manager: manager.name, message: error.description).description)
         }
         let queue = WorkQueue()
         let finished = DispatchGroup()
@@ -62,12 +62,12 @@ struct ParallelLanding {
         }
         var state = Progress()
         var pending: [Batch] = []
-        var failure: SourceError?
+        var failure: RunError?
         var spareBuffers: [[[UInt8]]] = []
         for path in files {
             var batcher: LineBatcher
             do { batcher = try LineBatcher(path: path, batchSize: options.batchSize, maximumLine: options.recordLimits.maximumDocumentSize + 1) } catch {
-                failure = SourceError(manager: manager.name, message: error.description)
+                failure = RunError(SourceError(manager: manager.name, message: error.description).description)
                 break
             }
             let inputName = path == "-" ? "<stdin>" : path
@@ -77,7 +77,7 @@ struct ParallelLanding {
                 while reading, failure == nil, pending.count < 3 * options.jobs {
                     let chunk: LineBatcher.Chunk?
                     do { chunk = try batcher.next() } catch {
-                        failure = SourceError(manager: manager.name, message: error.description)
+                        failure = RunError(SourceError(manager: manager.name, message: error.description).description)
                         break
                     }
                     guard let chunk else {
@@ -92,8 +92,9 @@ struct ParallelLanding {
                 let batch = pending.removeFirst()
                 batch.done.wait()
                 guard failure == nil else { continue }
+                // A write error is the output's, not the manager's: it names the output alone.
                 do { try apply(batch, to: &runtimes, deadLetter: deadLetter, state: &state, summary: &summary) } catch {
-                    failure = SourceError(manager: manager.name, message: error.description)
+                    failure = RunError(error.description)
                 }
                 let (input, buffers) = batch.takeBuffers()
                 if let input { batcher.recycle(input) }

@@ -206,21 +206,21 @@ public struct Runner: Sendable {
         let manager = pipeline.managers[ref.index]
         var files: [String] = []
         var sources: [any RecordSource] = []
+        var parallel: ParallelLanding?
+        var meter: ProgressMeter?
         let trying = options.limit != nil || options.sample != nil
         do throws(SourceError) {
             for input in options.inputs where input.manager == ref.name {
                 files += try InputFiles.expand(input.path, manager: ref.name)
             }
-            let meter = options.progress.map { report in
+            meter = options.progress.map { report in
                 let sizes = files.map(InputFiles.size(of:))
                 let total = sizes.contains { $0 == nil } ? nil : sizes.reduce(0) { $0 + ($1 ?? 0) }
                 return ProgressMeter(manager: ref.name, totalBytes: total, report: report)
             }
             if ParallelLanding.applies(to: files, outputs: outputs, options: options) {
-                let parallel = ParallelLanding(manager: ref, outputs: plan.outputs, options: options, meter: meter)
-                return try parallel.land(files, into: &outputs, deadLetter: deadLetter, summary: &summary)
-            }
-            if !files.isEmpty {
+                parallel = ParallelLanding(manager: ref, outputs: plan.outputs, options: options, meter: meter)
+            } else if !files.isEmpty {
                 let projection = options.sample == nil ? Runner.projection(for: ref, outputs: plan.outputs) : nil
                 for path in files {
                     let direct = options.directWrites && !trying ? DirectMapping.make(for: ref, outputs: outputs, limits: options.recordLimits) : nil
@@ -237,18 +237,19 @@ public struct Runner: Sendable {
                     manager: ref.name,
                     message: "nothing to read: it has no 'fixtures:' folder; pass --input \(ref.name)=FILE")
             }
-            if let sample = options.sample { sources = [try SampleSource(sources, count: sample)] }
-            return try land(ref, from: sources, meter: meter, outputs: &outputs, deadLetter: deadLetter, summary: &summary)
+            if let sample = options.sample, parallel == nil { sources = [try SampleSource(sources, count: sample)] }
         } catch {
             throw RunError(error.description)
         }
+        if let parallel { return try parallel.land(files, into: &outputs, deadLetter: deadLetter, summary: &summary) }
+        return try land(ref, from: sources, meter: meter, outputs: &outputs, deadLetter: deadLetter, summary: &summary)
     }
 
     /// Lands `sources` one after the other on this thread (the single-core path).
     private func land(
         _ ref: ManagerRef, from sources: [any RecordSource], meter: ProgressMeter?, outputs: inout [OutputRuntime],
         deadLetter: DeadLetter, summary: inout RunSummary
-    ) throws(SourceError) -> (records: Int, bytes: Int) {
+    ) throws(RunError) -> (records: Int, bytes: Int) {
         var landedBefore = 0
         var bytes = 0
         var directBefore = 0
@@ -296,12 +297,15 @@ public struct Runner: Sendable {
                 landedBefore += general + direct
                 if limitReached { break }
             }
-        } catch let error as SourceError {
+        } catch let error as RunError {
             throw error
+        } catch let error as SourceError {
+            throw RunError(error.description)
         } catch let error as OutputError {
-            throw SourceError(manager: ref.name, message: error.description)
+            // A write error is the output's, not the manager's: it names the output alone.
+            throw RunError(error.description)
         } catch {
-            throw SourceError(manager: ref.name, message: "\(error)")
+            throw RunError(SourceError(manager: ref.name, message: "\(error)").description)
         }
         meter?.finish()
         for case let fixtures as FixtureSource in sources {
