@@ -52,8 +52,10 @@ struct RowsTests {
         ]
         var list = RowList(shape: RowsTests.shape)
         for item in items { try item.giveData(to: &list) }
-        #expect(list.sorted().map(\.style) == [.plain, .plain, .highlight])
         #expect(try RowsTests.render(&list, .csv) == "date,label\n1月1日,元旦\n2月14日,情人节\n2月14日,送礼物\n")
+        var styled = RowList(shape: RowsTests.shape)
+        for item in items { try item.giveData(to: &styled) }
+        #expect(try RowsTests.render(&styled, .markdown).hasSuffix("| 2月14日 | 情人节 |\n| **2月14日** | **送礼物** |\n"))
     }
 
     @Test func theSwiftRecordTypesRenderWhatTheShippedPipelineRenders() throws {

@@ -5,10 +5,17 @@ struct StepState {
     let plan: StepPlan
     private var seen: Set<Value> = []
     private var count = 0
-    private var held: [Record] = []
+    /// A `sort` step's records, held (up to its memory budget, then spilled) until the end.
+    private var held: ExternalSort<Record>?
+    /// A `sort` step's records in order, once the end of the stream released them.
+    private var released: SortedElements<Record>?
 
-    init(_ plan: StepPlan) {
+    /// The step of `plan`; a `sort` keeps about `sortMemory` bytes of records in memory.
+    init(_ plan: StepPlan, sortMemory: Int = ExternalSort<Record>.defaultBudget) {
         self.plan = plan
+        if case .sort(_, let descending) = plan.kind {
+            held = ExternalSort(budget: sortMemory, descending: descending, context: ())
+        }
     }
 
     mutating func apply(_ record: Record, into out: inout [Record]) throws(RecordError) {
@@ -73,8 +80,8 @@ struct StepState {
             out.append(Record(.object(object), origin: record.origin))
         case .filter(let condition):
             if condition.holds(for: value) { out.append(record) }
-        case .sort:
-            held.append(record)
+        case .sort(let path, _):
+            do { try held?.append(record, key: value[path: path] ?? .null) } catch { throw error.recordError }
         case .dedupe(let paths):
             let key: Value = paths.isEmpty ? value : .array(paths.map { value[path: $0] ?? .null })
             if seen.insert(key).inserted { out.append(record) }
@@ -86,20 +93,14 @@ struct StepState {
         }
     }
 
-    /// Records held until the end (sort), in their final order.
-    mutating func finish() -> [Record] {
-        guard case .sort(let path, let descending) = plan.kind else { return [] }
-        let records = held
-        held = []
-        return StepState.stableSorted(records, by: path, descending: descending)
-    }
-
-    /// Stable sort by the value at `path` (see ``ValueOrder``).
-    static func stableSorted(_ records: [Record], by path: ValuePath, descending: Bool) -> [Record] {
-        let keyed = records.enumerated().map { (offset: $0.offset, key: $0.element.value[path: path] ?? .null, record: $0.element) }
-        return keyed.sorted { a, b in
-            ValueOrder.precedes(a.key, b.key, descending: descending) ?? (a.offset < b.offset)
-        }.map(\.record)
+    /// The next record this step held until the end of the stream (a sort's, in order), or `nil`
+    /// when none are left; call it only after the last ``apply(_:into:)``.
+    mutating func nextReleased() throws(SpillError) -> Record? {
+        if released == nil, var sort = held {
+            held = nil
+            released = sort.sorted()
+        }
+        return try released?.next()
     }
 
     private static func object(_ value: Value, _ step: String) throws(RecordError) -> Object {

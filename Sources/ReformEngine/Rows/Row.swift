@@ -19,6 +19,14 @@ public struct Row: Sendable {
         cells = values
     }
 
+    /// A row of `shape` with these values, cells and style (read back from a sort's spill file).
+    init(shape: RowShape, values: [Value], cells: [Value], style: RowStyle) {
+        self.shape = shape
+        self.values = values
+        self.cells = cells
+        self.style = style
+    }
+
     /// Sets the column called `column`, written with `format` (or the column's own format).
     ///
     /// Throws when the shape has no such column, or the format cannot read the value.

@@ -2,6 +2,10 @@ public import ReformSDK
 
 /// A ``RowContext`` that keeps the rows records give it, then writes them in the shape's order.
 ///
+/// A shape without a sort column keeps rows only until the next ``write(to:)``. A sorted shape
+/// keeps them until the end: up to a memory budget in memory, the rest sorted in runs in a
+/// temporary file (``ExternalSort``), merged as they are written.
+///
 /// ```swift
 /// var list = RowList(shape: shape)
 /// for item in items { try item.giveData(to: &list) }   // items: [any RowModel]
@@ -10,34 +14,54 @@ public import ReformSDK
 public struct RowList: RowContext {
     /// The shape every row has.
     public let shape: RowShape
-    /// The rows in the order they came.
-    public private(set) var rows: [Row] = []
+    /// A shape without a sort column: the rows since the last write, in the order they came.
+    private var arrived: [Row] = []
+    /// A sorted shape: the rows so far.
+    private var sort: ExternalSort<Row>?
+    /// The rows kept and not written yet.
+    public var count: Int { sort?.count ?? arrived.count }
 
-    /// An empty list of rows of `shape`.
-    public init(shape: RowShape) {
+    /// An empty list of rows of `shape`; a sorted shape keeps about `memoryBudget` bytes of rows
+    /// in memory and spills the rest to an unlinked temporary file in `TMPDIR` (or `/tmp`).
+    public init(shape: RowShape, memoryBudget: Int = RunOptions.defaultSortMemory) {
         self.shape = shape
+        if shape.sortColumn != nil {
+            sort = ExternalSort(budget: memoryBudget, descending: shape.descending, context: shape)
+        }
     }
 
     /// Lets `model` fill a new row, in its own style, and keeps it.
+    ///
+    /// Throws the model's rejection, or a ``RecordError`` whose code is `sort-spill-failed` when
+    /// rows could not be spilled to the temporary file (a failure of the whole list, not the row).
     public mutating func getData<Model: RowModel>(_ model: Model) throws(RecordError) {
         var row = Row(shape: shape)
         row.style = model.rowStyle
         try model.fill(&row)
-        rows.append(row)
+        if let column = shape.sortColumn {
+            do { try sort?.append(row, key: row.values[column]) } catch { throw error.recordError }
+        } else {
+            arrived.append(row)
+        }
     }
 
-    /// The rows sorted by the shape's sort column (stable: ties keep their order; numbers before
-    /// text, empty values last; see `sort` steps), or in arrival order when it has none.
-    public func sorted() -> [Row] {
-        guard let column = shape.sortColumn else { return rows }
-        return rows.indices.sorted { a, b in
-            ValueOrder.precedes(rows[a].values[column], rows[b].values[column], descending: shape.descending) ?? (a < b)
-        }.map { rows[$0] }
-    }
-
-    /// Writes the rows, sorted, through `writer` (without finishing it), and forgets them.
+    /// Writes the rows kept so far through `writer` (without finishing it) and forgets them:
+    /// sorted by the shape's sort column (stable: ties keep their order; numbers before text,
+    /// empty values last; see `sort` steps), or in arrival order when it has none. Write a sorted
+    /// shape's rows once, after the last row.
     public mutating func write(to writer: inout some RecordWriter) throws(OutputError) {
-        for row in sorted() { try writer.write(cells: row.cells, of: shape, style: row.style) }
-        rows.removeAll()
+        if var sort {
+            self.sort = nil
+            defer { self.sort = ExternalSort(budget: sort.budget, descending: shape.descending, context: shape) }
+            let rows = sort.sorted()
+            while true {
+                let next: Row?
+                do { next = try rows.next() } catch { throw OutputError(path: "sorted rows", message: error.message) }
+                guard let row = next else { return }
+                try writer.write(cells: row.cells, of: shape, style: row.style)
+            }
+        }
+        for row in arrived { try writer.write(cells: row.cells, of: shape, style: row.style) }
+        arrived.removeAll()
     }
 }

@@ -32,6 +32,8 @@ struct ChainRunner {
     }
 
     private var stages: [Stage]
+    /// The stage whose held records ``release(into:rejected:)`` is releasing.
+    private var releasing = 0
     /// Whether to count and time every stage (``counts``); off on the hot path.
     var timing = false
     /// Per stage, in chain order: records in, out, rejected, and seconds spent in the reformer.
@@ -40,7 +42,9 @@ struct ChainRunner {
     /// The stages' names, in chain order.
     var stageNames: [String] { stages.map(\.name) }
 
-    init(plans: [ReformerPlan], origin: Origin) throws(RunError) {
+    /// A runner of the chain `plans`; each `sort` step keeps about `sortMemory` bytes of records
+    /// in memory (``RunOptions/sortMemory``).
+    init(plans: [ReformerPlan], origin: Origin, sortMemory: Int = RunOptions.defaultSortMemory) throws(RunError) {
         stages = try plans.map { plan throws(RunError) in
             let reformer: any Reformer
             var guardKeys = plan.keys
@@ -49,7 +53,7 @@ struct ChainRunner {
                 reformer = MappingReformer(name: plan.name, keys: plan.keys ?? KeySet([]), plan: mapping)
                 guardKeys = nil
             case .steps(let steps):
-                reformer = StepsReformer(name: plan.name, keys: plan.keys, steps: steps)
+                reformer = StepsReformer(name: plan.name, keys: plan.keys, steps: steps, sortMemory: sortMemory)
             case .plugin(let plugin):
                 do { reformer = try plugin.makeReformer() } catch {
                     throw RunError("plugin '\(plugin.name)' of reformer '\(plan.name)' could not be made: \(error)")
@@ -87,22 +91,63 @@ struct ChainRunner {
         feed(record, stage: 0, into: &out, rejected: &rejected)
     }
 
-    /// Flushes every stage's held records through the stages after it.
-    mutating func finish(into out: inout [Record], rejected: inout [Rejection]) {
-        for index in stages.indices {
+    /// Releases the next batch of what the stages held back (a sort's records), through the stages
+    /// after them: results go to `out`, rejections to `rejected`. Returns whether more may remain;
+    /// call it after the last record until it returns `false`, draining `out` in between, so that
+    /// held records never all sit in memory at once.
+    ///
+    /// Records a stage releases count as its output (``StageCounts/recordsOut``).
+    mutating func release(into out: inout [Record], rejected: inout [Rejection]) -> Bool {
+        while releasing < stages.count {
+            let index = releasing
             var buffer = RecordBuffer(origin: stages[index].buffer.currentOrigin)
             swap(&buffer, &stages[index].buffer)
             buffer.removeAll()
-            do {
-                try stages[index].reformer.finish(into: &buffer)
-            } catch {
-                let last = Record(.null, origin: buffer.currentOrigin)
-                rejected.append(Rejection(record: last, stage: stages[index].name, stageIndex: index, error: error))
+            var failures: [(record: Record, error: RecordError)] = []
+            let more = releaseBatch(of: index, into: &buffer, rejected: &failures)
+            let released = buffer.records.count
+            if timing {
+                counts[index].recordsOut += released
+                counts[index].rejected += failures.count
+            }
+            for failure in failures {
+                rejected.append(Rejection(record: failure.record, stage: stages[index].name, stageIndex: index, error: failure.error))
             }
             pass(&buffer, from: index, into: &out, rejected: &rejected)
             swap(&buffer, &stages[index].buffer)
+            if !more { releasing += 1 }
+            if released > 0 || !failures.isEmpty { return releasing < stages.count }
         }
+        return false
     }
+
+    /// One batch of stage `index`'s held records into `buffer`; whether it may hold more.
+    private mutating func releaseBatch(
+        of index: Int, into buffer: inout RecordBuffer, rejected: inout [(record: Record, error: RecordError)]
+    ) -> Bool {
+        // Take the reformer out of its stage so that the steps reformer read from it is the only
+        // copy of its state (no copy-on-write of what it holds).
+        var reformer: any Reformer = StepsReformer(name: "", keys: nil, steps: [])
+        swap(&reformer, &stages[index].reformer)
+        defer { swap(&reformer, &stages[index].reformer) }
+        if var steps = reformer as? StepsReformer {
+            reformer = StepsReformer(name: "", keys: nil, steps: [])
+            defer { reformer = steps }
+            do {
+                return try steps.release(into: &buffer, rejected: &rejected, batch: ChainRunner.releaseBatch)
+            } catch {
+                rejected.append((Record(.null, origin: buffer.currentOrigin), error))
+                return false
+            }
+        }
+        do { try reformer.finish(into: &buffer) } catch {
+            rejected.append((Record(.null, origin: buffer.currentOrigin), error))
+        }
+        return false
+    }
+
+    /// Records a sort releases at a time at the end of the stream.
+    private static let releaseBatch = 1024
 
     private mutating func feed(_ record: Record, stage index: Int, into out: inout [Record], rejected: inout [Rejection]) {
         guard index < stages.count else {

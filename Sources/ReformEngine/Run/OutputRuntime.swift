@@ -8,7 +8,8 @@ import Glibc
 ///
 /// Plain outputs stream each record to the writer as it leaves the chain. With a row shape each
 /// record renders itself into a row by its manager's rules (``PipelineRecord``); sorted shapes keep
-/// the rows and write them (stable) at the end, unsorted ones stream them.
+/// the rows (within ``RunOptions/sortMemory``, the rest in a temporary file) and write them
+/// (stable) at the end, unsorted ones stream them.
 struct OutputRuntime {
     let plan: OutputPlan
     let file: OutputFile
@@ -24,7 +25,8 @@ struct OutputRuntime {
 
     init(_ plan: OutputPlan, index: Int, options: RunOptions, managers: [ManagerRef]) throws(RunError) {
         self.plan = plan
-        chain = try ChainRunner(plans: plan.chain, origin: Origin(manager: managers.first ?? ManagerRef(index: 0, name: ""), sequence: 0))
+        chain = try ChainRunner(plans: plan.chain, origin: Origin(manager: managers.first ?? ManagerRef(index: 0, name: ""), sequence: 0),
+            sortMemory: options.sortMemory)
         let toStdout = plan.path == nil
         let path = OutputRuntime.path(of: plan, options: options)
         let format = (toStdout ? options.format : nil) ?? plan.format ?? (plan.rows != nil ? .table : .ndjson)
@@ -36,7 +38,7 @@ struct OutputRuntime {
         let columns: [OutputColumn]?
         if let rows = plan.rows {
             columns = rows.shape.outputColumns
-            rowList = RowList(shape: rows.shape)
+            rowList = RowList(shape: rows.shape, memoryBudget: options.sortMemory)
             rowRules = PipelineRecord.Rules.all(for: rows)
         } else if format == .ndjson || format == .json {
             // A keyed chain already emits exactly its keys in order: write records whole.
@@ -105,10 +107,12 @@ struct OutputRuntime {
     }
 
     mutating func finish(deadLetter: DeadLetter) throws(OutputError) {
-        chain.finish(into: &produced, rejected: &rejected)
+        while chain.release(into: &produced, rejected: &rejected) {
+            try drain(deadLetter: deadLetter, inputName: nil)
+        }
         try drain(deadLetter: deadLetter, inputName: nil)
         if var list = rowList {
-            written += list.rows.count
+            written += list.count
             try list.write(to: &writer)
             rowList = list
         }
@@ -116,6 +120,9 @@ struct OutputRuntime {
     }
 
     private mutating func drain(deadLetter: DeadLetter, inputName: String?) throws(OutputError) {
+        if let failure = rejected.first(where: { $0.error.isSpillFailure }) {
+            throw OutputError(path: file.displayPath, message: failure.error.message)
+        }
         for rejection in rejected {
             let origin = rejection.record.origin
             try deadLetter.add(
@@ -129,13 +136,14 @@ struct OutputRuntime {
             for record in produced {
                 let rules = rowRules.byManager[record.origin.manager.index] ?? rowRules.other
                 do { try PipelineRecord(value: record.value, rules: rules).giveData(to: &list) } catch {
+                    if error.isSpillFailure { throw OutputError(path: file.displayPath, message: error.message) }
                     try deadLetter.add(
                         manager: record.origin.manager.name, sequence: record.origin.sequence, input: input(record.origin, inputName),
                         stage: "row shape '\(plan.rows?.name ?? "")'", error: error, record: record.value)
                 }
             }
             if list.shape.sortColumn == nil {
-                written += list.rows.count
+                written += list.count
                 try list.write(to: &writer)
             }
             rowList = list

@@ -43,6 +43,13 @@ public struct RunOptions: Sendable {
     /// Input bytes per batch handed to a worker (tests make it tiny to cross batch edges).
     public var batchSize = 1 << 20
 
+    /// About how many bytes of records each `sort` step and sorted row shape keeps in memory; past
+    /// that it sorts them and spills them to an unlinked temporary file in `TMPDIR` (or `/tmp`),
+    /// and merges the files at the end. The output is the same for any value (tests make it tiny).
+    public var sortMemory = RunOptions.defaultSortMemory
+    /// The default ``sortMemory``: 64 MiB.
+    public static let defaultSortMemory = 64 << 20
+
     /// Land at most this many records per manager (the first ones), for trying a pipeline.
     public var limit: Int?
     /// Land this many records per manager chosen evenly at random (reservoir sampling with a fixed

@@ -1,0 +1,95 @@
+import ReformSDK
+
+/// A stable sort that keeps at most about `budget` bytes of elements in memory: past that, it
+/// sorts what it holds and spills it as a run to a ``SpillFile``; ``sorted()`` then merges the runs.
+///
+/// The order is ``ValueOrder`` on each element's key, ties in the order elements came: exactly
+/// what sorting everything in memory gives, whatever the budget (runs are consecutive stretches
+/// of the input, each sorted stably, and the merge breaks ties by run).
+struct ExternalSort<Element: Spillable> {
+    /// One element with the key it sorts by.
+    typealias Entry = (key: Value, element: Element)
+
+    /// The default budget (``RunOptions/defaultSortMemory``), by ``Spillable/estimatedBytes``.
+    static var defaultBudget: Int { RunOptions.defaultSortMemory }
+
+    /// Bytes of elements held in memory before a run is spilled.
+    let budget: Int
+    /// Whether larger keys come first.
+    let descending: Bool
+    private let context: Element.SpillContext
+    private var held: [Entry] = []
+    private var heldBytes = 0
+    private var file: SpillFile?
+    private var runs: [Range<Int>] = []
+    /// Elements appended so far.
+    private(set) var count = 0
+
+    /// An empty sort in `descending` (or ascending) order; `context` reads spilled elements back.
+    init(budget: Int = ExternalSort.defaultBudget, descending: Bool, context: Element.SpillContext) {
+        self.budget = max(1, budget)
+        self.descending = descending
+        self.context = context
+    }
+
+    /// How many runs went to the spill file so far.
+    var spilledRuns: Int { runs.count }
+
+    /// Adds `element`, which sorts by `key`; spills a run when the budget is full.
+    mutating func append(_ element: Element, key: Value) throws(SpillError) {
+        held.append((key, element))
+        heldBytes += element.estimatedBytes + key.estimatedBytes
+        count += 1
+        if heldBytes > budget { try spill() }
+    }
+
+    /// The elements in order, read once; the sort is empty afterwards.
+    mutating func sorted() -> SortedElements<Element> {
+        let last = ExternalSort.stableSorted(held, descending: descending)
+        held = []
+        heldBytes = 0
+        count = 0
+        defer {
+            file = nil
+            runs = []
+        }
+        guard let file, !runs.isEmpty else { return SortedElements(inMemory: last) }
+        return SortedElements(file: file, runs: runs, last: last, descending: descending, context: context, budget: budget)
+    }
+
+    private mutating func spill() throws(SpillError) {
+        let sorted = ExternalSort.stableSorted(held, descending: descending)
+        held.removeAll(keepingCapacity: true)
+        heldBytes = 0
+        let file: SpillFile
+        if let existing = self.file {
+            file = existing
+        } else {
+            file = try SpillFile()
+            self.file = file
+        }
+        let start = file.size
+        var writer = SpillWriter()
+        var entry = SpillWriter()
+        for item in sorted {
+            entry.bytes.removeAll(keepingCapacity: true)
+            entry.value(item.key)
+            item.element.spill(into: &entry)
+            writer.unsigned(UInt64(entry.bytes.count))
+            writer.bytes.append(contentsOf: entry.bytes)
+            if writer.bytes.count >= 1 << 20 {
+                try file.append(writer.bytes)
+                writer.bytes.removeAll(keepingCapacity: true)
+            }
+        }
+        try file.append(writer.bytes)
+        runs.append(start..<file.size)
+    }
+
+    /// `entries` sorted by key (``ValueOrder``), ties in their order.
+    static func stableSorted(_ entries: [Entry], descending: Bool) -> [Entry] {
+        entries.indices.sorted { a, b in
+            ValueOrder.precedes(entries[a].key, entries[b].key, descending: descending) ?? (a < b)
+        }.map { entries[$0] }
+    }
+}

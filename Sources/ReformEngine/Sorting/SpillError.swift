@@ -1,0 +1,37 @@
+import ReformSDK
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Why a sort could not keep its records in a temporary file: what failed, where, and what to do.
+struct SpillError: Error, Sendable, CustomStringConvertible {
+    /// The record error code a spill failure travels under through a chain, which only throws
+    /// ``RecordError``; the output turns it back into a failure of the run (``isSpillFailure``).
+    static let code = "sort-spill-failed"
+
+    /// What failed and how to fix it.
+    let message: String
+
+    var description: String { message }
+
+    /// The failure of `operation` on a spill file in `folder`, from `errno`.
+    init(_ operation: String, folder: String, errno code: Int32) {
+        message =
+            "sorting needs a temporary file in \(folder) when records exceed its memory budget, and \(operation) failed: "
+            + "\(String(cString: strerror(code))); free space there or set TMPDIR to a folder with room"
+    }
+
+    /// A failure described by `message`.
+    init(message: String) {
+        self.message = message
+    }
+
+    /// The failure as a record error, to cross a reformer's `throws(RecordError)`.
+    var recordError: RecordError { RecordError(code: SpillError.code, message: message) }
+}
+
+extension RecordError {
+    /// Whether this is a sort's spill failure (``SpillError``): a failure of the run, not of one record.
+    var isSpillFailure: Bool { code == SpillError.code }
+}

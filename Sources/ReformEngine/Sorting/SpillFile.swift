@@ -1,0 +1,62 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The unnamed temporary file a sort's runs spill to.
+///
+/// Made with `mkstemp` in `TMPDIR` (or `/tmp`) and unlinked at once: the bytes live only as long as
+/// the descriptor, so nothing is left behind however the process ends, even on `SIGKILL`. Runs are
+/// appended one after another; each reader reads its own run with `pread`.
+final class SpillFile {
+    /// The folder the file was made in (for messages).
+    let folder: String
+    private let descriptor: Int32
+    /// Bytes written so far: where the next run starts.
+    private(set) var size = 0
+
+    /// A new, already unlinked, file in `TMPDIR` or `/tmp`.
+    init() throws(SpillError) {
+        let folder = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var template = Array(((folder.hasSuffix("/") ? folder : folder + "/") + "reform-sort-XXXXXX").utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { buffer in
+            buffer.baseAddress.map { mkstemp($0) } ?? -1
+        }
+        guard fd >= 0 else { throw SpillError("creating it", folder: folder, errno: errno) }
+        template.withUnsafeBufferPointer { buffer in
+            if let path = buffer.baseAddress { _ = unlink(path) }
+        }
+        self.folder = folder
+        descriptor = fd
+    }
+
+    deinit {
+        close(descriptor)
+    }
+
+    /// Appends `bytes` at the end of the file.
+    func append(_ bytes: [UInt8]) throws(SpillError) {
+        var done = 0
+        while done < bytes.count {
+            let count = bytes.withUnsafeBytes { raw in
+                pwrite(descriptor, raw.baseAddress.map { $0 + done }, raw.count - done, off_t(size + done))
+            }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw SpillError("writing it", folder: folder, errno: errno)
+            }
+            done += count
+        }
+        size += done
+    }
+
+    /// Reads up to `count` bytes at `offset` into `buffer` from `start`; returns how many it read.
+    func read(at offset: Int, count: Int, into buffer: inout [UInt8], from start: Int) throws(SpillError) -> Int {
+        while true {
+            let got = buffer.withUnsafeMutableBytes { raw in
+                pread(descriptor, raw.baseAddress.map { $0 + start }, count, off_t(offset))
+            }
+            if got >= 0 { return got }
+            if errno != EINTR { throw SpillError("reading it back", folder: folder, errno: errno) }
+        }
+    }
+}
