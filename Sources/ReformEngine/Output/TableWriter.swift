@@ -1,7 +1,13 @@
 public import ReformSDK
 
 /// Writes records as a table aligned for a terminal: a header row, a dashed separator, one row per
-/// record. Buffered: nothing is written until ``finish()``, when every column's width is known.
+/// record.
+///
+/// Column widths and alignment come from the first ``defaultLayoutRows`` rows (or the given
+/// `layoutRows`), which are kept until then; the table is then written and later rows stream out in
+/// constant memory, their cells cut with `…` to those widths. A table no longer than that is laid
+/// out over all its rows. Without explicit columns, keys first seen after the layout cannot get a
+/// column; a note under the table names them (`--format ndjson` or `csv` show every key).
 ///
 /// Columns are separated by two spaces and sized by terminal display width (``DisplayWidth``), so
 /// CJK and emoji line up. Columns whose values are all numbers are right-aligned. Cells read as
@@ -25,6 +31,17 @@ public struct TableWriter: RecordWriter {
     private var columns: [OutputColumn]
     private var knownKeys: Set<String> = []
     private var rows: [(record: Object, style: RowStyle)] = []
+    private let layoutRows: Int
+    /// Set once the header is written: every later row streams with it.
+    private var layout: Layout?
+    private var scratch: [UInt8] = []
+    /// Rows written so far (for the note on late keys).
+    private var written = 0
+    /// Keys first seen after the layout, which have no column, in first-seen order.
+    private var lateKeys: [String] = []
+
+    /// The rows a table is laid out over before it starts streaming.
+    public static let defaultLayoutRows = 1000
 
     /// Narrowest a column is cut to when fitting a maximum width.
     private static let minimumColumnWidth = 3
@@ -35,29 +52,54 @@ public struct TableWriter: RecordWriter {
     /// - Parameters:
     ///   - colour: Whether to write ANSI escape codes; decide it with ``ColourMode``.
     ///   - maxWidth: The terminal's width in columns, to cut cells so rows fit; `nil` for no limit.
-    public init(output: OutputFile, columns: [OutputColumn]? = nil, colour: Bool = false, maxWidth: Int? = nil) {
+    ///   - layoutRows: How many rows set the column widths before the rest stream.
+    public init(
+        output: OutputFile, columns: [OutputColumn]? = nil, colour: Bool = false, maxWidth: Int? = nil,
+        layoutRows: Int = TableWriter.defaultLayoutRows
+    ) {
         self.output = output
+        self.layoutRows = max(1, layoutRows)
         self.colour = colour
         self.maxWidth = maxWidth
         self.columns = columns ?? []
         derivesColumns = self.columns.isEmpty
     }
 
-    /// Keeps the record for ``finish()``, adding columns for keys not seen before.
+    /// Keeps the record until the layout is known (adding columns for keys not seen before), or
+    /// writes it in the layout once known.
     public mutating func write(_ record: Value, style: RowStyle) throws(OutputError) {
-        let object = try CellText.object(record, number: rows.count + 1, format: .table, output: output)
+        let object = try CellText.object(record, number: written + rows.count + 1, format: .table, output: output)
         if derivesColumns {
             for member in object.members where knownKeys.insert(member.key).inserted {
-                columns.append(OutputColumn(key: member.key))
+                if layout == nil { columns.append(OutputColumn(key: member.key)) } else { lateKeys.append(member.key) }
             }
         }
-        rows.append((object, style))
+        guard let layout else {
+            rows.append((object, style))
+            if rows.count >= layoutRows { try layOut() }
+            return
+        }
+        let cells = columns.map { column in Cell(value: object[column.key] ?? .null, scratch: &scratch) }
+        writeLine(layout.line(cells), style: colour ? style.ansiParameters.map { "\u{1B}[\($0)m" } : nil)
+        written += 1
+        try output.flushIfFull()
     }
 
-    /// Lays out and writes the whole table.
+    /// Writes the table, if its layout was not known yet, and the note on late keys.
     public mutating func finish() throws(OutputError) {
+        if layout == nil { try layOut() }
+        guard !lateKeys.isEmpty else { return }
+        let shown = lateKeys.prefix(10).joined(separator: ", ") + (lateKeys.count > 10 ? ", …" : "")
+        writeLine(
+            "(not shown: \(lateKeys.count == 1 ? "key" : "keys") \(shown), first seen after the \(layoutRows) rows "
+                + "the columns were laid out over; --format ndjson or csv shows every key)", style: nil)
+        try output.flushIfFull()
+    }
+
+    /// Sizes the columns over the rows kept so far, writes the header and those rows, and keeps
+    /// the layout for the rows to come.
+    private mutating func layOut() throws(OutputError) {
         guard !columns.isEmpty else { return }
-        var scratch: [UInt8] = []
         let header = columns.map { Cell(text: $0.header, scratch: &scratch) }
         let body = rows.map { row in
             columns.map { column in Cell(value: row.record[column.key] ?? .null, scratch: &scratch) }
@@ -80,6 +122,7 @@ public struct TableWriter: RecordWriter {
         if let maxWidth { widths = TableWriter.fit(widths, into: maxWidth) }
 
         let layout = Layout(widths: widths, rightAligned: rightAligned)
+        self.layout = layout
         writeLine(layout.line(header), style: colour ? "\u{1B}[1m" : nil)
         writeLine(widths.map { String(repeating: "-", count: $0) }.joined(separator: TableWriter.separator), style: nil)
         try output.flushIfFull()
@@ -87,6 +130,8 @@ public struct TableWriter: RecordWriter {
             writeLine(layout.line(cells), style: colour ? row.style.ansiParameters.map { "\u{1B}[\($0)m" } : nil)
             try output.flushIfFull()
         }
+        written += rows.count
+        rows = []
     }
 
     private func writeLine(_ line: String, style: String?) {
