@@ -4,7 +4,7 @@ public import ReformSDK
 ///
 /// Call ``write(_:style:)`` for each record, then ``finish()`` once; the caller then commits the
 /// output (or abandons it if anything failed). Streaming writers append each record to the output
-/// buffer as it arrives; the table writer keeps records until ``finish()`` to align its columns.
+/// buffer as it arrives; the table writer keeps its first rows to size its columns, then streams.
 public protocol RecordWriter {
     /// Writes one record, shown with `style` where the format can show it.
     mutating func write(_ record: Value, style: RowStyle) throws(OutputError)
