@@ -143,6 +143,14 @@ struct InputFile: ~Copyable {
         }
         if let gzip {
             let n = gzread(gzip, pointer, UInt32(min(count, Int(Int32.max))))
+            // zlib copies a file that does not start with the gzip magic bytes as it is; a `.gz`
+            // input that is not gzip (empty, cut within its first bytes, misnamed) is an error.
+            if gzdirect(gzip) != 0 {
+                throw InputError(
+                    path: path,
+                    message: "is not gzip data (it does not start with the gzip bytes 1f 8b: empty, cut short, or not compressed); "
+                        + "check it with 'gzip -t', or drop the .gz from its name if it is plain text")
+            }
             var code: Int32 = 0
             let message = gzerror(gzip, &code).map { String(cString: $0) } ?? "unknown zlib error"
             if n < 0 {
@@ -155,7 +163,7 @@ struct InputFile: ~Copyable {
                 throw InputError(
                     path: path,
                     message: "gzip data is damaged: the compressed data ends early (a truncated file?); "
-                        + "zlib says: \(message). Nothing of this run was written; check the file with 'gzip -t'")
+                        + "zlib says: \(message.split(separator: ">: ", maxSplits: 1).last ?? ""). Nothing of this run was written; check the file with 'gzip -t'")
             }
             return Int(n)
         }

@@ -63,6 +63,24 @@ struct DamagedGzipTests {
         #expect(!folder.exists("out.ndjson"))
     }
 
+    @Test(arguments: [[], [0x1F], Array("{\"id\":1}\n".utf8)])
+    func aGzFileThatIsNotGzipIsAnErrorNotReadAsText(bytes: [UInt8]) throws {
+        let folder = try TemporaryFolder()
+        let input = folder.path + "/in.ndjson.gz"
+        FileManager.default.createFile(atPath: input, contents: Data(bytes))
+        let pipeline = try loader.load(path: try folder.write("p.yaml", DamagedGzipTests.yaml))
+        var options = RunOptions()
+        options.inputs = [("a", input)]
+        options.outputPath = folder.path + "/out.ndjson"
+        options.deadLetterPath = folder.path + "/dead.ndjson"
+        #expect {
+            try Runner(pipeline: pipeline, options: options).run()
+        } throws: { error in
+            "\(error)".contains("in.ndjson.gz: is not gzip data (it does not start with the gzip bytes 1f 8b")
+        }
+        #expect(!folder.exists("out.ndjson") && !folder.exists("dead.ndjson"))
+    }
+
     @Test func theTruncationIsNamedAsSuch() throws {
         let folder = try TemporaryFolder()
         let input = try damagedFile("sync", in: folder)
