@@ -19,16 +19,28 @@ enum HTTP1ResponseReader {
     static let lineLimit = 64 << 10
     /// The most bytes accepted for a whole head.
     static let headLimit = 1 << 20
+    /// The most interim (1xx) responses accepted before the final one.
+    static let maxInterimResponses = 100
 
     /// Reads the response to a request with `method` by `deadline`, the body at most
     /// `maxBodyBytes` long.
     static func read(
         _ inbox: inout HTTP1Inbox, from socket: HTTP1Socket, method: String, deadline: Deadline, maxBodyBytes: Int
     ) throws(HTTP1Failure) -> HTTP1Response {
+        var interim = 0
         while true {
             let (status, minor, headers) = try readHead(&inbox, from: socket, deadline: deadline)
             if status == 101 { throw .malformed("101 Switching Protocols was not asked for") }
-            if (100..<200).contains(status) { continue }
+            if (100..<200).contains(status) {
+                // Interim answers that arrive without waiting never reach a read that waits, where
+                // the deadline is checked: check it here, and bound how many a server may send.
+                interim += 1
+                if deadline.pollMilliseconds == 0 { throw .timeout }
+                if interim > maxInterimResponses {
+                    throw .malformed("more than \(maxInterimResponses) interim (1xx) responses before the answer")
+                }
+                continue
+            }
             let connection = headerList("connection", in: headers) ?? ""
             var keepAlive = minor >= 1 ? !ASCIICase.contains(connection, "close") : ASCIICase.contains(connection, "keep-alive")
             if headerList("transfer-encoding", in: headers) != nil,

@@ -214,6 +214,16 @@ import Testing
         #expect(error?.message == "the server's answer is not valid HTTP/1.1 (\(problem)); nothing of it was landed")
     }
 
+    @Test("an endless stream of interim 100 Continue answers is cut off, not followed forever (audit D14)")
+    func endlessInterimResponses() async throws {
+        let server = try TestServer()
+        let flood = String(repeating: "HTTP/1.1 100 Continue\r\n\r\n", count: 150) + "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}"
+        let error = await #expect(throws: TransportError.self) { _ = try await raw(server, flood) }
+        #expect(error?.message == "the server's answer is not valid HTTP/1.1 (more than 100 interim (1xx) responses before the answer); nothing of it was landed")
+        let few = String(repeating: "HTTP/1.1 100 Continue\r\n\r\n", count: 3) + "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}"
+        #expect(try await raw(server, few).body == .object([:]))
+    }
+
     @Test("a header value with a line break is refused before anything is sent")
     func headerInjection() async throws {
         let server = try TestServer()
