@@ -57,7 +57,7 @@ public final class RateLimitInterceptor: Interceptor {
 
     /// At most `perSecond` calls per second.
     public init(perSecond: Double) {
-        interval = .nanoseconds(Int64(1e9 / perSecond))
+        interval = .seconds(saturating: 1 / perSecond)
         gate = RateGate()
     }
 

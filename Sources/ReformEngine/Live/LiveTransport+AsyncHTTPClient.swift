@@ -20,7 +20,7 @@ extension LiveTransport {
             outgoing.body = .bytes(ByteBuffer(bytes: body))
         }
         let seconds = request.timeout ?? configured
-        let timeout = TimeAmount.nanoseconds(Int64(seconds * 1e9))
+        let timeout = TimeAmount.nanoseconds(Int64(nanoseconds: seconds))
         let limit = maxBodyBytes
         let prepared = outgoing
         do {
@@ -36,7 +36,7 @@ extension LiveTransport {
                         status: Int(response.status.code), headers: headers, bytes: Array(buffer.readableBytesView))
                 }
                 group.addTask {
-                    try await Task.sleep(for: .nanoseconds(Int64(seconds * 1e9)))
+                    try await Task.sleep(for: .seconds(saturating: seconds))
                     return nil
                 }
                 defer { group.cancelAll() }

@@ -141,7 +141,7 @@ public final class ServiceClient: Sendable {
                         message: redactor.redact(failure.message) + note)
                 }
             }
-            do { try await Task.sleep(for: .nanoseconds(Int64(max(0, proposal.wait) * 1e9))) } catch {
+            do { try await Task.sleep(for: .seconds(saturating: proposal.wait)) } catch {
                 throw cancelled(manager, request)
             }
         }

@@ -136,15 +136,38 @@ final class DecodingContext {
     }
 
     /// A duration in seconds: a number, or text like `10s`, `200ms`, `2m`.
+    /// The longest duration a pipeline may declare (30 days): a retry wait, timeout or budget
+    /// longer than that is a mistake, and far longer ones overflowed at run time (audit D8).
+    static let longestDuration: Double = 30 * 86_400
+
+    /// A duration that must be above zero (a timeout), or nil with an error.
+    func positiveDuration(_ node: YAMLNode, _ what: String) -> Double? {
+        guard let seconds = duration(node, what) else { return nil }
+        guard seconds > 0 else {
+            error("\(what) must be longer than 0 s: a request cannot finish in no time", at: node.location)
+            return nil
+        }
+        return seconds
+    }
+
     func duration(_ node: YAMLNode, _ what: String) -> Double? {
-        if let d = scalarValue(node)?.doubleValue, d >= 0 { return d }
+        func checked(_ seconds: Double) -> Double? {
+            guard seconds <= DecodingContext.longestDuration else {
+                error(
+                    "\(what) is longer than the longest duration accepted, 30 days (720h); give a shorter one",
+                    at: node.location)
+                return nil
+            }
+            return seconds
+        }
+        if let d = scalarValue(node)?.doubleValue, d >= 0 { return checked(d) }
         guard case .scalar(let s) = node.content else {
             error("\(what) must be a duration like 10s or 200ms, not \(node.kindDescription)", at: node.location)
             return nil
         }
         let units: [(String, Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600)]
         for (unit, factor) in units where s.text.hasSuffix(unit) {
-            if let n = Double(s.text.dropLast(unit.count)), n >= 0 { return n * factor }
+            if let n = Double(s.text.dropLast(unit.count)), n >= 0, n.isFinite { return checked(n * factor) }
         }
         error("\(what) must be a duration like 10s, 200ms or 2m, not '\(s.text)'", at: node.location)
         return nil

@@ -75,7 +75,7 @@ extension PipelineDecoder {
                     body: m["body"].flatMap { context.choice($0, "body encoding", as: BodyEncoding.self) },
                     budget: m["budget"].map { decodeBudget($0, what) } ?? .unlimited,
                     retry: m["retry"].flatMap { decodeRetry($0, what) },
-                    timeout: m["timeout"].flatMap { context.duration($0, "'timeout' of \(what)") },
+                    timeout: m["timeout"].flatMap { context.positiveDuration($0, "'timeout' of \(what)") },
                     interceptors: m["interceptors"].map { decodeInterceptors($0, what) } ?? [],
                     cache: m["cache"].flatMap { decodeCache($0, what) },
                     fixtures: fixtures, location: entry.keyLocation))

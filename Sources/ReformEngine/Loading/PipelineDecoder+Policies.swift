@@ -166,8 +166,15 @@ extension PipelineDecoder {
                 return .headers(decodeHeaders(entry.value, "the headers interceptor of \(owner)"))
             case "rate_limit":
                 let rate = context.number(entry.value, "'rate_limit' (calls per second) in \(what)")
-                guard let rate, rate > 0 else {
+                guard let rate, rate > 0, rate.isFinite else {
                     if rate != nil { context.error("'rate_limit' in \(what) must be above 0", at: entry.value.location) }
+                    return nil
+                }
+                guard rate >= 1.0 / 86_400 else {
+                    context.error(
+                        "'rate_limit' in \(what) is \(rate) calls per second, less than one a day (0.0000116); "
+                            + "a slower limit is a mistake: give calls per second, as in { rate_limit: 5 }",
+                        at: entry.value.location)
                     return nil
                 }
                 return .rateLimit(perSecond: rate)

@@ -28,7 +28,7 @@ extension PipelineDecoder {
                 context.error("\(what) needs a 'base_url'", at: entry.value.location)
             }
             let headers = m["headers"].map { decodeHeaders($0, "'headers' of \(what)") } ?? []
-            let timeout = m["timeout"].flatMap { context.duration($0, "'timeout' of \(what)") }
+            let timeout = m["timeout"].flatMap { context.positiveDuration($0, "'timeout' of \(what)") }
             let retry = m["retry"].flatMap { decodeRetry($0, what) }
             return ServicePlan(
                 name: entry.key, baseURLs: baseURLs, headers: headers, timeout: timeout, retry: retry,

@@ -52,4 +52,26 @@ struct DeclarationCheckTests {
         #expect(lines[5] == "^")
         #expect(lines.last == "p.yaml: 19901 more errors not shown; fix these first")
     }
+
+    @Test func durationsAndRatesThatCannotBeWaitedAreValidateErrors() throws {
+        let text = try errors(
+            """
+            reform: 1
+            services:
+              api:
+                base_url: "http://127.0.0.1:9"
+                timeout: 0s
+                retry: { base: 99999999999999999999h, max: 99999999999999999999h, on: [5xx] }
+                interceptors: [ { rate_limit: 0.0000000001 } ]
+            managers:
+              m: { service: api, path: /x, timeout: 0ms }
+              n: { service: api, path: /y, timeout: 720h, retry: { max: 30m } }
+            """)
+        #expect(text.contains("p.yaml:5:14: error: 'timeout' of service 'api' must be longer than 0 s"), "\(text)")
+        #expect(text.contains("p.yaml:6:20: error: 'base' in 'retry' of service 'api' is longer than the longest duration accepted, 30 days (720h)"), "\(text)")
+        #expect(text.contains("p.yaml:6:48: error: 'max' in 'retry' of service 'api' is longer than the longest duration accepted"), "\(text)")
+        #expect(text.contains("p.yaml:7:35: error: 'rate_limit' in 'interceptors' of service 'api' is 1e-10 calls per second, less than one a day"), "\(text)")
+        #expect(text.contains("p.yaml:9:41: error: 'timeout' of manager 'm' must be longer than 0 s"), "\(text)")
+        #expect(!text.contains("manager 'n'"), "\(text)")
+    }
 }
