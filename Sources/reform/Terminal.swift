@@ -1,11 +1,15 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import ReformEngine
 
 /// Writing to standard error and exiting with the documented codes.
 enum Terminal {
+    /// Errors quote text from files and servers: control characters other than line breaks and
+    /// tabs are escaped, so none reaches the terminal as a command.
     static func error(_ text: String) {
-        write(text.hasSuffix("\n") ? text : text + "\n")
+        let safe = ControlEscapes.escaping(text, keepingLineBreaks: true)
+        write(safe.hasSuffix("\n") ? safe : safe + "\n")
     }
 
     /// Writes `text` to standard error as it is.

@@ -47,8 +47,11 @@ public final class OutputFile {
     /// the file it points to is replaced atomically. A file replaced keeps its permissions.
     ///
     /// With `keepsPartialOnInterrupt` (the dead-letter file), an interrupted process that could
-    /// not unwind in time still puts the complete lines written so far in place.
-    public static func atomic(path: String, keepsPartialOnInterrupt: Bool = false) throws(OutputError) -> OutputFile {
+    /// not unwind in time still puts the complete lines written so far in place. A `privateFile`
+    /// (the response cache, which may hold what a server echoed) is made 0600 in folders made 0700.
+    public static func atomic(path: String, keepsPartialOnInterrupt: Bool = false, privateFile: Bool = false) throws(OutputError)
+        -> OutputFile
+    {
         if let descriptor = OutputFile.descriptorPath(path) {
             let fd = dup(descriptor)
             guard fd >= 0 else {
@@ -76,7 +79,8 @@ public final class OutputFile {
             }
             mode = info.st_mode & 0o7777
         }
-        try makeFolders(for: target)
+        if privateFile { mode = 0o600 }
+        try makeFolders(for: target, mode: privateFile ? 0o700 : 0o755)
         removeStaleTemporaries(beside: target)
         let (fd, temporary) = try createTemporary(beside: target, displayPath: path)
         fchmod(fd, mode)
@@ -170,13 +174,13 @@ public final class OutputFile {
     }
 
     /// Creates the folders above `path` that do not exist yet (`mkdir -p` of its parent).
-    static func makeFolders(for path: String) throws(OutputError) {
+    static func makeFolders(for path: String, mode: mode_t = 0o755) throws(OutputError) {
         var prefix = ""
         let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropLast()
         for (i, part) in parts.enumerated() {
             prefix += (i == 0 ? "" : "/") + part
             guard !part.isEmpty, part != ".", part != ".." else { continue }
-            if mkdir(prefix, 0o755) != 0 && errno != EEXIST {
+            if mkdir(prefix, mode) != 0 && errno != EEXIST {
                 throw OutputError(path: path, message: "cannot create the folder \(prefix): \(systemError())")
             }
         }

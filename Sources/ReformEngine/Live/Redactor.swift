@@ -27,10 +27,11 @@ struct Redactor: Sendable {
         self.init(values: values)
     }
 
-    /// Hides `values` and their percent-encoded forms; values shorter than 3 characters are kept
-    /// (hiding every `a` would hide nothing and garble everything).
+    /// Hides `values` in every form a server may echo them back (``echoedForms(of:)``); values
+    /// shorter than 3 characters are kept (hiding every `a` would hide nothing and garble
+    /// everything).
     init(values: [String]) {
-        let forms = values.filter { $0.count >= 3 }.flatMap { [$0, PercentEncoding.encode($0)] }
+        let forms = values.filter { $0.count >= 3 }.flatMap(Redactor.echoedForms(of:))
         secrets = Set(forms).sorted { $0.count > $1.count }
     }
 

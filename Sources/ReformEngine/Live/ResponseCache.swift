@@ -48,8 +48,11 @@ public final class ResponseCache: Sendable {
         top["key"] = .string(key)
         top["stored_at"] = .double(now)
         top["request"] = nil
+        // What a server echoed may be in the response: the cache is for this user alone (a
+        // folder an earlier version made 0755 is closed too).
+        if let folder { chmod(folder, 0o700) }
         do {
-            let file = try OutputFile.atomic(path: path)
+            let file = try OutputFile.atomic(path: path, privateFile: true)
             file.buffer += Array(JSON.compactString(.object(top)).utf8)
             try file.commit()
         } catch {}

@@ -115,7 +115,8 @@ public struct HTTPResponse: Sendable {
 
     /// The start of the body as text, for error messages (at most `limit` characters).
     public func excerpt(_ limit: Int = 200) -> String? {
-        if let bodyText { return String(bodyText.prefix(limit)) }
+        // The server's bytes, about to be quoted in a message: control characters escaped.
+        if let bodyText { return ControlEscapes.escaping(String(bodyText.prefix(limit))) }
         if let body { return String(JSON.compactString(body).prefix(limit)) }
         return nil
     }

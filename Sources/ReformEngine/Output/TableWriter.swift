@@ -183,43 +183,8 @@ extension TableWriter {
         }
 
         private init(bytes: [UInt8]) {
-            text = Cell.escapingControls(bytes)
+            text = ControlEscapes.escaping(bytes)
             width = DisplayWidth.of(text)
-        }
-
-        /// The text of `bytes` with C0 controls, DEL and C1 controls written as escapes.
-        private static func escapingControls(_ bytes: [UInt8]) -> String {
-            let needsEscapes = bytes.indices.contains { i in
-                bytes[i] < 0x20 || bytes[i] == 0x7F || (bytes[i] == 0xC2 && i + 1 < bytes.count && bytes[i + 1] < 0xA0)
-            }
-            guard needsEscapes else { return String(decoding: bytes, as: UTF8.self) }
-            var escaped: [UInt8] = []
-            escaped.reserveCapacity(bytes.count + 8)
-            var i = 0
-            while i < bytes.count {
-                let byte = bytes[i]
-                if byte == 0xC2, i + 1 < bytes.count, bytes[i + 1] >= 0x80, bytes[i + 1] < 0xA0 {
-                    appendEscape(of: bytes[i + 1], into: &escaped)
-                    i += 2
-                    continue
-                }
-                switch byte {
-                case 0x0A: escaped.append(contentsOf: "\\n".utf8)
-                case 0x0D: escaped.append(contentsOf: "\\r".utf8)
-                case 0x09: escaped.append(contentsOf: "\\t".utf8)
-                case 0..<0x20, 0x7F: appendEscape(of: byte, into: &escaped)
-                default: escaped.append(byte)
-                }
-                i += 1
-            }
-            return String(decoding: escaped, as: UTF8.self)
-        }
-
-        private static func appendEscape(of code: UInt8, into bytes: inout [UInt8]) {
-            let hex = Array("0123456789abcdef".utf8)
-            bytes.append(contentsOf: "\\u00".utf8)
-            bytes.append(hex[Int(code >> 4)])
-            bytes.append(hex[Int(code & 0xF)])
         }
 
         /// The cell cut to `limit` columns, ending in `…` when anything was cut.
