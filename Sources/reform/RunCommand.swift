@@ -68,6 +68,11 @@ struct RunCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Deepest nesting of arrays and objects in an input record (default 512, at most 4096).", valueName: "N"))
     var maxJsonDepth: Int?
 
+    @Option(help: ArgumentHelp(
+        "Bytes of records a sort step or sorted row shape keeps in memory before it spills to a temporary file (default 67108864).",
+        valueName: "N"))
+    var sortMemory: Int?
+
     @Option(help: ArgumentHelp("Largest live response body in bytes (default 67108864).", valueName: "N"))
     var maxBodyBytes: Int?
 
@@ -89,7 +94,10 @@ struct RunCommand: ParsableCommand {
     var quiet = false
 
     func validate() throws {
-        for (flag, value) in [("--max-record-bytes", maxRecordBytes), ("--max-json-depth", maxJsonDepth), ("--max-body-bytes", maxBodyBytes)] {
+        for (flag, value) in [
+            ("--max-record-bytes", maxRecordBytes), ("--max-json-depth", maxJsonDepth), ("--max-body-bytes", maxBodyBytes),
+            ("--sort-memory", sortMemory),
+        ] {
             if let value, value < 1 { throw ValidationError("\(flag) \(value) must be at least 1") }
         }
         if let maxJsonDepth, maxJsonDepth > RunCommand.jsonDepthCeiling {
@@ -161,6 +169,7 @@ struct RunCommand: ParsableCommand {
         if let maxRecordBytes { options.recordLimits.maximumDocumentSize = maxRecordBytes }
         if let maxJsonDepth { options.recordLimits.maximumDepth = maxJsonDepth }
         if let maxBodyBytes { options.maxBodyBytes = maxBodyBytes }
+        if let sortMemory { options.sortMemory = sortMemory }
         if let httpClient { options.httpClient = httpClient }
         let summary: RunSummary
         Interruptions.install()

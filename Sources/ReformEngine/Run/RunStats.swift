@@ -36,6 +36,21 @@ public struct RunStats: Sendable {
     public var jobs = 1
     /// Wall-clock seconds of the whole run.
     public var seconds = 0.0
+    /// Records landed, written (all outputs) and rejected, as the summary line counts them.
+    public var recordsIn = 0, recordsOut = 0, rejected = 0
+    /// The process's peak resident memory when the run ended, in bytes (Linux's `VmHWM`; nil
+    /// where it cannot be read).
+    public var peakMemoryBytes: Int?
+
+    /// The peak resident memory of this process so far, in bytes, from `/proc/self/status`.
+    public static func currentPeakMemory() -> Int? {
+        guard let status = try? FilePaths.readAll("/proc/self/status") else { return nil }
+        let text = String(decoding: status, as: UTF8.self)
+        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+            let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
+        else { return nil }
+        return kilobytes * 1024
+    }
 
     /// The stats as one compact JSON object (with a trailing newline).
     public var json: String {
@@ -67,6 +82,10 @@ public struct RunStats: Sendable {
                 return .object(o)
             }))
         root.appendNew(key: "written_directly", value: .int(writtenDirectly))
+        root.appendNew(key: "in", value: .int(recordsIn))
+        root.appendNew(key: "out", value: .int(recordsOut))
+        root.appendNew(key: "rejected", value: .int(rejected))
+        if let peakMemoryBytes { root.appendNew(key: "peak_rss_bytes", value: .int(peakMemoryBytes)) }
         var bytes: [UInt8] = []
         JSON.write(.object(root), into: &bytes)
         bytes.append(UInt8(ascii: "\n"))

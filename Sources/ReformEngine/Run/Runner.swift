@@ -101,6 +101,10 @@ public struct Runner: Sendable {
             stats.writtenDirectly = summary.writtenDirectly
             stats.jobs = options.jobs
             stats.seconds = MonotonicClock.now() - runStarted
+            stats.recordsIn = summary.recordsIn
+            stats.recordsOut = summary.written.reduce(0) { $0 + $1.count }
+            stats.rejected = summary.rejected
+            stats.peakMemoryBytes = RunStats.currentPeakMemory()
             summary.stats = stats
         }
         return summary
