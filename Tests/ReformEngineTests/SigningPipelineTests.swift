@@ -97,7 +97,7 @@ extension PipelineLoaderTests {
             """)
         #expect(bare == [
             "p.yaml:3:62: error: the sign interceptor in 'interceptors' of service 'api' needs options: write it as { sign: … } "
-                + "(see README, Services)",
+                + "(see docs/pipelines.md, services and interceptors)",
             "p.yaml:3:68: error: unknown interceptor 'sing' in 'interceptors' of service 'api'; did you mean 'sign'? "
                 + "(expected one of: log, headers, rate_limit, sign)",
         ])

@@ -189,7 +189,7 @@ def canonical_query(raw):
 
 
 def signing_message(template, method, raw_path, raw_query, body, headers, timestamp):
-    """Reform's `sign` message, rendered independently of the engine (see README, Services)."""
+    """Reform's `sign` message, rendered independently of the engine (see docs/pipelines.md, services and interceptors)."""
     def fill(match):
         text = match.group(0)
         if text in ("{{", "}}"):

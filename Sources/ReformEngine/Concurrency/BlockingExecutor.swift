@@ -8,7 +8,7 @@ import Glibc
 ///
 /// Why: on a small machine every hand-over between threads is a wake-up that costs tens of
 /// microseconds, and a paged fetch that hops pool → connection → pool → consumer per page spends
-/// more time waking threads than the server spends answering (README, "HTTP"). A live source
+/// more time waking threads than the server spends answering (docs/speed.md, "HTTP"). A live source
 /// fetches its pages on one of these, ahead of the run loop.
 final class BlockingExecutor: TaskExecutor, @unchecked Sendable {
     /// The executor the current task was started on by ``task(_:)``; tasks that start tasks of

@@ -142,7 +142,7 @@ extension PipelineDecoder {
                 if s.text == "log" { return .log }
                 if PipelineDecoder.interceptorKinds.contains(s.text) {
                     context.error(
-                        "the \(s.text) interceptor in \(what) needs options: write it as { \(s.text): … } (see README, Services)",
+                        "the \(s.text) interceptor in \(what) needs options: write it as { \(s.text): … } (see docs/pipelines.md, services and interceptors)",
                         at: item.location)
                     return nil
                 }

@@ -8,7 +8,7 @@ public import ReformSDK
 /// anywhere else — and a cancelled task shutting its socket down at once (the server sees it
 /// closed). It is there for speed: AsyncHTTPClient's request path hands every exchange between
 /// its event loop, its state machine and our tasks several times, and a paged run over loopback
-/// spent most of its time there (README, "HTTP"). `https://` goes through AsyncHTTPClient (TLS,
+/// spent most of its time there (docs/speed.md, "HTTP"). `https://` goes through AsyncHTTPClient (TLS,
 /// and the same guarantees: cancellation closes the connection, pooled connections, a deadline
 /// per request); FoundationNetworking on Linux gives none of them reliably. Redirects are
 /// followed here, for both clients alike (``Redirects``).
