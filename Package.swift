@@ -38,10 +38,16 @@ let package = Package(
         // Gzip inputs use the system zlib: one C library every Linux has, and gzread streams from a
         // descriptor, which is all reading `.ndjson.gz` needs (compress-nio would bring swift-nio).
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // Locks, threads, a blocking executor and the monotonic clock: the one home for them, so the
+        // HTTP client below and the engine share them without either reaching into the other.
+        .target(name: "ReformConcurrency", swiftSettings: upcomingFeatures),
+        // The built-in HTTP/1.1 client for plain `http://`: imports nothing of the engine, which maps
+        // its failures to `TransportError` (Transport/HTTP1Failure+TransportError.swift).
+        .target(name: "ReformHTTP1", dependencies: ["ReformConcurrency"], swiftSettings: upcomingFeatures),
         .target(
             name: "ReformEngine",
             dependencies: [
-                "ReformYAML", "CZlib", sdk,
+                "ReformYAML", "CZlib", "ReformConcurrency", "ReformHTTP1", sdk,
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -50,10 +56,15 @@ let package = Package(
             ],
             swiftSettings: upcomingFeatures
         ),
+        // What only the command line uses: `reform cat`, `keys`, `test`, and the plugin scaffold,
+        // builder and listing. Kept out of the runtime library that programs embed.
+        .target(
+            name: "ReformTooling", dependencies: ["ReformEngine", "ReformYAML", "ReformConcurrency", sdk],
+            swiftSettings: upcomingFeatures),
         .executableTarget(
             name: "reform",
             dependencies: [
-                "ReformEngine", sdk,
+                "ReformEngine", "ReformTooling", sdk,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: upcomingFeatures
@@ -66,7 +77,7 @@ let package = Package(
         .target(name: "ReformTestSupport", path: "Tests/ReformTestSupport", swiftSettings: upcomingFeatures),
         .testTarget(
             name: "ReformEngineTests",
-            dependencies: ["ReformEngine", "ReformYAML", sdk, "ReformTestSupport"],
+            dependencies: ["ReformEngine", "ReformTooling", "ReformYAML", sdk, "ReformTestSupport"],
             swiftSettings: upcomingFeatures
         ),
         .testTarget(
@@ -83,7 +94,7 @@ if Context.environment["REFORM_FUZZ"] != nil {
         ("FuzzPipeline", ["ReformEngine", sdk]),
         ("FuzzLinkHeader", ["ReformEngine"]),
         ("FuzzTemplate", ["ReformEngine", sdk]),
-        ("FuzzHTTPResponse", ["ReformEngine"]),
+        ("FuzzHTTPResponse", ["ReformEngine", "ReformHTTP1"]),
         ("FuzzGzipInput", ["ReformEngine", "CZlib"]),
         ("FuzzDeadLetter", ["ReformEngine", sdk]),
     ]

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ReformEngine
+import ReformTooling
 
 /// `reform cat`: read JSON, NDJSON or YAML and write it back converted.
 struct CatCommand: ParsableCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ReformEngine
+import ReformTooling
 
 /// `reform keys`: the constant keys a pipeline's reformers emit.
 struct KeysCommand: ParsableCommand {

@@ -1,5 +1,6 @@
 public import ArgumentParser
 import ReformEngine
+import ReformTooling
 
 /// `reform plugins`: list built-in steps and plugins, scaffold a plugin, build plugins.
 struct PluginsCommand: ParsableCommand {

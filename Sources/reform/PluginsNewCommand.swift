@@ -1,5 +1,6 @@
 import ArgumentParser
 import ReformEngine
+import ReformTooling
 
 /// `reform plugins new NAME`: scaffold a plugin package that builds and passes its tests as generated.
 struct PluginsNewCommand: ParsableCommand {

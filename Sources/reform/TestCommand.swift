@@ -1,5 +1,6 @@
 import ArgumentParser
 import ReformEngine
+import ReformTooling
 
 /// `reform test`: run the tests declared beside pipelines (`NAME.test.yaml`) offline and report
 /// like a test runner.

@@ -1,3 +1,4 @@
+import ReformHTTP1
 @_spi(Fuzzing) import ReformEngine
 
 /// libFuzzer entry: the bytes are a server's answer, read by the built-in HTTP/1.1 client's
@@ -22,7 +23,7 @@ public func fuzzHTTPResponse(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt 
         precondition(!target.requestTarget.utf8.contains { $0 <= 0x20 }, "white space in the request target")
     }
     for status in [301, 303, 307] {
-        if let next = HTTP1Fuzzing.redirect(status: status, location: firstLine, method: "POST", url: "http://127.0.0.1:8080/a/b?c=1") {
+        if let next = RedirectFuzzing.redirect(status: status, location: firstLine, method: "POST", url: "http://127.0.0.1:8080/a/b?c=1") {
             precondition(next.url.hasPrefix("http://") || next.url.hasPrefix("https://"), "redirect to \(next.url)")
             precondition(status != 303 || next.method == "GET", "303 kept \(next.method)")
         }

@@ -1,3 +1,4 @@
+import ReformConcurrency
 import ReformSDK
 
 /// Runs records through one output's reformer chain, stage by stage, rejecting per record.

@@ -4,7 +4,7 @@ import Glibc
 extension FilePaths {
     /// Whether `path` lies in `folder` (or is it) once both are absolute, `.` and `..` are applied
     /// and every symlink that exists is resolved, so `../../etc/passwd` and a link out are caught.
-    static func isInside(_ path: String, folder: String) -> Bool {
+    package static func isInside(_ path: String, folder: String) -> Bool {
         let base = canonical(folder)
         let target = canonical(path)
         return target == base || target.hasPrefix(base.hasSuffix("/") ? base : base + "/")
@@ -12,7 +12,7 @@ extension FilePaths {
 
     /// `path` made absolute with symlinks resolved (realpath) as far as it exists and `.` and `..`
     /// applied to the rest, which does not exist and so holds no links.
-    static func canonical(_ path: String) -> String {
+    package static func canonical(_ path: String) -> String {
         let absolute = path.hasPrefix("/") ? path : workingDirectory() + "/" + path
         var resolved = "/"
         var exists = true
@@ -34,7 +34,7 @@ extension FilePaths {
     }
 
     /// The process's working directory, or `/` if it cannot be read.
-    static func workingDirectory() -> String {
+    package static func workingDirectory() -> String {
         guard let cwd = getcwd(nil, 0) else { return "/" }
         defer { free(cwd) }
         return String(cString: cwd)

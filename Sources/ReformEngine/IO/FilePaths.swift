@@ -3,44 +3,44 @@ import Glibc
 #endif
 
 /// Small path helpers over POSIX calls (no Foundation on the engine's paths).
-enum FilePaths {
+package enum FilePaths {
     /// `relative` resolved against `folder` unless it is absolute.
-    static func resolve(_ relative: String, against folder: String) -> String {
+    package static func resolve(_ relative: String, against folder: String) -> String {
         if relative.hasPrefix("/") || folder.isEmpty { return relative }
         return folder.hasSuffix("/") ? folder + relative : folder + "/" + relative
     }
 
     /// The folder part of `path` (`.` for a bare name).
-    static func folder(of path: String) -> String {
+    package static func folder(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
     /// The last component of `path`.
-    static func name(of path: String) -> String {
+    package static func name(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return path }
         return String(path[path.index(after: slash)...])
     }
 
-    static func isDirectory(_ path: String) -> Bool {
+    package static func isDirectory(_ path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 
-    static func isFile(_ path: String) -> Bool {
+    package static func isFile(_ path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
     }
 
     /// When the file at `path` was last modified (seconds and nanoseconds since the epoch), if it exists.
-    static func modificationTime(_ path: String) -> Double? {
+    package static func modificationTime(_ path: String) -> Double? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
         return Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
     }
 
     /// The names in a folder, sorted, without `.` and `..`.
-    static func contents(of folder: String) -> [String]? {
+    package static func contents(of folder: String) -> [String]? {
         guard let dir = opendir(folder) else { return nil }
         defer { closedir(dir) }
         var names: [String] = []
@@ -54,7 +54,7 @@ enum FilePaths {
     }
 
     /// The whole file as bytes.
-    static func readAll(_ path: String) throws(FileReadError) -> [UInt8] {
+    package static func readAll(_ path: String) throws(FileReadError) -> [UInt8] {
         let fd = open(path, O_RDONLY)
         guard fd >= 0 else { throw FileReadError(path: path, reason: String(cString: strerror(errno))) }
         defer { close(fd) }
@@ -79,6 +79,12 @@ public struct FileReadError: Error, Sendable, CustomStringConvertible {
     public let path: String
     /// The system's reason.
     public let reason: String
+
+    /// The file at `path` could not be read, for `reason` (the system's words).
+    package init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
 
     /// `cannot read PATH: reason`.
     public var description: String { "cannot read \(path): \(reason)" }

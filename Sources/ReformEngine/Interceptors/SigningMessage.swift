@@ -1,3 +1,4 @@
+import ReformHTTP1
 /// The canonical string a `sign` interceptor signs: literal text with placeholders filled from the
 /// request exactly as it is sent.
 ///

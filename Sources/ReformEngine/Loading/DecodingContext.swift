@@ -1,32 +1,32 @@
-import ReformSDK
-import ReformYAML
+package import ReformSDK
+package import ReformYAML
 
 /// Collects every diagnostic while a pipeline is decoded, and reads typed values out of nodes.
 ///
 /// Readers never stop at the first problem: they record a diagnostic and return `nil`, so that one
 /// `reform validate` reports everything wrong with a file.
-final class DecodingContext {
-    let file: String
-    let environment: [String: String]
-    private(set) var diagnostics: [Diagnostic] = []
+package final class DecodingContext {
+    package let file: String
+    package let environment: [String: String]
+    package private(set) var diagnostics: [Diagnostic] = []
 
-    init(file: String, environment: [String: String]) {
+    package init(file: String, environment: [String: String]) {
         self.file = file
         self.environment = environment
     }
 
-    var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
+    package var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
 
-    func error(_ message: String, at location: SourceLocation) {
+    package func error(_ message: String, at location: SourceLocation) {
         diagnostics.append(Diagnostic(file: file, location: location, message: message))
     }
 
-    func warning(_ message: String, at location: SourceLocation) {
+    package func warning(_ message: String, at location: SourceLocation) {
         diagnostics.append(Diagnostic(file: file, location: location, severity: .warning, message: message))
     }
 
     /// The location of the `offset`-th (1-based) character inside a scalar, accounting for a quote.
-    func location(in node: YAMLNode, column offset: Int) -> SourceLocation {
+    package func location(in node: YAMLNode, column offset: Int) -> SourceLocation {
         var shift = 0
         if case .scalar(let s) = node.content, s.style == .singleQuoted || s.style == .doubleQuoted { shift = 1 }
         return SourceLocation(line: node.location.line, column: node.location.column + shift + offset - 1)
@@ -35,7 +35,7 @@ final class DecodingContext {
     // MARK: Mappings
 
     /// A mapping's entries by key, after reporting unknown keys (with suggestions) and a wrong kind.
-    func mapping(_ node: YAMLNode, _ what: String, allowed: [String]?) -> Mapping? {
+    package func mapping(_ node: YAMLNode, _ what: String, allowed: [String]?) -> Mapping? {
         guard case .mapping(let pairs) = node.content else {
             error("\(what) must be a mapping, not \(node.kindDescription)", at: node.location)
             return nil
@@ -60,7 +60,7 @@ final class DecodingContext {
     }
 
     /// The mapping at `key` of `parent`, if present and a mapping.
-    func requireKey(_ key: String, in mapping: Mapping, _ what: String) -> YAMLNode? {
+    package func requireKey(_ key: String, in mapping: Mapping, _ what: String) -> YAMLNode? {
         guard let node = mapping[key] else {
             error("\(what) needs '\(key)'", at: mapping.node.location)
             return nil
@@ -71,7 +71,7 @@ final class DecodingContext {
     // MARK: Scalars
 
     /// A string, with `${VAR}` references resolved from the environment.
-    func string(_ node: YAMLNode, _ what: String) -> String? {
+    package func string(_ node: YAMLNode, _ what: String) -> String? {
         guard case .scalar(let scalar) = node.content else {
             error("\(what) must be a string, not \(node.kindDescription)", at: node.location)
             return nil
@@ -80,7 +80,7 @@ final class DecodingContext {
     }
 
     /// A string kept with its `${VAR}` references unresolved (service headers and auth).
-    func template(_ node: YAMLNode, _ what: String) -> InterpolatedString? {
+    package func template(_ node: YAMLNode, _ what: String) -> InterpolatedString? {
         guard case .scalar(let scalar) = node.content else {
             error("\(what) must be a string, not \(node.kindDescription)", at: node.location)
             return nil
@@ -93,7 +93,7 @@ final class DecodingContext {
         }
     }
 
-    func interpolate(_ text: String, node: YAMLNode, _ what: String) -> String? {
+    package func interpolate(_ text: String, node: YAMLNode, _ what: String) -> String? {
         guard text.contains("$") else { return text }
         do {
             return try InterpolatedString(parsing: text).resolve(in: environment)
@@ -104,7 +104,7 @@ final class DecodingContext {
     }
 
     /// A whole number within `range`.
-    func int(_ node: YAMLNode, _ what: String, in range: ClosedRange<Int> = Int.min...Int.max) -> Int? {
+    package func int(_ node: YAMLNode, _ what: String, in range: ClosedRange<Int> = Int.min...Int.max) -> Int? {
         let value = scalarValue(node)
         guard case .int(let i)? = value else {
             error("\(what) must be a whole number, not \(node.kindDescription)", at: node.location)
@@ -118,7 +118,7 @@ final class DecodingContext {
     }
 
     /// A number.
-    func number(_ node: YAMLNode, _ what: String) -> Double? {
+    package func number(_ node: YAMLNode, _ what: String) -> Double? {
         guard let d = scalarValue(node)?.doubleValue else {
             error("\(what) must be a number, not \(node.kindDescription)", at: node.location)
             return nil
@@ -127,7 +127,7 @@ final class DecodingContext {
     }
 
     /// `true` or `false`.
-    func bool(_ node: YAMLNode, _ what: String) -> Bool? {
+    package func bool(_ node: YAMLNode, _ what: String) -> Bool? {
         guard case .bool(let b)? = scalarValue(node) else {
             error("\(what) must be true or false, not \(node.kindDescription)", at: node.location)
             return nil
@@ -138,10 +138,10 @@ final class DecodingContext {
     /// A duration in seconds: a number, or text like `10s`, `200ms`, `2m`.
     /// The longest duration a pipeline may declare (30 days): a retry wait, timeout or budget
     /// longer than that is a mistake, and far longer ones overflowed at run time (audit D8).
-    static let longestDuration: Double = 30 * 86_400
+    package static let longestDuration: Double = 30 * 86_400
 
     /// A duration that must be above zero (a timeout), or nil with an error.
-    func positiveDuration(_ node: YAMLNode, _ what: String) -> Double? {
+    package func positiveDuration(_ node: YAMLNode, _ what: String) -> Double? {
         guard let seconds = duration(node, what) else { return nil }
         guard seconds > 0 else {
             error("\(what) must be longer than 0 s: a request cannot finish in no time", at: node.location)
@@ -150,7 +150,7 @@ final class DecodingContext {
         return seconds
     }
 
-    func duration(_ node: YAMLNode, _ what: String) -> Double? {
+    package func duration(_ node: YAMLNode, _ what: String) -> Double? {
         func checked(_ seconds: Double) -> Double? {
             guard seconds <= DecodingContext.longestDuration else {
                 error(
@@ -174,7 +174,7 @@ final class DecodingContext {
     }
 
     /// One of an enumeration's raw values, with a suggestion for a near miss.
-    func choice<E: RawRepresentable & CaseIterable>(_ node: YAMLNode, _ what: String, as type: E.Type) -> E?
+    package func choice<E: RawRepresentable & CaseIterable>(_ node: YAMLNode, _ what: String, as type: E.Type) -> E?
     where E.RawValue == String {
         guard let text = string(node, what) else { return nil }
         if let value = E(rawValue: text) { return value }
@@ -187,7 +187,7 @@ final class DecodingContext {
     }
 
     /// A string or a list of strings.
-    func stringList(_ node: YAMLNode, _ what: String) -> [String]? {
+    package func stringList(_ node: YAMLNode, _ what: String) -> [String]? {
         switch node.content {
         case .scalar: return string(node, what).map { [$0] }
         case .sequence(let items):
@@ -200,7 +200,7 @@ final class DecodingContext {
     }
 
     /// A record path like `data.list`.
-    func path(_ node: YAMLNode, _ what: String) -> ValuePath? {
+    package func path(_ node: YAMLNode, _ what: String) -> ValuePath? {
         guard let text = string(node, what) else { return nil }
         do {
             return try ValuePath(parsing: text)
@@ -211,7 +211,7 @@ final class DecodingContext {
     }
 
     /// Any value, with `${VAR}` references in strings resolved.
-    func value(_ node: YAMLNode, _ what: String) -> Value? {
+    package func value(_ node: YAMLNode, _ what: String) -> Value? {
         switch node.content {
         case .scalar(let s):
             if case .string(let text) = s.value, text.contains("$") {
@@ -246,28 +246,28 @@ final class DecodingContext {
 }
 
 /// A mapping node's entries, looked up by key.
-struct Mapping {
-    struct Entry {
-        let key: String
-        let keyLocation: SourceLocation
-        let value: YAMLNode
+package struct Mapping {
+    package struct Entry {
+        package let key: String
+        package let keyLocation: SourceLocation
+        package let value: YAMLNode
     }
 
-    let node: YAMLNode
-    let entries: [Entry]
+    package let node: YAMLNode
+    package let entries: [Entry]
 
-    subscript(key: String) -> YAMLNode? {
+    package subscript(key: String) -> YAMLNode? {
         entries.first { $0.key == key }?.value
     }
 
-    func entry(_ key: String) -> Entry? {
+    package func entry(_ key: String) -> Entry? {
         entries.first { $0.key == key }
     }
 }
 
 extension YAMLNode {
     /// `a mapping`, `a list`, `the string 'x'`, `the number 3`, … for messages.
-    var kindDescription: String {
+    package var kindDescription: String {
         switch content {
         case .mapping: return "a mapping"
         case .sequence: return "a list"

@@ -2,7 +2,7 @@ import ReformSDK
 import ReformYAML
 
 extension PipelineDecoder {
-    static let stepNames = [
+    package static let stepNames = [
         "select", "explode", "flatten", "pick", "drop", "rename", "defaults", "convert", "set", "filter", "sort",
         "dedupe", "limit",
     ]

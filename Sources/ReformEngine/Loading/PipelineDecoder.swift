@@ -2,7 +2,7 @@ import ReformSDK
 import ReformYAML
 
 /// Turns a pipeline document's node tree into a checked ``Pipeline``, reporting every problem.
-struct PipelineDecoder {
+package struct PipelineDecoder {
     let context: DecodingContext
     let folder: String
     /// Every reformer name declared, including those whose declaration had errors (so that uses of

@@ -1,3 +1,4 @@
+import ReformConcurrency
 public import ReformSDK
 
 /// Receives a manager's landings: one method for success, one for failure (seeds/004). Held

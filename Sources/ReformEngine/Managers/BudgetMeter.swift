@@ -1,3 +1,5 @@
+import ReformConcurrency
+
 /// What a manager has spent against its ``BudgetPlan``: pages, records, calls and time.
 public struct BudgetMeter: Sendable {
     /// Pages landed.
@@ -6,7 +8,8 @@ public struct BudgetMeter: Sendable {
     public private(set) var records = 0
     /// HTTP calls made (retries and token refreshes included).
     public private(set) var calls = 0
-    private var startedAt: ContinuousClock.Instant?
+    /// When the first call was made, in seconds on the monotonic clock.
+    private var startedAt: Double?
 
     /// Nothing spent yet.
     public init() {}
@@ -14,13 +17,12 @@ public struct BudgetMeter: Sendable {
     /// Seconds since the first call.
     public var elapsed: Double {
         guard let startedAt else { return 0 }
-        let d = ContinuousClock.now - startedAt
-        return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+        return MonotonicClock.now() - startedAt
     }
 
     /// Counts one call; throws when the calls or the wall time are spent.
     mutating func spendCall(against budget: BudgetPlan, manager: String) throws(ManagerError) {
-        if startedAt == nil { startedAt = .now }
+        if startedAt == nil { startedAt = MonotonicClock.now() }
         if let max = budget.maxCalls, calls >= max {
             throw exceeded(manager, "its budget of \(max) calls (budget.max_calls) is spent")
         }

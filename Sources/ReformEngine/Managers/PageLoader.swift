@@ -1,3 +1,4 @@
+import ReformHTTP1
 public import ReformSDK
 
 /// Paging inside the manager (seeds/004): builds each page's request, checks what landed, finds the

@@ -1,3 +1,4 @@
+import ReformConcurrency
 import Glibc
 import ReformSDK
 

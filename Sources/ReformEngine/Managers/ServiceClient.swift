@@ -1,3 +1,4 @@
+import ReformConcurrency
 public import ReformSDK
 
 /// The intensive core (seeds/004): everything that is the same for every API of one service —
@@ -87,11 +88,10 @@ public final class ServiceClient: Sendable {
                     outgoing.headers.filter { redactor.reveals($0.value) || managerSecrets?.reveals($0.value) == true }
                         .map { $0.name.lowercased() })
             }
-            let started = ContinuousClock.now
+            let started = MonotonicClock.now()
             let result: Result<HTTPResponse, TransportError>
             do { result = .success(try await transport.send(outgoing, for: manager.ref)) } catch { result = .failure(error) }
-            let seconds = Double((ContinuousClock.now - started).components.attoseconds) / 1e18
-                + Double((ContinuousClock.now - started).components.seconds)
+            let seconds = MonotonicClock.now() - started
             for interceptor in chain { await interceptor.afterCall(outgoing, result: result, seconds: seconds, context: context) }
             var proposal: RetryDecision
             switch result {

@@ -1,3 +1,4 @@
+import ReformConcurrency
 
 /// Cross-layer signals (seeds/004: notifications only for what crosses layers). Landings and
 /// failures go to each manager's consumer; these go to whoever watches the service.

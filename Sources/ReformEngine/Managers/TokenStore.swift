@@ -1,3 +1,4 @@
+import ReformHTTP1
 import ReformSDK
 
 /// The OAuth2 access token of one service: fetched before the first request, fetched again once

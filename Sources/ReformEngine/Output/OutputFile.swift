@@ -1,3 +1,4 @@
+import ReformConcurrency
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,3 +1,4 @@
+import ReformConcurrency
 public import ReformSDK
 
 #if canImport(Glibc)

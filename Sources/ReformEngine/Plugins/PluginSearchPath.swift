@@ -110,7 +110,7 @@ public struct PluginSearchPath: Sendable, Equatable {
     }
 
     /// `path` made absolute and free of symbolic links, when it exists.
-    static func absolute(_ path: String) -> String? {
+    package static func absolute(_ path: String) -> String? {
         guard let resolved = realpath(path, nil) else { return nil }
         defer { free(resolved) }
         return String(cString: resolved)

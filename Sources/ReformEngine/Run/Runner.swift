@@ -1,3 +1,4 @@
+import ReformConcurrency
 import ReformSDK
 
 /// Executes one run of a pipeline: lands each manager's records, feeds every output's chain,

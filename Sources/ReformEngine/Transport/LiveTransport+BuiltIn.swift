@@ -1,3 +1,5 @@
+import ReformHTTP1
+import ReformConcurrency
 import ReformSDK
 
 extension LiveTransport {
@@ -14,7 +16,8 @@ extension LiveTransport {
         let deadline = Deadline.after(seconds: request.timeout ?? seconds)
         do {
             let answer = try await exchange(request, to: target, deadline: deadline)
-            return LiveTransport.response(status: answer.status, headers: answer.headers, bytes: answer.body)
+            return LiveTransport.response(
+                status: answer.status, headers: answer.headers.map { QueryItem(name: $0.name, value: $0.value) }, bytes: answer.body)
         } catch {
             throw error.transportError(
                 manager: manager.name, request: shown, host: target.host, port: target.port, seconds: seconds,
@@ -27,7 +30,8 @@ extension LiveTransport {
     private func exchange(_ request: HTTPRequest, to target: HTTP1Target, deadline: Deadline) async throws(HTTP1Failure)
         -> HTTP1Response
     {
-        let bytes = try HTTP1RequestHead.bytes(method: request.method, target: target, headers: request.headers, body: request.body)
+        let bytes = try HTTP1RequestHead.bytes(method: request.method, target: target, headers: request.headers.map { HTTP1Field(name: $0.name, value: $0.value) },
+            body: request.body)
         var connection = HTTP1Pool.shared.connection(to: target)
         while true {
             let reused = connection.served > 0

@@ -1,3 +1,5 @@
+import ReformHTTP1
+import ReformConcurrency
 import ReformSDK
 
 extension LiveTransport {

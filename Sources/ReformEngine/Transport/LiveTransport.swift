@@ -1,3 +1,5 @@
+import ReformHTTP1
+import ReformConcurrency
 public import ReformSDK
 
 /// Sends requests over real HTTP.

@@ -1,3 +1,4 @@
+import ReformHTTP1
 public import ReformSDK
 
 /// A request a manager wants sent: method, path, query, headers and body, relative to its service.

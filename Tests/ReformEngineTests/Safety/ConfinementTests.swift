@@ -1,5 +1,6 @@
 import Foundation
 import ReformEngine
+import ReformTooling
 import ReformYAML
 import Testing
 

@@ -1,0 +1,65 @@
+import ReformConcurrency
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A thread of its own that runs one job at a time for one connection, started on the first job
+/// and ended by ``stop()``.
+///
+/// The built-in HTTP client blocks while it waits for the server (with a deadline, and ready to be
+/// aborted). Blocking on a thread of Swift concurrency's pool would hold one of its few threads
+/// (as many as cores) that other tasks need; a connection's own thread costs one hand-over each
+/// way per request, and a new thread only when a new connection is made.
+final class ConnectionThread: @unchecked Sendable {
+    private let lock = ConditionLock()
+    /// Guarded by `lock`.
+    private var job: (@Sendable () -> Void)?
+    /// Guarded by `lock`.
+    private var stopping = false
+    /// Guarded by `lock`.
+    private var started = false
+
+    /// A thread not yet started.
+    init() {}
+
+    /// Runs `job` on the thread (starting it if needed); the previous job must have finished.
+    /// Runs it on the calling thread if no thread can be started.
+    func run(_ job: @escaping @Sendable () -> Void) {
+        let start = lock.withLock {
+            defer { started = true }
+            self.job = job
+            lock.signal()
+            return !started
+        }
+        guard start else { return }
+        // The thread holds this object until its loop ends.
+        guard !OwnThread.tryStart({ [self] in loop() }) else { return }
+        let pending = lock.withLock {
+            started = false
+            defer { self.job = nil }
+            return self.job
+        }
+        pending?()
+    }
+
+    /// Ends the thread once its current job, if any, is done.
+    func stop() {
+        lock.withLock {
+            stopping = true
+            lock.signal()
+        }
+    }
+
+    private func loop() {
+        while true {
+            let next = lock.withLock {
+                while job == nil && !stopping { lock.wait() }
+                defer { job = nil }
+                return job
+            }
+            guard let next else { return }
+            next()
+        }
+    }
+}

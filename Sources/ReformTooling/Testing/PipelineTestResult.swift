@@ -1,0 +1,23 @@
+package import ReformEngine
+/// How one test case went.
+package struct PipelineTestResult: Sendable {
+    /// The pipeline's name.
+    package let pipeline: String
+    /// The test's name.
+    package let test: String
+    /// What did not match, each a message followed by diff lines; empty when the test passed.
+    package var failures: [String] = []
+    /// Golden files `--update` rewrote.
+    package var updated: [String] = []
+    /// How long the test took, in milliseconds.
+    package var milliseconds = 0
+
+    /// A result for `test` of `pipeline`.
+    package init(pipeline: String, test: String) {
+        self.pipeline = pipeline
+        self.test = test
+    }
+
+    /// Whether everything matched.
+    package var passed: Bool { failures.isEmpty }
+}
