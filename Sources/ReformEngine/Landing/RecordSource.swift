@@ -39,7 +39,7 @@ final class FixtureSource: RecordSource {
     /// The requests answered so far, in order.
     private(set) var answered: [AnsweredRequest] = []
     /// Why paging stopped, once it has.
-    var stopReason: String? { loader.stopReason }
+    var stopReason: StopReason? { loader.stopReason }
 
     init(manager: ManagerPlan, params: [String: Value], transport: ReplayTransport) throws(SourceError) {
         inputName = manager.fixtures ?? "fixtures"

@@ -17,7 +17,7 @@ public struct Landing: Sendable {
     /// Whether paging has stopped after this page.
     public let isLast: Bool
     /// Why paging stopped, when it has.
-    public let stopReason: String?
+    public let stopReason: StopReason?
 }
 
 /// What an interceptor sees of a call in progress.

@@ -20,7 +20,7 @@ public struct PageLoader: Sendable {
     /// Whether paging has stopped.
     public private(set) var finished = false
     /// Why paging stopped, once it has (`empty page`, `short page`, `max_pages`, …).
-    public private(set) var stopReason: String?
+    public private(set) var stopReason: StopReason?
 
     /// A loader for `manager` with `params` (run and command-line values); throws before takeoff
     /// when a parameter is missing or fails its declared checks.
@@ -121,22 +121,22 @@ public struct PageLoader: Sendable {
 
     private mutating func decideNext(after records: [Value], body: Value, response: HTTPResponse) {
         let paging = manager.paging
-        func stop(_ reason: String) {
+        func stop(_ reason: StopReason) {
             finished = true
             stopReason = reason
         }
-        if paging.policy == .none { return stop("single request") }
-        if let max = paging.maxPages, page >= max { return stop("max_pages (\(max))") }
-        if let max = paging.maxRecords, landedRecords >= max { return stop("max_records (\(max))") }
-        if paging.stop.contains(.emptyPage), records.isEmpty { return stop("empty page") }
+        if paging.policy == .none { return stop(StopReason(.singleRequest)) }
+        if let max = paging.maxPages, page >= max { return stop(StopReason(.maxPages, limit: max)) }
+        if let max = paging.maxRecords, landedRecords >= max { return stop(StopReason(.maxRecords, limit: max)) }
+        if paging.stop.contains(.emptyPage), records.isEmpty { return stop(StopReason(.emptyPage)) }
         if paging.stop.contains(.shortPage), let size = paging.sizeParam,
             let pageSize = params.first(where: { $0.name == size }).flatMap({ Int($0.value.plainText) }), records.count < pageSize
         {
-            return stop("short page (\(records.count) < \(pageSize))")
+            return stop(StopReason(.shortPage, records: records.count, limit: pageSize))
         }
         switch paging.policy {
         case .none:
-            return stop("single request")
+            return stop(StopReason(.singleRequest))
         case .page:
             position += 1
         case .offset:
@@ -152,7 +152,7 @@ public struct PageLoader: Sendable {
             } else {
                 token = nil
             }
-            guard let token else { return stop("no next token") }
+            guard let token else { return stop(StopReason(.noNextToken)) }
             if paging.policy == .cursor {
                 next = PageLoader.request(manager, params, paging: paging.param.map { ($0, token) })
             } else {

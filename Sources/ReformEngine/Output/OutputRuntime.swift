@@ -33,7 +33,7 @@ struct OutputRuntime {
         do {
             file = try path.map { p throws(OutputError) in try OutputFile.atomic(path: p) } ?? OutputFile.standardOutput()
         } catch {
-            throw RunError(error.description)
+            throw RunError(error)
         }
         let columns: [OutputColumn]?
         if let rows = plan.rows {

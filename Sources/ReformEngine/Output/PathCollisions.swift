@@ -26,6 +26,7 @@ struct PathCollisions {
             guard let identity = Identity(role.path) else { continue }
             if let other = seen[identity] {
                 throw RunError(
+                    .pathCollision,
                     "\(role.path): \(role.what) and \(other.what) are the same file, so one would replace the other; "
                         + "give each its own path (nothing was written)")
             }
@@ -34,6 +35,7 @@ struct PathCollisions {
         for role in reads {
             guard let identity = Identity(role.path), let writer = seen[identity] else { continue }
             throw RunError(
+                .pathCollision,
                 "\(writer.path): \(writer.what) is \(role.what), which writing it would replace; "
                     + "write to another path (nothing was written)")
         }

@@ -28,27 +28,8 @@ struct ParallelLanding {
     }
 
     /// Lands every file; returns the records landed and the input bytes read.
-    func land(
-        _ files: [String], into runtimes: inout [OutputRuntime], deadLetter: DeadLetter, summary: inout RunSummary
-    ) throws(RunError) -> (records: Int, bytes: Int) {
-        let formats = runtimes.map(\.format)
-        let encodesBytes = zip(outputs, formats).map { $0.rows == nil && $1 == .ndjson }
-        var workers: [BatchWorker] = []
-        do throws(RunError) {
-            for _ in 0..<options.jobs {
-                // Each worker builds its own encoder and projection: sharing their arrays would make
-                // every line's retains fight over one reference count across cores (measured: 3x
-                // the retain time).
-                let direct = options.directWrites ? DirectEncoder.make(for: manager, outputs: outputs, format: formats.first ?? .ndjson, limits: options.recordLimits) : nil
-                let projection = Runner.projection(for: manager, outputs: outputs)
-                workers.append(
-                    try BatchWorker(
-                        manager: manager, outputs: outputs, encodesBytes: encodesBytes, direct: direct, projection: projection,
-                        timing: options.collectsStats, limits: options.recordLimits))
-            }
-        } catch {
-            throw RunError(SourceError(manager: manager.name, message: error.description).description)
-        }
+    func land(_ files: [String], into state: inout RunState) throws(RunError) -> (records: Int, bytes: Int) {
+        let workers = try makeWorkers(formats: state.outputs.map(\.format))
         let queue = WorkQueue()
         let finished = DispatchGroup()
         for (index, worker) in workers.enumerated() {
@@ -60,60 +41,87 @@ struct ParallelLanding {
             queue.close(workers: workers.count)
             finished.wait()
         }
-        var state = Progress()
-        var pending: [Batch] = []
-        var failure: RunError?
+        var progress = Progress()
         var spareBuffers: [[[UInt8]]] = []
         for path in files {
-            var batcher: LineBatcher
-            do { batcher = try LineBatcher(path: path, batchSize: options.batchSize, maximumLine: options.recordLimits.maximumDocumentSize + 1) } catch {
-                failure = RunError(SourceError(manager: manager.name, message: error.description).description)
-                break
-            }
-            let inputName = path == "-" ? "<stdin>" : path
-            var reading = true
-            state.startInput()
-            while reading || !pending.isEmpty {
-                while reading, failure == nil, pending.count < 3 * options.jobs {
-                    let chunk: LineBatcher.Chunk?
-                    do { chunk = try batcher.next() } catch {
-                        failure = RunError(SourceError(manager: manager.name, message: error.description).description)
-                        break
-                    }
-                    guard let chunk else {
-                        reading = false
-                        break
-                    }
-                    let batch = Batch(chunk: chunk, inputName: inputName, buffers: spareBuffers.popLast() ?? [])
-                    queue.push(batch)
-                    pending.append(batch)
-                }
-                guard !pending.isEmpty else { break }
-                let batch = pending.removeFirst()
-                batch.done.wait()
-                guard failure == nil else { continue }
-                // A write error is the output's, not the manager's: it names the output alone.
-                do { try apply(batch, to: &runtimes, deadLetter: deadLetter, state: &state, summary: &summary) } catch {
-                    failure = RunError(error.description)
-                }
-                let (input, buffers) = batch.takeBuffers()
-                if let input { batcher.recycle(input) }
-                spareBuffers.append(buffers)
-                state.bytesOfInput = batcher.bytesRead
-                meter?.landed = state.records
-                meter?.read(batcher.bytesRead)
-            }
-            state.finishInput()
-            meter?.finishInput()
-            if failure != nil { break }
+            try land(path, through: queue, into: &state, progress: &progress, spareBuffers: &spareBuffers)
         }
-        for batch in pending { batch.done.wait() }
-        if let failure { throw failure }
         for worker in workers {
-            for (index, chain) in worker.chains.enumerated() { runtimes[index].addStageCounts(chain.counts) }
+            for (index, chain) in worker.chains.enumerated() { state.outputs[index].addStageCounts(chain.counts) }
         }
         meter?.finish()
-        return (state.records, state.bytes)
+        return (progress.records, progress.bytes)
+    }
+
+    /// One worker per job, each with its own encoder, projection and chain runners: sharing their
+    /// arrays would make every line's retains fight over one reference count across cores
+    /// (measured: 3x the retain time).
+    private func makeWorkers(formats: [OutputFormat]) throws(RunError) -> [BatchWorker] {
+        let encodesBytes = zip(outputs, formats).map { $0.rows == nil && $1 == .ndjson }
+        var workers: [BatchWorker] = []
+        do throws(RunError) {
+            for _ in 0..<options.jobs {
+                let direct = options.directWrites
+                    ? DirectEncoder.make(for: manager, outputs: outputs, format: formats.first ?? .ndjson, limits: options.recordLimits) : nil
+                let projection = InputProjection.make(for: manager, outputs: outputs)
+                workers.append(
+                    try BatchWorker(
+                        manager: manager, outputs: outputs, encodesBytes: encodesBytes, direct: direct, projection: projection,
+                        timing: options.collectsStats, limits: options.recordLimits))
+            }
+        } catch {
+            throw sourceFailure(error.description)
+        }
+        return workers
+    }
+
+    /// Cuts `path` into batches, keeps at most three per worker in flight, and applies each one's
+    /// result in input order as it is done.
+    private func land(
+        _ path: String, through queue: WorkQueue, into state: inout RunState, progress: inout Progress,
+        spareBuffers: inout [[[UInt8]]]
+    ) throws(RunError) {
+        var batcher: LineBatcher
+        do { batcher = try LineBatcher(path: path, batchSize: options.batchSize, maximumLine: options.recordLimits.maximumDocumentSize + 1) } catch {
+            throw sourceFailure(error.description)
+        }
+        let inputName = path == "-" ? "<stdin>" : path
+        var pending: [Batch] = []
+        // Batches in flight are waited for even when the landing fails: their workers hold them.
+        defer { for batch in pending { batch.done.wait() } }
+        var reading = true
+        progress.startInput()
+        while reading || !pending.isEmpty {
+            while reading, pending.count < 3 * options.jobs {
+                let chunk: LineBatcher.Chunk?
+                do { chunk = try batcher.next() } catch { throw sourceFailure(error.description) }
+                guard let chunk else {
+                    reading = false
+                    break
+                }
+                let batch = Batch(chunk: chunk, inputName: inputName, buffers: spareBuffers.popLast() ?? [])
+                queue.push(batch)
+                pending.append(batch)
+            }
+            guard !pending.isEmpty else { break }
+            let batch = pending.removeFirst()
+            batch.done.wait()
+            // A write error is the output's, not the manager's: it names the output alone.
+            do { try apply(batch, to: &state, progress: &progress) } catch { throw RunError(error) }
+            let (input, buffers) = batch.takeBuffers()
+            if let input { batcher.recycle(input) }
+            spareBuffers.append(buffers)
+            progress.bytesOfInput = batcher.bytesRead
+            meter?.landed = progress.records
+            meter?.read(batcher.bytesRead)
+        }
+        progress.finishInput()
+        meter?.finishInput()
+    }
+
+    /// The run's failure for a failure of this manager's input.
+    private func sourceFailure(_ message: String) -> RunError {
+        RunError(SourceError(manager: manager.name, message: message))
     }
 
     /// Running totals of the manager's landing, to turn batch-relative numbers into absolute ones.
@@ -131,10 +139,10 @@ struct ParallelLanding {
         }
     }
 
-    private func apply(
-        _ batch: Batch, to runtimes: inout [OutputRuntime], deadLetter: DeadLetter, state: inout Progress,
-        summary: inout RunSummary
-    ) throws(OutputError) {
+    /// Applies a worker's result in input order: dead letters and records with their absolute
+    /// sequence and line numbers, encoded bytes, and the fast path's count.
+    private func apply(_ batch: Batch, to run: inout RunState, progress state: inout Progress) throws(OutputError) {
+        let deadLetter = run.deadLetter
         let result = batch.result
         for event in result.events {
             switch event {
@@ -146,15 +154,15 @@ struct ParallelLanding {
             case .record(let output, var record):
                 record.origin.sequence += state.records
                 record.origin.line += state.linesBefore
-                try runtimes[output].take(record, inputName: batch.inputName, deadLetter: deadLetter)
+                try run.outputs[output].take(record, inputName: batch.inputName, deadLetter: deadLetter)
             }
         }
         for (index, bytes) in result.bytes.enumerated() where !bytes.isEmpty || result.encoded[index] > 0 {
-            try runtimes[index].appendEncoded(bytes, count: result.encoded[index])
+            try run.outputs[index].appendEncoded(bytes, count: result.encoded[index])
         }
         if result.direct > 0 {
-            runtimes[0].countDirect(result.direct)
-            summary.writtenDirectly += result.direct
+            run.outputs[run.directOutput].countDirect(result.direct)
+            run.summary.writtenDirectly += result.direct
         }
         state.records += result.records
         state.linesBefore += result.lines

@@ -22,7 +22,7 @@ public struct RunSummary: Sendable, CustomStringConvertible {
     /// Requests answered by replayed fixtures, in the order sent (all managers).
     public var requests: [AnsweredRequest] = []
     /// Why each replayed manager stopped paging (`short page (2 < 3)`), in run order.
-    public var stopped: [(manager: String, reason: String)] = []
+    public var stopped: [(manager: String, reason: StopReason)] = []
 
     /// Records landed in all.
     public var recordsIn: Int { landed.reduce(0) { $0 + $1.count } }

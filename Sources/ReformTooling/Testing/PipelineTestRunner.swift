@@ -68,7 +68,7 @@ package struct PipelineTestRunner: Sendable {
             check.output(output, actualPath: FilePaths.resolve(relative, against: folder.file("files")), name: declared)
         }
         check.requests(test.expect.requests, actual: summary.requests)
-        check.stopped(test.expect.stopped, actual: summary.stopped)
+        check.stopped(test.expect.stopped, actual: summary.stopped.map { ($0.manager, $0.reason.description) })
         check.deadLetter(test.expect, path: folder.file("dead-letter.ndjson"))
         if let counts = test.expect.counts { check.counts(counts, summary: summary) }
         result.failures += check.failures

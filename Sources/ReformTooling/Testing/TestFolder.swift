@@ -10,7 +10,7 @@ struct TestFolder {
     init() throws(RunError) {
         var template = Array("/tmp/reform-test-XXXXXX".utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ buffer in buffer.baseAddress.flatMap { mkdtemp($0) } })
-        else { throw RunError("cannot create a temporary folder in /tmp (errno \(errno))") }
+        else { throw RunError(.system, "cannot create a temporary folder in /tmp (errno \(errno))") }
         path = String(cString: made)
     }
 

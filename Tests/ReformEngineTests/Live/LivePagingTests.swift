@@ -89,7 +89,8 @@ import Testing
         _ = try await manager.loadNextPage()
         let last = try #require(try await manager.loadNextPage())
         #expect(last.isLast)
-        #expect(last.stopReason == "short page (5 < 10)")
+        #expect(last.stopReason == StopReason(.shortPage, records: 5, limit: 10))
+        #expect(last.stopReason?.description == "short page (5 < 10)")
         #expect(try await manager.loadNextPage() == nil)
     }
 
@@ -133,7 +134,7 @@ import Testing
         let landing = try await server.manager("empty", in: pipeline).load()
         #expect(landing.records.isEmpty)
         #expect(landing.isLast)
-        #expect(landing.stopReason == "empty page")
+        #expect(landing.stopReason?.kind == .emptyPage)
     }
 
     @Test func pathTemplatesAndBodiesComeFromParams() async throws {

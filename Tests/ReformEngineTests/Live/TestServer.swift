@@ -157,7 +157,7 @@ extension APIManager {
             pages += 1
             landing = next
         }
-        return (records, pages, landing.stopReason)
+        return (records, pages, landing.stopReason?.description)
     }
 }
 
