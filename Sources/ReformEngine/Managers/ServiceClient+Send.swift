@@ -1,0 +1,180 @@
+import ReformConcurrency
+import ReformSDK
+
+/// Sending one request of a manager: each attempt is prepared (interceptors, headers, auth),
+/// exchanged (timed, seen by the interceptors), then judged: done, again after a token refresh,
+/// or again after a wait; giving up throws a ``ManagerError`` that says why.
+extension ServiceClient {
+    /// Sends the loader's next request with auth, interceptors and retries, counting every call
+    /// against the manager's budget. A retryable failure that stays failing throws after the last
+    /// attempt; other statuses come back for the loader to judge.
+    ///
+    /// `extraSecrets` are the manager's own (its interceptors'): headers holding them, like those
+    /// holding the service's, are not sent to another origin after a redirect.
+    func send(
+        _ request: HTTPRequest, loader: inout PageLoader, extra: [any Interceptor], extraSecrets: Redactor? = nil
+    ) async throws(ManagerError) -> HTTPResponse {
+        var call = Call(
+            manager: loader.manager, request: request, retry: loader.manager.retry ?? service.retry ?? .none,
+            chain: interceptors + extra, extraSecrets: extraSecrets.flatMap { $0.secrets.isEmpty ? nil : $0 })
+        while true {
+            call.attempt += 1
+            if Task.isCancelled { throw cancelled(call.manager, request) }
+            try loader.spendCall()
+            let context = CallContext(manager: call.manager.ref, service: service.name, attempt: call.attempt, redact: redactor.redact)
+            let (outgoing, token) = try await prepared(call, context: context)
+            let result = await exchange(outgoing, call: call, context: context)
+            let next: Next
+            switch result {
+            case .success(let response): next = try await judge(response, of: &call, token: token, context: context)
+            case .failure(let error): next = try await judge(error, of: call, context: context)
+            }
+            switch next {
+            case .done(let response):
+                return response
+            case .again:
+                call.attempt -= 1
+            case .wait(let seconds):
+                do { try await Task.sleep(for: .seconds(saturating: seconds)) } catch {
+                    throw cancelled(call.manager, request)
+                }
+            }
+        }
+    }
+
+    /// One request on its way: what stays the same over its attempts, and how far it got.
+    struct Call {
+        /// The manager sending it.
+        let manager: ManagerPlan
+        /// The request as the loader built it (no credentials in it).
+        let request: HTTPRequest
+        /// The manager's retry plan, or the service's.
+        let retry: RetryPlan
+        /// The service's interceptors, then the manager's.
+        let chain: [any Interceptor]
+        /// The manager's own secrets, when it has any.
+        let extraSecrets: Redactor?
+        /// The 1-based attempt (a token refresh does not count).
+        var attempt = 0
+        /// Whether the OAuth2 token was refreshed once already after a 401.
+        var refreshed = false
+    }
+
+    /// What to do after an attempt.
+    enum Next {
+        /// The response goes back to the loader.
+        case done(HTTPResponse)
+        /// Send again at once, as the same attempt (the token was refreshed).
+        case again
+        /// Send again after waiting this many seconds.
+        case wait(Double)
+    }
+
+    /// The request of this attempt as it goes out: vetted and adapted by the interceptors, with
+    /// the service's headers and credentials; and the OAuth2 token it carries, if any.
+    private func prepared(_ call: Call, context: CallContext) async throws(ManagerError) -> (HTTPRequest, token: String?) {
+        let request = call.request
+        var outgoing = request
+        if outgoing.origin == nil { outgoing.baseURL = baseURL }
+        outgoing.timeout = call.manager.timeout ?? service.timeout ?? 60
+        for interceptor in call.chain where !(await interceptor.shouldCall(outgoing, context: context)) {
+            throw ManagerError(.vetoed, manager: call.manager.ref.name, request: request.matchKey, message: "an interceptor vetoed the call")
+        }
+        for interceptor in call.chain { outgoing = try await interceptor.adapt(outgoing, context: context) }
+        try applyHeaders(to: &outgoing, manager: call.manager.ref, request: request)
+        let token = try await applyAuth(to: &outgoing, manager: call.manager.ref, request: request)
+        for interceptor in call.chain { outgoing = try await interceptor.finalize(outgoing, context: context) }
+        if !redactor.secrets.isEmpty || call.extraSecrets != nil {
+            outgoing.credentialHeaders = Set(
+                outgoing.headers.filter { redactor.reveals($0.value) || call.extraSecrets?.reveals($0.value) == true }
+                    .map { $0.name.lowercased() })
+        }
+        return (outgoing, token)
+    }
+
+    /// Sends `outgoing` through the transport, timed, and shows the interceptors the outcome.
+    private func exchange(_ outgoing: HTTPRequest, call: Call, context: CallContext) async -> Result<HTTPResponse, TransportError> {
+        let started = MonotonicClock.now()
+        let result: Result<HTTPResponse, TransportError>
+        do { result = .success(try await transport.send(outgoing, for: call.manager.ref)) } catch { result = .failure(error) }
+        let seconds = MonotonicClock.now() - started
+        for interceptor in call.chain { await interceptor.afterCall(outgoing, result: result, seconds: seconds, context: context) }
+        return result
+    }
+
+    /// A response: refresh the token once after a 401, retry a retryable status while the plan
+    /// and the interceptors allow, else hand it back (or throw when retries gave up).
+    private func judge(_ response: HTTPResponse, of call: inout Call, token: String?, context: CallContext) async throws(ManagerError)
+        -> Next
+    {
+        let manager = call.manager
+        if response.status == 401, let tokens, let token, !call.refreshed {
+            call.refreshed = true
+            events.emit(.credentialsRejected(service: service.name, manager: manager.ref.name, status: 401))
+            _ = try await tokens.refresh(after: token, for: manager.ref)
+            return .again
+        }
+        if response.status == 401 || response.status == 403 {
+            events.emit(.credentialsRejected(service: service.name, manager: manager.ref.name, status: response.status))
+        }
+        let retryAfter = response.header("retry-after").flatMap { RetryAfter.seconds($0, now: RetryAfter.now()) }
+        if response.status == 429 {
+            events.emit(.rateLimited(service: service.name, manager: manager.ref.name, retryAfter: retryAfter))
+        }
+        let retry = call.retry
+        guard retry.retries(status: response.status), !manager.expect.status.contains(response.status) else {
+            return .done(response)
+        }
+        var proposal = RetryDecision(
+            retry: call.attempt < retry.attempts && retry.allows(method: call.request.method),
+            wait: retryAfter ?? retry.backoff(beforeAttempt: call.attempt + 1), reason: "status \(response.status)",
+            attempt: call.attempt)
+        if let retryAfter, retryAfter > retry.max { proposal.retry = false }
+        for interceptor in call.chain { proposal = await interceptor.retryDecision(proposal, context: context) }
+        guard proposal.retry else {
+            throw ManagerError(
+                .httpStatus, manager: manager.ref.name, request: call.request,
+                message: gaveUp(proposal, retry: retry, method: call.request.method, retryAfter: retryAfter), response: response)
+        }
+        return .wait(proposal.wait)
+    }
+
+    /// A transport failure: retry its kind while the plan and the interceptors allow, else throw
+    /// it as the manager's failure (secrets redacted).
+    private func judge(_ error: TransportError, of call: Call, context: CallContext) async throws(ManagerError) -> Next {
+        let manager = call.manager
+        if error.kind == .cancelled { throw cancelled(manager, call.request) }
+        if error.kind == .unreachable {
+            events.emit(.unreachable(service: service.name, manager: manager.ref.name, message: redactor.redact(error.message)))
+        }
+        let retry = call.retry
+        var proposal = RetryDecision(
+            retry: retry.retries(error.kind) && call.attempt < retry.attempts && retry.allows(method: call.request.method),
+            wait: retry.backoff(beforeAttempt: call.attempt + 1), reason: error.kind.rawValue, attempt: call.attempt)
+        for interceptor in call.chain { proposal = await interceptor.retryDecision(proposal, context: context) }
+        guard proposal.retry else {
+            let failure = ManagerError(error)
+            let note = call.attempt > 1 ? " (after \(call.attempt) attempts)" : ""
+            throw ManagerError(
+                failure.kind, manager: manager.ref.name, request: call.request.matchKey,
+                message: redactor.redact(failure.message) + note)
+        }
+        return .wait(proposal.wait)
+    }
+
+    /// Why retries gave up, and what to change.
+    private func gaveUp(_ decision: RetryDecision, retry: RetryPlan, method: String, retryAfter: Double?) -> String {
+        if let retryAfter, retryAfter > retry.max {
+            return "\(decision.reason): the service asks to wait \(Int(retryAfter)) s (Retry-After), longer than retry.max "
+                + "(\(retry.max) s); raise retry.max or try later"
+        }
+        if !retry.allows(method: method) {
+            return "\(decision.reason): \(method) is not retried (not idempotent); list it in retry.methods to allow it"
+        }
+        if decision.attempt >= retry.attempts {
+            return "\(decision.reason) after \(decision.attempt) attempt\(decision.attempt == 1 ? "" : "s")"
+                + (retry.attempts == 1 ? "; declare 'retry:' on the service to try again" : " (retry.attempts)")
+        }
+        return "\(decision.reason): an interceptor decided not to retry"
+    }
+}
