@@ -23,11 +23,13 @@ package enum OwnThread {
     package static func tryStart(_ body: @escaping @Sendable () -> Void) -> Bool {
         let work = Unmanaged.passRetained(Work(body)).toOpaque()
         var thread = pthread_t()
-        let started = pthread_create(&thread, nil, { argument in
-            guard let argument else { return nil }
-            Unmanaged<Work>.fromOpaque(argument).takeRetainedValue().body()
-            return nil
-        }, work)
+        let started = pthread_create(
+            &thread, nil,
+            { argument in
+                guard let argument else { return nil }
+                Unmanaged<Work>.fromOpaque(argument).takeRetainedValue().body()
+                return nil
+            }, work)
         guard started == 0 else {
             Unmanaged<Work>.fromOpaque(work).release()
             return false

@@ -78,7 +78,8 @@ final class HTTP1Socket: @unchecked Sendable {
     }
 
     private func connect(to address: addrinfo, deadline: Deadline) throws(HTTP1Failure) {
-        let descriptor = socket(address.ai_family, address.ai_socktype | Int32(SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue), address.ai_protocol)
+        let descriptor = socket(
+            address.ai_family, address.ai_socktype | Int32(SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue), address.ai_protocol)
         guard descriptor >= 0 else { throw .connect(String(cString: strerror(errno))) }
         var on: Int32 = 1
         setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))

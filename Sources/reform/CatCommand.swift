@@ -16,7 +16,8 @@ struct CatCommand: ParsableCommand {
 
     func validate() throws {
         if DocumentConverter.Target(rawValue: to) == nil {
-            throw ValidationError("unknown target '\(to)'; expected one of: \(DocumentConverter.Target.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw ValidationError(
+                "unknown target '\(to)'; expected one of: \(DocumentConverter.Target.allCases.map(\.rawValue).joined(separator: ", "))")
         }
     }
 

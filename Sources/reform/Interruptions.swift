@@ -39,18 +39,20 @@ enum Interruptions {
         // concurrency thread would hold one of the pool's few threads (two on a 2-core machine)
         // for the whole run, and the run's own requests would wait for the pool to grow.
         var watcher = pthread_t()
-        let started = pthread_create(&watcher, nil, { _ in
-            while sem_wait(Interruptions.wake) != 0 {}  // EINTR: wait again
-            // The signal may have reached another thread: send it to the run's thread too, so
-            // that a read or open blocked there (a FIFO, a pipe) returns and the run unwinds,
-            // keeping the dead-letter file whole.
-            pthread_kill(Interruptions.runThread, RunInterruption.signal ?? SIGTERM)
-            sleep(3)
-            OutputFile.settleUnfinished()
-            let note = "reform: interrupted: the run did not stop within 3 s; no output written, dead letters so far kept\n"
-            _ = note.withCString { write(2, $0, strlen($0)) }
-            _exit(128 + (RunInterruption.signal ?? SIGTERM))
-        }, nil)
+        let started = pthread_create(
+            &watcher, nil,
+            { _ in
+                while sem_wait(Interruptions.wake) != 0 {}  // EINTR: wait again
+                // The signal may have reached another thread: send it to the run's thread too, so
+                // that a read or open blocked there (a FIFO, a pipe) returns and the run unwinds,
+                // keeping the dead-letter file whole.
+                pthread_kill(Interruptions.runThread, RunInterruption.signal ?? SIGTERM)
+                sleep(3)
+                OutputFile.settleUnfinished()
+                let note = "reform: interrupted: the run did not stop within 3 s; no output written, dead letters so far kept\n"
+                _ = note.withCString { write(2, $0, strlen($0)) }
+                _exit(128 + (RunInterruption.signal ?? SIGTERM))
+            }, nil)
         if started == 0 { pthread_detach(watcher) }
     }
 

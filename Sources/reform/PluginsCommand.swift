@@ -1,4 +1,4 @@
-public import ArgumentParser
+import ArgumentParser
 import ReformEngine
 import ReformTooling
 
@@ -30,10 +30,10 @@ struct PluginsListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list", abstract: "List built-in steps and every plugin found, with its options.")
 
-    @OptionGroup var where_: PluginPathOptions
+    @OptionGroup var paths: PluginPathOptions
 
     func run() {
-        print(PluginCatalog.listing(where_.searchPath), terminator: "")
+        print(PluginCatalog.listing(paths.searchPath), terminator: "")
     }
 }
 
@@ -51,14 +51,16 @@ struct PluginsBuildCommand: ParsableCommand {
     @Flag(help: "Also run each plugin's tests (its conformance tests).")
     var test = false
 
-    @OptionGroup var where_: PluginPathOptions
+    @OptionGroup var paths: PluginPathOptions
 
     func run() throws {
-        let packages = where_.searchPath.discover().filter { $0.package != nil && (name == nil || $0.name == name) }
+        let packages = paths.searchPath.discover().filter { $0.package != nil && (name == nil || $0.name == name) }
         if packages.isEmpty {
             Terminal.error(
-                name.map { "reform: no plugin package '\($0)' in \(where_.searchPath.folders.joined(separator: ", ")); create it with 'reform plugins new \($0)'" }
-                    ?? "reform: no plugin packages in \(where_.searchPath.folders.joined(separator: ", "))")
+                name.map {
+                    "reform: no plugin package '\($0)' in \(paths.searchPath.folders.joined(separator: ", ")); create it with 'reform plugins new \($0)'"
+                }
+                    ?? "reform: no plugin packages in \(paths.searchPath.folders.joined(separator: ", "))")
             throw ExitCode(ExitStatus.runFailed.rawValue)
         }
         for plugin in packages {

@@ -68,17 +68,19 @@ struct RunCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Deepest nesting of arrays and objects in an input record (default 512, at most 4096).", valueName: "N"))
     var maxJsonDepth: Int?
 
-    @Option(help: ArgumentHelp(
-        "Bytes of records a sort step or sorted row shape keeps in memory before it spills to a temporary file (default 67108864).",
-        valueName: "N"))
+    @Option(
+        help: ArgumentHelp(
+            "Bytes of records a sort step or sorted row shape keeps in memory before it spills to a temporary file (default 67108864).",
+            valueName: "N"))
     var sortMemory: Int?
 
     @Option(help: ArgumentHelp("Largest live response body in bytes (default 67108864).", valueName: "N"))
     var maxBodyBytes: Int?
 
-    @Option(help: ArgumentHelp(
-        "Which client sends plain http:// requests: built-in (Reform's HTTP/1.1 client) or async-http-client (https:// always uses async-http-client).",
-        valueName: "CLIENT"))
+    @Option(
+        help: ArgumentHelp(
+            "Which client sends plain http:// requests: built-in (Reform's HTTP/1.1 client) or async-http-client (https:// always uses async-http-client).",
+            valueName: "CLIENT"))
     var httpClient: LiveTransport.Client?
 
     @Flag(help: "Call the live APIs instead of replaying fixtures.")

@@ -1,7 +1,8 @@
+import ReformEngine
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import ReformEngine
 
 /// Writing to standard error and exiting with the documented codes.
 enum Terminal {

@@ -28,13 +28,16 @@ struct TestCommand: ParsableCommand {
         let found = TestDiscovery(paths: paths)
         for path in found.missing { Terminal.error("reform: error: \(path): no such file or folder") }
         var invalid = !found.missing.isEmpty
-        var passed = 0, failed = 0
+        var passed = 0
+        var failed = 0
         var updated: [String] = []
         var tested: Set<String> = []
         let runner = PipelineTestRunner(update: update, environment: Terminal.environment)
         for path in found.testFiles {
             let file: PipelineTestFile
-            do { file = try PipelineTestLoader(environment: Terminal.environment, allowOutsidePaths: load.allowOutsidePaths).load(path: path) } catch {
+            do {
+                file = try PipelineTestLoader(environment: Terminal.environment, allowOutsidePaths: load.allowOutsidePaths).load(path: path)
+            } catch {
                 Terminal.error(error.description)
                 invalid = true
                 // The pipeline has a test file (an invalid one, reported above), not none.

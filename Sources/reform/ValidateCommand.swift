@@ -22,7 +22,11 @@ struct ValidateCommand: ParsableCommand {
             do {
                 let pipeline = try load.loader().load(path: path)
                 for warning in pipeline.warnings { Terminal.error(warning.description) }
-                if !quiet { print("\(path): ok (\(pipeline.managers.count) managers, \(pipeline.reformers.count) reformers, \(pipeline.runs.count) runs)") }
+                if !quiet {
+                    print(
+                        "\(path): ok (\(pipeline.managers.count) managers, \(pipeline.reformers.count) reformers, \(pipeline.runs.count) runs)"
+                    )
+                }
             } catch {
                 Terminal.error(error.description)
                 failed = true

@@ -26,7 +26,8 @@ enum Snapshot {
 
     /// The transcript of one command: what was run, its exit status, stdout and stderr.
     static func transcript(_ arguments: [String], _ result: CLIRunner.Result, replacing: [String: String] = [:]) -> String {
-        var text = "$ reform \(arguments.joined(separator: " "))\nexit: \(result.status)\n--- stdout\n\(result.stdout)--- stderr\n\(result.stderr)"
+        var text =
+            "$ reform \(arguments.joined(separator: " "))\nexit: \(result.status)\n--- stdout\n\(result.stdout)--- stderr\n\(result.stderr)"
         for (from, to) in replacing.sorted(by: { $0.key.count > $1.key.count }) {
             text = text.replacingOccurrences(of: from, with: to)
         }

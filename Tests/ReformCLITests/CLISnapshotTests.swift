@@ -18,7 +18,9 @@ struct CLISnapshotTests {
     static let cases: [Case] = [
         Case(name: "run-property-list-default", arguments: ["run", "Pipelines/property-list.yaml"]),
         Case(name: "run-property-list-ndjson", arguments: ["run", "Pipelines/property-list.yaml", "--format", "ndjson", "--quiet"]),
-        Case(name: "run-property-list-rows-markdown", arguments: ["run", "Pipelines/property-list.yaml", "--run", "rows", "--format", "markdown"]),
+        Case(
+            name: "run-property-list-rows-markdown",
+            arguments: ["run", "Pipelines/property-list.yaml", "--run", "rows", "--format", "markdown"]),
         Case(name: "run-property-list-rows-csv", arguments: ["run", "Pipelines/property-list.yaml", "--run", "rows", "--format", "csv"]),
         Case(name: "run-orders-paid-only-json", arguments: ["run", "Pipelines/orders.yaml", "--run", "paid-only", "--format", "json"]),
         Case(
@@ -33,7 +35,10 @@ struct CLISnapshotTests {
                 """),
         Case(
             name: "run-batch-stdin-with-rejects-jobs-2",
-            arguments: ["run", "Pipelines/property-list.yaml", "--format", "ndjson", "--input", "xinfang=-", "--dead-letter", "/dev/null", "--jobs", "2"],
+            arguments: [
+                "run", "Pipelines/property-list.yaml", "--format", "ndjson", "--input", "xinfang=-", "--dead-letter", "/dev/null", "--jobs",
+                "2",
+            ],
             stdin: """
                 {"xinfang_id":1,"xinfang_name":"A","xinfang_title":"T","xinfang_imageUrl":"u"}
                 {"xinfang_id":2,"xinfang_name":"B"}
@@ -50,8 +55,10 @@ struct CLISnapshotTests {
         Case(name: "run-reminders-json", arguments: ["run", "Pipelines/reminders.yaml", "--format", "json"]),
         Case(
             name: "run-reminders-batch-stdin-bad-date",
-            arguments: ["run", "Pipelines/reminders.yaml", "--format", "csv", "--input", "events=-", "--input",
-                        "festivals=Tests/ReformCLITests/Inputs/festivals.ndjson", "--dead-letter", "/dev/null"],
+            arguments: [
+                "run", "Pipelines/reminders.yaml", "--format", "csv", "--input", "events=-", "--input",
+                "festivals=Tests/ReformCLITests/Inputs/festivals.ndjson", "--dead-letter", "/dev/null",
+            ],
             stdin: """
                 {"date":"2026-05-20","eventTitle":"纪念日, \\"520\\""}
                 {"date":"soon","eventTitle":"someday"}
@@ -64,7 +71,9 @@ struct CLISnapshotTests {
         Case(name: "run-limit-with-sample-usage", arguments: ["run", "Pipelines/property-list.yaml", "--limit", "2", "--sample", "2"]),
         Case(name: "run-reminders-limit", arguments: ["run", "Pipelines/reminders.yaml", "--limit", "2", "--format", "csv"]),
         Case(name: "run-format-typo", arguments: ["run", "Pipelines/property-list.yaml", "--format", "cvs"]),
-        Case(name: "validate-shipped", arguments: ["validate", "Pipelines/property-list.yaml", "Pipelines/orders.yaml", "Pipelines/reminders.yaml"]),
+        Case(
+            name: "validate-shipped",
+            arguments: ["validate", "Pipelines/property-list.yaml", "Pipelines/orders.yaml", "Pipelines/reminders.yaml"]),
         Case(name: "validate-errors", arguments: ["validate", "Tests/ReformCLITests/Inputs/broken-pipeline.yaml"]),
         Case(name: "validate-row-errors", arguments: ["validate", "Tests/ReformCLITests/Inputs/broken-rows.yaml"]),
         Case(name: "keys-swift", arguments: ["keys", "Pipelines/property-list.yaml", "--swift"]),

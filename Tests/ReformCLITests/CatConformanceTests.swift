@@ -15,7 +15,10 @@ struct CatConformanceTests {
         let cases = (fm.enumerator(atPath: suite)?.compactMap { $0 as? String } ?? [])
             .filter { $0.hasSuffix("in.yaml") }.map { ($0 as NSString).deletingLastPathComponent }.sorted()
         try #require(!cases.isEmpty, "yaml-test-suite not found at \(suite)")
-        var valid = 0, validEqual = 0, invalid = 0, invalidRejected = 0
+        var valid = 0
+        var validEqual = 0
+        var invalid = 0
+        var invalidRejected = 0
         for name in cases {
             let folder = suite + "/" + name
             let result = try await CLIRunner.run(["cat", "--to", "ndjson", folder + "/in.yaml"])
@@ -31,7 +34,9 @@ struct CatConformanceTests {
                 if result.status == 0, let got = try? JSON.parseSequence(result.stdout), got == expected { validEqual += 1 }
             }
         }
-        print("reform cat over yaml-test-suite: \(validEqual) of \(valid) valid cases equal to in.json, \(invalidRejected) of \(invalid) invalid cases rejected (peer: 214 of 279, 79 of 94)")
+        print(
+            "reform cat over yaml-test-suite: \(validEqual) of \(valid) valid cases equal to in.json, \(invalidRejected) of \(invalid) invalid cases rejected (peer: 214 of 279, 79 of 94)"
+        )
         #expect(valid == 279 && invalid == 94)
         #expect(validEqual > 214)
         #expect(invalidRejected > 79)

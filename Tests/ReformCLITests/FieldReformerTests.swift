@@ -47,11 +47,13 @@ struct FieldReformerTests {
         let work = try Workspace()
         defer { try? FileManager.default.removeItem(at: work.folder) }
         let fast = try await CLIRunner.run([
-            "run", work.pipeline, "--allow-outside-paths", "--run", "fast", "--input", "zufang=\(work.input)", "--output", work.path("fast.ndjson"),
+            "run", work.pipeline, "--allow-outside-paths", "--run", "fast", "--input", "zufang=\(work.input)", "--output",
+            work.path("fast.ndjson"),
             "--dead-letter", work.path("fast.dead"), "--stats", "json",
         ])
         let general = try await CLIRunner.run([
-            "run", work.pipeline, "--allow-outside-paths", "--run", "general", "--input", "zufang=\(work.input)", "--dead-letter", work.path("general.dead"),
+            "run", work.pipeline, "--allow-outside-paths", "--run", "general", "--input", "zufang=\(work.input)", "--dead-letter",
+            work.path("general.dead"),
         ])
         #expect(fast.status == 3 && general.status == 3, "\(fast.stderr)\(general.stderr)")
         let output = try work.read("fast.ndjson")
@@ -79,7 +81,10 @@ struct FieldReformerTests {
             .map { $0.replacingOccurrences(of: " (output \(work.path("general.ndjson")))", with: "") }
         #expect(fastDead.map(String.init) == generalDead)
         #expect(fastDead.count == 3)
-        #expect(fastDead[0].contains(#""code":"missing-field","reason":"listing from 'zufang' has no 'name' (for kPropertyListDataKeyName); set option strict: false to emit null instead","record":{"id":6,"title":"no name","imageUrl":"u6"}"#))
+        #expect(
+            fastDead[0].contains(
+                #""code":"missing-field","reason":"listing from 'zufang' has no 'name' (for kPropertyListDataKeyName); set option strict: false to emit null instead","record":{"id":6,"title":"no name","imageUrl":"u6"}"#
+            ))
         #expect(fastDead[1].contains(#""stage":"input","code":"invalid-json""#))
         #expect(fastDead[2].contains(#""code":"not-an-object""#) && fastDead[2].contains(#""record":[1,2]"#))
     }
@@ -89,10 +94,16 @@ struct FieldReformerTests {
         try #require(failures.isEmpty, "\(failures)")
         let work = try Workspace()
         defer { try? FileManager.default.removeItem(at: work.folder) }
-        let run = try await CLIRunner.run(["run", work.pipeline, "--allow-outside-paths", "--run", "lenient", "--input", "zufang=\(work.input)", "--quiet", "--dead-letter", work.path("lenient.dead")])
+        let run = try await CLIRunner.run([
+            "run", work.pipeline, "--allow-outside-paths", "--run", "lenient", "--input", "zufang=\(work.input)", "--quiet",
+            "--dead-letter", work.path("lenient.dead"),
+        ])
         #expect(run.status == 3, "\(run.stderr)")
         let lines = run.stdout.split(separator: "\n")
         #expect(lines.count == 8)
-        #expect(lines[5] == #"{"kPropertyListDataKeyID":6,"kPropertyListDataKeyName":null,"kPropertyListDataKeyTitle":"no name","kPropertyListDataKeyImage":"u6"}"#)
+        #expect(
+            lines[5]
+                == #"{"kPropertyListDataKeyID":6,"kPropertyListDataKeyName":null,"kPropertyListDataKeyTitle":"no name","kPropertyListDataKeyImage":"u6"}"#
+        )
     }
 }

@@ -41,6 +41,8 @@ struct HardeningCLITests {
         #expect(result.status != 0)
         let letters = (try? String(contentsOfFile: dead, encoding: .utf8)) ?? ""
         #expect(letters.contains("line is longer than the limit of 64 bytes (raise it with --max-record-bytes)"))
-        #expect(try await CLIRunner.run(["run", "Pipelines/property-list.yaml", "--max-body-bytes", "0"]).stderr.contains("--max-body-bytes 0 must be at least 1"))
+        #expect(
+            try await CLIRunner.run(["run", "Pipelines/property-list.yaml", "--max-body-bytes", "0"]).stderr.contains(
+                "--max-body-bytes 0 must be at least 1"))
     }
 }

@@ -7,7 +7,10 @@ import Testing
 @Suite("Limit ceilings")
 struct LimitCeilingTests {
     @Test(arguments: [
-        (["validate", "--yaml-max-depth", "100000000", "Pipelines/property-list.yaml"], "--yaml-max-depth 100000000 must be between 1 and 4096"),
+        (
+            ["validate", "--yaml-max-depth", "100000000", "Pipelines/property-list.yaml"],
+            "--yaml-max-depth 100000000 must be between 1 and 4096"
+        ),
         (["run", "Pipelines/property-list.yaml", "--max-json-depth", "1000000"], "--max-json-depth 1000000 must be at most 4096"),
         (["validate", "--yaml-max-bytes", "0", "Pipelines/property-list.yaml"], "--yaml-max-bytes 0 must be at least 1"),
     ])
@@ -24,7 +27,10 @@ struct LimitCeilingTests {
         try ("reform: 1\n" + String(repeating: line, count: 4_200)).write(toFile: path, atomically: true, encoding: .utf8)
         let refused = try await CLIRunner.run(["validate", path])
         #expect(refused.status == 2)
-        #expect(refused.stderr.contains("\(path):1:1: error: the input is 4305010 bytes, more than the limit of 4194304 (YAMLLimits.maxInputBytes; raise it with reform --yaml-max-bytes)"), "\(refused.stderr)")
+        #expect(
+            refused.stderr.contains(
+                "\(path):1:1: error: the input is 4305010 bytes, more than the limit of 4194304 (YAMLLimits.maxInputBytes; raise it with reform --yaml-max-bytes)"
+            ), "\(refused.stderr)")
         let raised = try await CLIRunner.run(["validate", "--yaml-max-bytes", "5000000", path])
         #expect(!raised.stderr.contains("more than the limit"), "\(raised.stderr)")
     }

@@ -60,13 +60,13 @@ struct PipelineTestCommandTests {
         try "out of date\n".write(to: golden, atomically: true, encoding: .utf8)
         let testFile = folder.appendingPathComponent("rows.test.yaml")
         try """
-            pipeline: \(CLIRunner.projectRoot)/Pipelines/property-list.yaml
-            tests:
-              - name: rows
-                run: rows
-                format: markdown
-                expect: { output: golden.md, counts: { rejected: 0 } }
-            """.write(to: testFile, atomically: true, encoding: .utf8)
+        pipeline: \(CLIRunner.projectRoot)/Pipelines/property-list.yaml
+        tests:
+          - name: rows
+            run: rows
+            format: markdown
+            expect: { output: golden.md, counts: { rejected: 0 } }
+        """.write(to: testFile, atomically: true, encoding: .utf8)
 
         let before = try await CLIRunner.run(["test", testFile.path])
         #expect(before.status == 1)

@@ -9,11 +9,15 @@ import Testing
 struct PluginTests {
     static let brokenLibraries = CLIRunner.projectRoot + "/" + PluginBuilds.broken + "/.build/debug"
 
-    func snapshot(_ name: String, _ arguments: [String], environment: [String: String] = [:], replacing: [String: String] = [:]) async throws {
+    func snapshot(_ name: String, _ arguments: [String], environment: [String: String] = [:], replacing: [String: String] = [:])
+        async throws
+    {
         let failures = await PluginBuilds.failures
         try #require(failures.isEmpty, "\(failures)")
         let result = try await CLIRunner.run(arguments, environment: environment)
-        let transcript = Snapshot.transcript(arguments, result, replacing: replacing.merging(["x86_64-unknown-linux-gnu/": "", "aarch64-unknown-linux-gnu/": ""]) { a, _ in a })
+        let transcript = Snapshot.transcript(
+            arguments, result,
+            replacing: replacing.merging(["x86_64-unknown-linux-gnu/": "", "aarch64-unknown-linux-gnu/": ""]) { a, _ in a })
         #expect(try Snapshot.matches(name, transcript), "\(transcript)")
     }
 
@@ -24,7 +28,9 @@ struct PluginTests {
     @Test func pluginOutputEqualsTheYAMLMappingsOutput() async throws {
         let failures = await PluginBuilds.failures
         try #require(failures.isEmpty, "\(failures)")
-        let plugin = try await CLIRunner.run(["run", "Pipelines/listings-plugins.yaml", "--run", "property-list", "--format", "ndjson", "--quiet"])
+        let plugin = try await CLIRunner.run([
+            "run", "Pipelines/listings-plugins.yaml", "--run", "property-list", "--format", "ndjson", "--quiet",
+        ])
         let mapping = try await CLIRunner.run(["run", "Pipelines/property-list.yaml", "--format", "ndjson", "--quiet"])
         #expect(plugin.status == 0 && mapping.status == 0, "\(plugin.stderr)\(mapping.stderr)")
         #expect(!plugin.stdout.isEmpty && plugin.stdout == mapping.stdout)
@@ -32,7 +38,8 @@ struct PluginTests {
 
     @Test func listsBuiltInStepsAndPluginsWithTheirOptions() async throws {
         // The newest build is listed; which one that is depends on what was built last.
-        try await snapshot("plugins-list", ["plugins"], replacing: ["/.build/debug/": "/.build/<config>/", "/.build/release/": "/.build/<config>/"])
+        try await snapshot(
+            "plugins-list", ["plugins"], replacing: ["/.build/debug/": "/.build/<config>/", "/.build/release/": "/.build/<config>/"])
     }
 
     @Test func reportsBadOptionsAtTheirLineAndColumn() async throws {
@@ -58,7 +65,8 @@ struct PluginTests {
         let written = try await CLIRunner.run(["keys", "Pipelines/property-list.yaml", "--swift", "--output", folder.path])
         #expect(written.status == 0 && written.stdout == folder.path + "/PropertyListKeys.swift\n", "\(written.stderr)")
         let stale = folder.appendingPathComponent("PropertyListKeys.swift")
-        try (String(contentsOf: stale, encoding: .utf8) + "public let kExtra = \"kExtra\"\n").write(to: stale, atomically: true, encoding: .utf8)
+        try (String(contentsOf: stale, encoding: .utf8) + "public let kExtra = \"kExtra\"\n").write(
+            to: stale, atomically: true, encoding: .utf8)
         let check = try await CLIRunner.run(["keys", "Pipelines/property-list.yaml", "--swift", "--check", stale.path])
         #expect(check.status == 1)
         #expect(check.stderr.contains("PropertyListKeys.swift:1:1: error: out of date with Pipelines/property-list.yaml"))
@@ -79,17 +87,17 @@ struct PluginTests {
         #expect(tested.output.contains("Test conforms() passed"))
         let pipeline = folder.appendingPathComponent("shout.yaml")
         try """
-            reform: 1
-            name: shout
-            plugin_paths: [.]
-            managers:
-              listings: { records: list }
-            reformers:
-              loud: { plugin: Shout, options: { key: name } }
-            runs:
-              default: { reform: [loud], output: { format: ndjson } }
+        reform: 1
+        name: shout
+        plugin_paths: [.]
+        managers:
+          listings: { records: list }
+        reformers:
+          loud: { plugin: Shout, options: { key: name } }
+        runs:
+          default: { reform: [loud], output: { format: ndjson } }
 
-            """.write(to: pipeline, atomically: true, encoding: .utf8)
+        """.write(to: pipeline, atomically: true, encoding: .utf8)
         let run = try await CLIRunner.run(
             ["run", pipeline.path, "--input", "listings=-", "--quiet"], stdin: "{\"id\":1,\"name\":\"Shanghai\"}\n")
         #expect(run.stdout == "{\"id\":1,\"name\":\"SHANGHAI\"}\n", "\(run.stderr)")

@@ -40,7 +40,9 @@ struct RoughEdgeTests {
             "p.yaml": "reform: 1\nmanagers: { m: {} }\nreformers: { t: { plugin: NoSuchPlugin } }\nruns: { default: { reform: [t] } }\n"
         ])
         let result = try await ReformProcess.run(["validate", "p.yaml"], in: dir)
-        #expect(result.stderr.contains("no plugin 'NoSuchPlugin' (no plugin folder exists: no 'plugin_paths', no REFORM_PLUGIN_PATH"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains("no plugin 'NoSuchPlugin' (no plugin folder exists: no 'plugin_paths', no REFORM_PLUGIN_PATH"),
+            "\(result.stderr)")
     }
 
     @Test func aParameterThatIsNotUTF8IsRefused() async throws {
@@ -62,10 +64,13 @@ struct RoughEdgeTests {
         let noStdin = #"exec "$0" run Pipelines/property-list.yaml --input zufang=- <&-"#
         let input = try await CLIRunner.run(["-c", noStdin, CLIRunner.executable], executable: "/bin/sh")
         #expect(input.status == 64)
-        #expect(input.stderr.contains("--input MANAGER=- reads standard input, which is closed; pipe records in, or give a file"), "\(input.stderr)")
+        #expect(
+            input.stderr.contains("--input MANAGER=- reads standard input, which is closed; pipe records in, or give a file"),
+            "\(input.stderr)")
         let noStdout = #"exec "$0" run Pipelines/property-list.yaml >&-"#
         let output = try await CLIRunner.run(["-c", noStdout, CLIRunner.executable], executable: "/bin/sh")
         #expect(output.status == 64)
-        #expect(output.stderr.contains("standard output is closed, and the run writes an output there; give --output PATH"), "\(output.stderr)")
+        #expect(
+            output.stderr.contains("standard output is closed, and the run writes an output there; give --output PATH"), "\(output.stderr)")
     }
 }

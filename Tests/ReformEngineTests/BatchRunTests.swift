@@ -21,8 +21,10 @@ struct BatchRunTests {
         configure(&options)
         let summary = try Runner(pipeline: pipeline, options: options).run()
         var files: [String: String] = [:]
-        for name in try FileManager.default.subpathsOfDirectory(atPath: out.path) where !FileManager.default.isDirectory(out.path + "/" + name) {
-            files[name] = try out.read(name).replacingOccurrences(of: folder.path, with: "<in>").replacingOccurrences(of: out.path, with: "<out>")
+        for name in try FileManager.default.subpathsOfDirectory(atPath: out.path)
+        where !FileManager.default.isDirectory(out.path + "/" + name) {
+            files[name] = try out.read(name).replacingOccurrences(of: folder.path, with: "<in>").replacingOccurrences(
+                of: out.path, with: "<out>")
         }
         return (summary, files)
     }
@@ -59,7 +61,10 @@ struct BatchRunTests {
             case (_, 3): text += "\n"
             case (_, 5): text += "not json \(i)\n"
             case ("a", 7): text += #"{"id":\#(i),"day":"2026-03-0\#(i % 9 + 1)"}"# + "\r\n"
-            case ("a", _): text += #"{"id":\#(i),"name":"名字 \#(i) \"q\"","day":"2026-02-1\#(i % 10)","pad":"\#(String(repeating: "x", count: i % 37))"}"# + "\n"
+            case ("a", _):
+                text +=
+                    #"{"id":\#(i),"name":"名字 \#(i) \"q\"","day":"2026-02-1\#(i % 10)","pad":"\#(String(repeating: "x", count: i % 37))"}"#
+                    + "\n"
             case (_, 9): text += #"{"b_id":\#(i),"first":"F","last":"L","when":"someday"}"# + "\n"
             default: text += #"{"b_id":\#(i),"first":"F\#(i)","last":"L","when":\#(1_767_225_600 + i * 86_400)}"# + "\n"
             }
@@ -71,7 +76,8 @@ struct BatchRunTests {
     func parallelWorkersWriteExactlyWhatOneWorkerWrites(jobs: Int) throws {
         let folder = try TemporaryFolder()
         try folder.write("a.ndjson", BatchRunTests.lines(700, manager: "a"))
-        try folder.write("b.ndjson", BatchRunTests.lines(500, manager: "b") + #"{"b_id":1,"first":"no newline at the end","last":"L","when":0}"#)
+        try folder.write(
+            "b.ndjson", BatchRunTests.lines(500, manager: "b") + #"{"b_id":1,"first":"no newline at the end","last":"L","when":0}"#)
         for run in ["default", "direct"] {
             let inputs = run == "direct" ? [("a", "a.ndjson")] : [("a", "a.ndjson"), ("b", "b.ndjson")]
             let single = try self.run(BatchRunTests.yaml, folder: folder, inputs: inputs) { $0.runName = run }
@@ -158,12 +164,13 @@ struct BatchRunTests {
             options.limit = 4
         }
         #expect(limited.summary.recordsIn == 4)
-        #expect(limited.files["out.txt"] == #"""
-            {"kID":1,"kName":"名字 1 \"q\"","kDay":"2026-02-11"}
-            {"kID":2,"kName":"名字 2 \"q\"","kDay":"2026-02-12"}
-            {"kID":4,"kName":"名字 4 \"q\"","kDay":"2026-02-14"}
+        #expect(
+            limited.files["out.txt"] == #"""
+                {"kID":1,"kName":"名字 1 \"q\"","kDay":"2026-02-11"}
+                {"kID":2,"kName":"名字 2 \"q\"","kDay":"2026-02-12"}
+                {"kID":4,"kName":"名字 4 \"q\"","kDay":"2026-02-14"}
 
-            """#)
+                """#)
     }
 
     @Test func sampleIsEvenRepeatableAndInInputOrder() throws {

@@ -55,9 +55,9 @@ struct LimitsTests {
         let pipeline = try server.pipeline(
             service() + """
 
-            managers:
-              items: { service: api, path: /paged/page, records: data.items, params: { total: { type: int, default: 20 } } }
-            """)
+                managers:
+                  items: { service: api, path: /paged/page, records: data.items, params: { total: { type: int, default: 20 } } }
+                """)
         let manager = try server.manager("items", in: pipeline, transport: LiveTransport(maxBodyBytes: 100))
         await #expect {
             _ = try await manager.load()

@@ -103,7 +103,8 @@ struct OutputTests {
         let actual = try OutputTests.render(format, [])
         switch format {
         case .json: #expect(actual == "[]\n")
-        case .html: #expect(actual.text.hasPrefix("<!DOCTYPE html>") && actual.text.hasSuffix("<tbody>\n</tbody>\n</table>\n</body>\n</html>\n"))
+        case .html:
+            #expect(actual.text.hasPrefix("<!DOCTYPE html>") && actual.text.hasSuffix("<tbody>\n</tbody>\n</table>\n</body>\n</html>\n"))
         default: #expect(actual == "")
         }
     }

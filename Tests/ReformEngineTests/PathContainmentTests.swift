@@ -31,7 +31,10 @@ struct PathContainmentTests {
         let folder = try TemporaryFolder()
         let found = try errors(fixtures: "../../etc/passwd", in: folder)
         #expect(found.count == 1)
-        #expect(found.first?.hasPrefix("<dir>/p.yaml:3:18: error: '../../etc/passwd' ('fixtures' of manager 'm') is outside the pipeline's folder (it resolves to ") == true)
+        #expect(
+            found.first?.hasPrefix(
+                "<dir>/p.yaml:3:18: error: '../../etc/passwd' ('fixtures' of manager 'm') is outside the pipeline's folder (it resolves to "
+            ) == true)
         #expect(found.first?.contains("/etc/passwd); move it inside, or pass --allow-outside-paths to allow it") == true)
     }
 
@@ -60,9 +63,10 @@ struct PathContainmentTests {
         let path = try folder.write("p.yaml", "reform: 1\nplugin_paths: [., ../../lib]\nmanagers:\n  m: {}\n")
         #expect(throws: PipelineLoadError.self) { _ = try PipelineLoader(environment: [:]).load(path: path) }
         do { _ = try PipelineLoader(environment: [:]).load(path: path) } catch {
-            #expect(error.diagnostics.map(\.message).contains {
-                $0.hasPrefix("'../../lib' (a folder in 'plugin_paths') is outside the pipeline's folder")
-            })
+            #expect(
+                error.diagnostics.map(\.message).contains {
+                    $0.hasPrefix("'../../lib' (a folder in 'plugin_paths') is outside the pipeline's folder")
+                })
         }
     }
 }

@@ -1,9 +1,9 @@
 import Foundation
 import ReformEngine
 import ReformSDK
+import ReformTestSupport
 import ReformYAML
 import Testing
-import ReformTestSupport
 
 @Suite("Loading pipelines")
 struct PipelineLoaderTests {
@@ -27,32 +27,39 @@ struct PipelineLoaderTests {
         #expect(pipeline.managers.map(\.ref.name) == ["zufang", "xinfang", "ershoufang"])
         #expect(pipeline.managers.map(\.ref.index) == [0, 1, 2])
         let keys = try #require(pipeline.reformers["property-list"]?.keys)
-        #expect(keys.constants == ["kPropertyListDataKeyID", "kPropertyListDataKeyName", "kPropertyListDataKeyTitle", "kPropertyListDataKeyImage"])
+        #expect(
+            keys.constants == [
+                "kPropertyListDataKeyID", "kPropertyListDataKeyName", "kPropertyListDataKeyTitle", "kPropertyListDataKeyImage",
+            ])
         let xinfang = try #require(pipeline.manager(named: "xinfang"))
         #expect(xinfang.paging.policy == .page)
         #expect(xinfang.paging.stop == [.shortPage])
         #expect(xinfang.params.map(\.name) == ["city", "page_size"])  // shared through a YAML anchor
         #expect(pipeline.run(named: nil)?.name == "default")
-        #expect(pipeline.run(named: "rows")?.outputs.first?.rows?.columns.map(\.key)
-            == ["kPropertyListDataKeyID", "kPropertyListDataKeyName", "kPropertyListDataKeyTitle"])
+        #expect(
+            pipeline.run(named: "rows")?.outputs.first?.rows?.columns.map(\.key)
+                == ["kPropertyListDataKeyID", "kPropertyListDataKeyName", "kPropertyListDataKeyTitle"])
     }
 
     @Test func unknownKeysAreReportedWithASuggestion() throws {
-        let found = try diagnostics("""
+        let found = try diagnostics(
+            """
             reform: 1
             managers:
               a:
                 pagin: { policy: page }
                 fixtures_dir: x
             """)
-        #expect(found == [
-            "p.yaml:4:5: error: unknown key 'pagin' in manager 'a'; did you mean 'paging'?",
-            "p.yaml:5:5: error: unknown key 'fixtures_dir' in manager 'a'; did you mean 'fixtures'?",
-        ])
+        #expect(
+            found == [
+                "p.yaml:4:5: error: unknown key 'pagin' in manager 'a'; did you mean 'paging'?",
+                "p.yaml:5:5: error: unknown key 'fixtures_dir' in manager 'a'; did you mean 'fixtures'?",
+            ])
     }
 
     @Test func everyErrorInTheFileIsReportedNotOnlyTheFirst() throws {
-        let found = try diagnostics("""
+        let found = try diagnostics(
+            """
             reform: 1
             managers:
               a:
@@ -62,18 +69,20 @@ struct PipelineLoaderTests {
             runs:
               default: { managers: [a, b], reform: [nope] }
             """)
-        #expect(found == [
-            "p.yaml:4:14: error: unknown takeoff policy 'cancel-inflight'; did you mean 'cancel-in-flight'? (expected one of: ignore-new, cancel-in-flight, parallel)",
-            "p.yaml:5:23: error: unknown paging policy 'pages'; did you mean 'page'? (expected one of: none, page, offset, cursor, link, next-url)",
-            "p.yaml:6:26: error: unknown parameter type 'integer'; did you mean 'int'? (expected one of: string, int, double, bool)",
-            "p.yaml:6:40: error: 'min' of parameter 'n' of manager 'a' must be a number, not the string 'ten'",
-            "p.yaml:8:28: error: unknown manager 'b'; did you mean 'a'? (declared: a)",
-            "p.yaml:8:41: error: unknown reformer 'nope' (none is declared)",
-        ])
+        #expect(
+            found == [
+                "p.yaml:4:14: error: unknown takeoff policy 'cancel-inflight'; did you mean 'cancel-in-flight'? (expected one of: ignore-new, cancel-in-flight, parallel)",
+                "p.yaml:5:23: error: unknown paging policy 'pages'; did you mean 'page'? (expected one of: none, page, offset, cursor, link, next-url)",
+                "p.yaml:6:26: error: unknown parameter type 'integer'; did you mean 'int'? (expected one of: string, int, double, bool)",
+                "p.yaml:6:40: error: 'min' of parameter 'n' of manager 'a' must be a number, not the string 'ten'",
+                "p.yaml:8:28: error: unknown manager 'b'; did you mean 'a'? (declared: a)",
+                "p.yaml:8:41: error: unknown reformer 'nope' (none is declared)",
+            ])
     }
 
     @Test func referencesToUndeclaredNamesAndDuplicatesAreErrors() throws {
-        let found = try diagnostics("""
+        let found = try diagnostics(
+            """
             reform: 1
             services:
               api: { base_url: "http://127.0.0.1:1" }
@@ -86,24 +95,27 @@ struct PipelineLoaderTests {
             runs:
               default: { reform: [r], output: { rows: rowz } }
             """)
-        #expect(found == [
-            "p.yaml:5:17: error: unknown service 'apj'; did you mean 'api'? (declared: api)",
-            "p.yaml:7:35: error: unknown manager 'b'; did you mean 'a'? (declared: a)",
-            "p.yaml:9:34: error: unknown manager 'c'; did you mean 'a'? (declared: a)",
-            "p.yaml:11:43: error: unknown row shape 'rowz'; did you mean 'row'? (declared: row)",
-        ])
+        #expect(
+            found == [
+                "p.yaml:5:17: error: unknown service 'apj'; did you mean 'api'? (declared: api)",
+                "p.yaml:7:35: error: unknown manager 'b'; did you mean 'a'? (declared: a)",
+                "p.yaml:9:34: error: unknown manager 'c'; did you mean 'a'? (declared: a)",
+                "p.yaml:11:43: error: unknown row shape 'rowz'; did you mean 'row'? (declared: row)",
+            ])
     }
 
     @Test func duplicateNamesAreErrorsAtBothPlaces() throws {
         let found = try diagnostics("reform: 1\nmanagers:\n  a: {}\n  a: {}\n")
-        #expect(found == [
-            "p.yaml:3:3: note: key 'a' first appears here",
-            "p.yaml:4:3: error: duplicate key 'a' in this mapping; YAML requires each key once",
-        ])
+        #expect(
+            found == [
+                "p.yaml:3:3: note: key 'a' first appears here",
+                "p.yaml:4:3: error: duplicate key 'a' in this mapping; YAML requires each key once",
+            ])
     }
 
     @Test func keysUsedButNotDeclaredAreCaughtThroughTheChain() throws {
-        let found = try diagnostics("""
+        let found = try diagnostics(
+            """
             reform: 1
             managers:
               a: {}
@@ -115,11 +127,13 @@ struct PipelineLoaderTests {
             runs:
               default: { reform: [r, cheap], output: { rows: row } }
             """)
-        #expect(found == [
-            "p.yaml:5:45: error: 'map' of reformer 'r' has no rule for 'name'; every declared key needs one (write 'field?' for an optional field)",
-            "p.yaml:5:55: error: 'nme' in 'map' of reformer 'r' is not a declared key; did you mean 'name'? (declared: id, name)",
-        ])
-        let chain = try diagnostics("""
+        #expect(
+            found == [
+                "p.yaml:5:45: error: 'map' of reformer 'r' has no rule for 'name'; every declared key needs one (write 'field?' for an optional field)",
+                "p.yaml:5:55: error: 'nme' in 'map' of reformer 'r' is not a declared key; did you mean 'name'? (declared: id, name)",
+            ])
+        let chain = try diagnostics(
+            """
             reform: 1
             managers:
               a: {}
@@ -131,15 +145,18 @@ struct PipelineLoaderTests {
             runs:
               default: { reform: [r, cheap], output: { rows: row } }
             """)
-        #expect(chain == [
-            "p.yaml:6:23: error: step 'filter' of reformer 'cheap' uses 'price', which records do not carry at that point; they carry: id, name",
-            "p.yaml:10:50: error: row shape 'row' uses 'title', which the chain of run 'default' does not emit; it emits: id, name",
-        ])
+        #expect(
+            chain == [
+                "p.yaml:6:23: error: step 'filter' of reformer 'cheap' uses 'price', which records do not carry at that point; they carry: id, name",
+                "p.yaml:10:50: error: row shape 'row' uses 'title', which the chain of run 'default' does not emit; it emits: id, name",
+            ])
     }
 
     @Test func environmentReferencesResolveOrNameTheMissingVariable() throws {
         let folder = try TemporaryFolder()
-        let path = try folder.write("p.yaml", """
+        let path = try folder.write(
+            "p.yaml",
+            """
             reform: 1
             name: "${CITY}-${REGION:-east}"
             managers:
@@ -149,9 +166,10 @@ struct PipelineLoaderTests {
         do {
             _ = try loader.load(path: path)
         } catch {
-            #expect(error.diagnostics.map(\.message) == [
-                "environment variable 'NOPE' is not set; set it, or give a default with ${NOPE:-value} (in parameter 'city' of manager 'a')"
-            ])
+            #expect(
+                error.diagnostics.map(\.message) == [
+                    "environment variable 'NOPE' is not set; set it, or give a default with ${NOPE:-value} (in parameter 'city' of manager 'a')"
+                ])
         }
         try folder.write("q.yaml", "reform: 1\nname: \"${CITY}-${REGION:-east}\"\nmanagers: { a: {} }\n")
         #expect(try loader.load(path: folder.path + "/q.yaml").name == "hangzhou-east")
@@ -164,11 +182,12 @@ struct PipelineLoaderTests {
             _ = try loader.load(path: path)
             Issue.record("expected an error")
         } catch {
-            #expect(error.description == """
-                \(path):3:17: error: unknown takeoff policy 'sometimes'; expected one of: ignore-new, cancel-in-flight, parallel
-                  a: { takeoff: sometimes }
-                                ^
-                """)
+            #expect(
+                error.description == """
+                    \(path):3:17: error: unknown takeoff policy 'sometimes'; expected one of: ignore-new, cancel-in-flight, parallel
+                      a: { takeoff: sometimes }
+                                    ^
+                    """)
         }
     }
 

@@ -60,13 +60,17 @@ struct RowsTests {
 
     @Test func theSwiftRecordTypesRenderWhatTheShippedPipelineRenders() throws {
         let events = [("2026-02-14", "送礼物"), ("2026-02-10", "订年夜饭"), ("2026-09-28", "买回家的车票"), ("2026-12-24", "Secret Santa 交换礼物")]
-        let festivals = [("2026-01-01", "元旦"), ("2026-02-14", "情人节"), ("2026-02-17", "春节"), ("2026-10-01", "国庆节"), ("2026-12-25", "Christmas 圣诞节")]
-        let items: [any RowModel] = events.map { Event(date: $0.0, eventTitle: $0.1) } + festivals.map { Festival(date: $0.0, festivalName: $0.1) }
+        let festivals = [
+            ("2026-01-01", "元旦"), ("2026-02-14", "情人节"), ("2026-02-17", "春节"), ("2026-10-01", "国庆节"), ("2026-12-25", "Christmas 圣诞节"),
+        ]
+        let items: [any RowModel] =
+            events.map { Event(date: $0.0, eventTitle: $0.1) } + festivals.map { Festival(date: $0.0, festivalName: $0.1) }
         for format in [OutputFormat.csv, .markdown, .html, .ndjson] {
             var list = RowList(shape: RowsTests.shape)
             for item in items { try item.giveData(to: &list) }
             let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            let golden = try String(contentsOf: root.appendingPathComponent("Tests/ReformCLITests/Snapshots/run-reminders-\(format).txt"), encoding: .utf8)
+            let golden = try String(
+                contentsOf: root.appendingPathComponent("Tests/ReformCLITests/Snapshots/run-reminders-\(format).txt"), encoding: .utf8)
             let stdout = golden.components(separatedBy: "--- stdout\n")[1].components(separatedBy: "--- stderr\n")[0]
             #expect(try RowsTests.render(&list, format) == stdout, "\(format)")
         }
@@ -125,10 +129,14 @@ struct RowsTests {
             return list
         }
         var table = try list()
-        #expect(try RowsTests.render(&table, .table, colour: true) == "\u{1B}[1ma\u{1B}[0m\n-\n0\n\u{1B}[31m1\u{1B}[0m\n\u{1B}[1;34m2\u{1B}[0m\n\u{1B}[2m3\u{1B}[0m\n")
+        #expect(
+            try RowsTests.render(&table, .table, colour: true)
+                == "\u{1B}[1ma\u{1B}[0m\n-\n0\n\u{1B}[31m1\u{1B}[0m\n\u{1B}[1;34m2\u{1B}[0m\n\u{1B}[2m3\u{1B}[0m\n")
         var page = try list()
         let html = try RowsTests.render(&page, .html)
-        #expect(html.contains("<tr><td class=\"number\">0</td></tr>\n<tr class=\"red\"><td class=\"number\">1</td></tr>\n<tr class=\"highlight blue\">"))
+        #expect(
+            html.contains(
+                "<tr><td class=\"number\">0</td></tr>\n<tr class=\"red\"><td class=\"number\">1</td></tr>\n<tr class=\"highlight blue\">"))
         #expect(html.hasPrefix("<!DOCTYPE html>") && html.hasSuffix("</html>\n"))
         var markdown = try list()
         #expect(try RowsTests.render(&markdown, .markdown) == "| a |\n| --- |\n| 0 |\n| 1 |\n| **2** |\n| _3_ |\n")
@@ -150,12 +158,13 @@ struct RowsTests {
         var list = RowList(shape: RowsTests.shape)
         try Event(date: "2026-12-24", eventTitle: "Secret Santa 交换礼物").giveData(to: &list)
         try Festival(date: "2026-01-01", festivalName: "元旦").giveData(to: &list)
-        #expect(try RowsTests.render(&list, .table, maxWidth: 20) == """
-            date      label
-            --------  ----------
-            1月1日    元旦
-            12月24日  Secret Sa…
+        #expect(
+            try RowsTests.render(&list, .table, maxWidth: 20) == """
+                date      label
+                --------  ----------
+                1月1日    元旦
+                12月24日  Secret Sa…
 
-            """)
+                """)
     }
 }

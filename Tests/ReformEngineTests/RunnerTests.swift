@@ -1,8 +1,8 @@
 import Foundation
 import ReformEngine
 import ReformSDK
-import Testing
 import ReformTestSupport
+import Testing
 
 @Suite("Running pipelines")
 struct RunnerTests {
@@ -44,13 +44,14 @@ struct RunnerTests {
         ) { options, folder in
             options.inputs = [("a", folder.path + "/a.ndjson"), ("b", folder.path + "/b.json")]
         }
-        #expect(try folder.read("out.ndjson") == """
-            {"kID":1,"kName":"Ann","kImage":null}
-            {"kID":2,"kName":"Bo","kImage":"x.png"}
-            {"kID":7,"kName":"Cy Dee","kImage":"c.png"}
-            {"kID":8,"kName":"E F","kImage":"none.png"}
+        #expect(
+            try folder.read("out.ndjson") == """
+                {"kID":1,"kName":"Ann","kImage":null}
+                {"kID":2,"kName":"Bo","kImage":"x.png"}
+                {"kID":7,"kName":"Cy Dee","kImage":"c.png"}
+                {"kID":8,"kName":"E F","kImage":"none.png"}
 
-            """)
+                """)
         #expect(summary.recordsIn == 4)
         #expect(summary.rejected == 0)
         #expect(!folder.exists("dead.ndjson"))
@@ -59,22 +60,29 @@ struct RunnerTests {
     @Test func badRecordsGoToTheDeadLetterFileAndTheRunCarriesOn() throws {
         let (summary, folder) = try run(
             RunnerTests.listing,
-            files: ["a.ndjson": "{\"id\":1,\"name\":\"Ann\"}\n{\"id\":2,\"unread\":[true]}\n{\"id\":3,\"name\":\n[1,2]\n{\"id\":4,\"name\":\"Di\"}\n"]
+            files: [
+                "a.ndjson":
+                    "{\"id\":1,\"name\":\"Ann\"}\n{\"id\":2,\"unread\":[true]}\n{\"id\":3,\"name\":\n[1,2]\n{\"id\":4,\"name\":\"Di\"}\n"
+            ]
         ) { options, folder in
             options.inputs = [("a", folder.path + "/a.ndjson")]
             options.runName = nil
         }
-        #expect(try folder.read("out.ndjson") == "{\"kID\":1,\"kName\":\"Ann\",\"kImage\":null}\n{\"kID\":4,\"kName\":\"Di\",\"kImage\":null}\n")
+        #expect(
+            try folder.read("out.ndjson") == "{\"kID\":1,\"kName\":\"Ann\",\"kImage\":null}\n{\"kID\":4,\"kName\":\"Di\",\"kImage\":null}\n"
+        )
         #expect(summary.recordsIn == 5)
         #expect(summary.rejected == 3)
         let dead = try folder.read("dead.ndjson").split(separator: "\n").map(String.init)
         let input = folder.path + "/a.ndjson"
-        #expect(dead == [
-            #"{"manager":"a","sequence":2,"input":"\#(input):2","stage":"reformer 'list'","code":"missing-field","reason":"record has no 'name', needed for key 'name' of reformer 'list'; mark it optional ('name?') or give a default","record":{"id":2,"unread":[true]}}"#,
-            #"{"manager":"a","sequence":3,"input":"\#(input):3","stage":"input","code":"invalid-json","reason":"column 16: expected a value, found end of input","text":"{\"id\":3,\"name\":"}"#,
-            #"{"manager":"a","sequence":4,"input":"\#(input):4","stage":"reformer 'list'","code":"not-an-object","reason":"reformer 'list' maps fields, so each record must be an object; this one is array","record":[1,2]}"#,
-        ])
-        #expect(summary.description == "reform: 5 in, 2 out, 3 rejected → \(folder.path)/dead.ndjson (batch mode: no --input for b, skipped)")
+        #expect(
+            dead == [
+                #"{"manager":"a","sequence":2,"input":"\#(input):2","stage":"reformer 'list'","code":"missing-field","reason":"record has no 'name', needed for key 'name' of reformer 'list'; mark it optional ('name?') or give a default","record":{"id":2,"unread":[true]}}"#,
+                #"{"manager":"a","sequence":3,"input":"\#(input):3","stage":"input","code":"invalid-json","reason":"column 16: expected a value, found end of input","text":"{\"id\":3,\"name\":"}"#,
+                #"{"manager":"a","sequence":4,"input":"\#(input):4","stage":"reformer 'list'","code":"not-an-object","reason":"reformer 'list' maps fields, so each record must be an object; this one is array","record":[1,2]}"#,
+            ])
+        #expect(
+            summary.description == "reform: 5 in, 2 out, 3 rejected → \(folder.path)/dead.ndjson (batch mode: no --input for b, skipped)")
     }
 
     @Test func aFailedRunLeavesTheOutputFileUntouched() throws {
@@ -123,32 +131,40 @@ struct RunnerTests {
             runs:
               default: { reform: [clean] }
             """
-        let body = #"{"data":{"items":[{"name":"x","price":"12.5","sold":"2026-01-02","tags":["a","b","c"]},{"name":"y","price":9,"sold":1767225600,"tags":["a"]},{"name":"z","price":30,"sold":0,"tags":["b","b"],"city":"sh"}]}}"#
+        let body =
+            #"{"data":{"items":[{"name":"x","price":"12.5","sold":"2026-01-02","tags":["a","b","c"]},{"name":"y","price":9,"sold":1767225600,"tags":["a"]},{"name":"z","price":30,"sold":0,"tags":["b","b"],"city":"sh"}]}}"#
         let (_, folder) = try run(yaml, files: ["in.ndjson": body + "\n"]) { options, folder in
             options.inputs = [("shop", folder.path + "/in.ndjson")]
         }
-        #expect(try folder.read("out.ndjson") == """
-            {"label":"z (b)","price":30,"city":"sh"}
-            {"label":"x (a)","price":12.5,"city":"unknown"}
-            {"label":"x (b)","price":12.5,"city":"unknown"}
+        #expect(
+            try folder.read("out.ndjson") == """
+                {"label":"z (b)","price":30,"city":"sh"}
+                {"label":"x (a)","price":12.5,"city":"unknown"}
+                {"label":"x (b)","price":12.5,"city":"unknown"}
 
-            """)
+                """)
     }
 
     @Test func oneFetchFeedsSeveralOutputs() throws {
-        let yaml = RunnerTests.listing.replacingOccurrences(of: "  default: { reform: [list] }", with: """
-              default:
-                outputs:
-                  - { reform: [list], format: csv, path: all.csv }
-                  - { reform: [list, named-b], format: ndjson }
-            """) + "\n" + """
-            """
-        let full = yaml.replacingOccurrences(of: "runs:", with: """
-              named-b: { steps: [ { filter: "name startswith 'C'" } ] }
-            runs:
-            """)
+        let yaml =
+            RunnerTests.listing.replacingOccurrences(
+                of: "  default: { reform: [list] }",
+                with: """
+                      default:
+                        outputs:
+                          - { reform: [list], format: csv, path: all.csv }
+                          - { reform: [list, named-b], format: ndjson }
+                    """) + "\n" + """
+                """
+        let full = yaml.replacingOccurrences(
+            of: "runs:",
+            with: """
+                  named-b: { steps: [ { filter: "name startswith 'C'" } ] }
+                runs:
+                """)
         let (summary, folder) = try run(
-            full, files: ["b.ndjson": "{\"b_id\":1,\"b_first\":\"Cy\",\"b_last\":\"D\"}\n{\"b_id\":2,\"b_first\":\"Ed\",\"b_last\":\"F\"}\n"]
+            full,
+            files: ["b.ndjson": "{\"b_id\":1,\"b_first\":\"Cy\",\"b_last\":\"D\"}\n{\"b_id\":2,\"b_first\":\"Ed\",\"b_last\":\"F\"}\n"]
         ) { options, folder in
             options.inputs = [("b", folder.path + "/b.ndjson")]
             options.runName = nil
@@ -169,7 +185,10 @@ struct RunnerTests {
         #expect(summary.landed.map(\.manager) == ["zufang", "xinfang", "ershoufang"])
         #expect(summary.landed.map(\.count) == [7, 4, 6])
         let first = try folder.read("out.ndjson").split(separator: "\n").first.map(String.init)
-        #expect(first == #"{"kPropertyListDataKeyID":101,"kPropertyListDataKeyName":"静安寺精装一居室","kPropertyListDataKeyTitle":"近地铁2号线，拎包入住","kPropertyListDataKeyImage":"https://img.example.com/zufang/101.jpg"}"#)
+        #expect(
+            first
+                == #"{"kPropertyListDataKeyID":101,"kPropertyListDataKeyName":"静安寺精装一居室","kPropertyListDataKeyTitle":"近地铁2号线，拎包入住","kPropertyListDataKeyImage":"https://img.example.com/zufang/101.jpg"}"#
+        )
     }
 
     @Test func aMissingRecordingIsAClearError() throws {
@@ -180,7 +199,8 @@ struct RunnerTests {
         #expect {
             try Runner(pipeline: pipeline, options: options).run()
         } throws: { error in
-            "\(error)".hasPrefix("manager 'zufang': GET /zufang/list?city=beijing&page=1&page_size=3: no recorded exchange for this request in ")
+            "\(error)".hasPrefix(
+                "manager 'zufang': GET /zufang/list?city=beijing&page=1&page_size=3: no recorded exchange for this request in ")
         }
     }
 
@@ -192,7 +212,8 @@ struct RunnerTests {
         #expect {
             try Runner(pipeline: pipeline, options: options).run()
         } throws: { error in
-            "\(error)" == "manager 'zufang': invalid parameters: 'city': 'Shang Hai' does not match the pattern ^[a-z]+$; 'page_size': expected int, got string \"lots\""
+            "\(error)"
+                == "manager 'zufang': invalid parameters: 'city': 'Shang Hai' does not match the pattern ^[a-z]+$; 'page_size': expected int, got string \"lots\""
         }
     }
 

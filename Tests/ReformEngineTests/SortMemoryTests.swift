@@ -51,7 +51,8 @@ struct SortMemoryTests {
     func run(_ input: String, sortMemory: Int?, stats: Bool = false) throws -> (files: [String: String], summary: RunSummary) {
         let folder = try TemporaryFolder()
         let inputPath = try folder.write("in.ndjson", input)
-        let pipeline = try loader.load(path: try folder.write("p.yaml", SortMemoryTests.yaml.replacingOccurrences(of: "OUT/", with: folder.path + "/")))
+        let pipeline = try loader.load(
+            path: try folder.write("p.yaml", SortMemoryTests.yaml.replacingOccurrences(of: "OUT/", with: folder.path + "/")))
         var options = RunOptions()
         options.inputs = [("a", inputPath)]
         options.outputPath = folder.path + "/out.ndjson"
@@ -117,8 +118,10 @@ struct SortMemoryTests {
         // In a process of its own, so that no other test's memory counts; it reports its own peak
         // (a spawned child's rusage would include this process's, shared until its exec).
         let result = try await ReformBinary.run(
-            ["run", pipeline, "--input", "a=" + inputPath, "--output", folder.path + "/out.ndjson", "--sort-memory", "\(2 << 20)",
-             "--quiet", "--stats", "json"],
+            [
+                "run", pipeline, "--input", "a=" + inputPath, "--output", folder.path + "/out.ndjson", "--sort-memory", "\(2 << 20)",
+                "--quiet", "--stats", "json",
+            ],
             environment: [:])
         #expect(result.status == 0, "\(result.stderr)")
         let stats = try JSON.parse(Array(result.stderr.utf8))

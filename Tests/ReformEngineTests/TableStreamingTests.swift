@@ -38,16 +38,17 @@ struct TableStreamingTests {
     @Test func keysFirstSeenAfterTheLayoutAreNamedUnderTheTable() throws {
         let records: [Value] = [["a": 1], ["a": 2], ["a": 3, "b": "late"], ["c": true]]
         let text = try table(records, layoutRows: 2).text
-        #expect(text == """
-            a
-            -
-            1
-            2
-            3
+        #expect(
+            text == """
+                a
+                -
+                1
+                2
+                3
 
-            (not shown: keys b, c, first seen after the 2 rows the columns were laid out over; --format ndjson or csv shows every key)
+                (not shown: keys b, c, first seen after the 2 rows the columns were laid out over; --format ndjson or csv shows every key)
 
-            """)
+                """)
         let declared = try table(records, layoutRows: 2, columns: [OutputColumn(key: "a")]).text
         #expect(!declared.contains("not shown"), "declared columns are the table's; other keys are not expected")
     }

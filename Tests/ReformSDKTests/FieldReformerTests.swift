@@ -66,7 +66,10 @@ struct FieldReformerTests {
         #expect(throws: RecordError(code: "not-an-object", message: "Copy reads fields of object records; this one is array")) {
             try reform(.correct, [1, 2])
         }
-        #expect(throws: RecordError(code: "missing-key", message: "reformer 'Copy' did not emit its declared key 'kSize' (appended 1 of 2 values)")) {
+        #expect(
+            throws: RecordError(
+                code: "missing-key", message: "reformer 'Copy' did not emit its declared key 'kSize' (appended 1 of 2 values)")
+        ) {
             try reform(.tooFew, .object(["city": "x"]))
         }
         #expect(throws: RecordError(code: "undeclared-key", message: "reformer 'Copy' appended more values than its 2 declared keys")) {
@@ -84,8 +87,10 @@ struct FieldReformerTests {
     @Test func conformanceKitCatchesAReformerThatTellsThePathsApart() {
         let report = ReformerConformance.check(CopyPlugin(.tellsPathsApart), samples: Self.samples)
         #expect(!report.passed)
-        #expect(report.failures.contains(
-            #"sample 1 of 'listings' gives {"kCity":"from text","kSize":42} on the fast path (fields as text) but {"kCity":"上海","kSize":42} as values; a FieldReformer must do the same on both"#),
+        #expect(
+            report.failures.contains(
+                #"sample 1 of 'listings' gives {"kCity":"from text","kSize":42} on the fast path (fields as text) but {"kCity":"上海","kSize":42} as values; a FieldReformer must do the same on both"#
+            ),
             "\(report)")
     }
 }

@@ -19,8 +19,12 @@ import Testing
             Issue.record("conformance suite not found at \(folder.path)")
             return
         }
-        var accepted = 0, rejected = 0, implementationAccepted = 0, implementationRejected = 0
-        var yCount = 0, nCount = 0
+        var accepted = 0
+        var rejected = 0
+        var implementationAccepted = 0
+        var implementationRejected = 0
+        var yCount = 0
+        var nCount = 0
         for name in names.sorted() where name.hasSuffix(".json") {
             let bytes = [UInt8](try Data(contentsOf: folder.appendingPathComponent(name)))
             let result = Result { () throws(JSONError) in try JSON.parse(bytes) }
@@ -44,7 +48,9 @@ import Testing
                 if case .success = result { implementationAccepted += 1 } else { implementationRejected += 1 }
             }
         }
-        print("JSONTestSuite: y accepted \(accepted)/\(yCount), n rejected \(rejected)/\(nCount), i accepted \(implementationAccepted), i rejected \(implementationRejected)")
+        print(
+            "JSONTestSuite: y accepted \(accepted)/\(yCount), n rejected \(rejected)/\(nCount), i accepted \(implementationAccepted), i rejected \(implementationRejected)"
+        )
         #expect(yCount == 95 && accepted == 95)
         #expect(nCount == 188 && rejected == 188)
     }

@@ -12,15 +12,30 @@ import Testing
     }
 
     @Test func integersAndDoubles() throws {
-        guard case .int(let big) = try JSON.parse("9223372036854775807") else { Issue.record("not an int"); return }
+        guard case .int(let big) = try JSON.parse("9223372036854775807") else {
+            Issue.record("not an int")
+            return
+        }
         #expect(big == Int.max)
-        guard case .int(let small) = try JSON.parse("-9223372036854775808") else { Issue.record("not an int"); return }
+        guard case .int(let small) = try JSON.parse("-9223372036854775808") else {
+            Issue.record("not an int")
+            return
+        }
         #expect(small == Int.min)
-        guard case .double(let over) = try JSON.parse("9223372036854775808") else { Issue.record("not a double"); return }
+        guard case .double(let over) = try JSON.parse("9223372036854775808") else {
+            Issue.record("not a double")
+            return
+        }
         #expect(over == 9223372036854775808.0)
-        guard case .double(let one) = try JSON.parse("1.0") else { Issue.record("1.0 is not a double"); return }
+        guard case .double(let one) = try JSON.parse("1.0") else {
+            Issue.record("1.0 is not a double")
+            return
+        }
         #expect(one == 1)
-        guard case .double(let minusZero) = try JSON.parse("-0") else { Issue.record("-0 not a double"); return }
+        guard case .double(let minusZero) = try JSON.parse("-0") else {
+            Issue.record("-0 not a double")
+            return
+        }
         #expect(minusZero == 0 && minusZero.sign == .minus)
         #expect(try JSON.parse("1e2") == .double(100))
         #expect(try JSON.parse("0.1") == .double(0.1))
@@ -144,7 +159,9 @@ import Testing
     }
 
     @Test func sizeLimit() {
-        #expect(throws: JSONError(code: .tooLarge, message: "document is 11 bytes, more than the limit of 10", line: 1, column: 1, offset: 0)) {
+        #expect(
+            throws: JSONError(code: .tooLarge, message: "document is 11 bytes, more than the limit of 10", line: 1, column: 1, offset: 0)
+        ) {
             try JSON.parse("[1,2,3,4,5]", limits: JSONLimits(maximumDocumentSize: 10))
         }
     }
@@ -158,7 +175,8 @@ import Testing
 
 @Suite struct JSONKeyTests {
     @Test func escapedAndPlainSpellingsOfAKeyAreOneKey() throws {
-        let value = try JSON.parse(#"{"a":1,"\u0061":2,"long key of more than sixteen bytes":3,"long key of more than sixteen\u0020bytes":4}"#)
+        let value = try JSON.parse(
+            #"{"a":1,"\u0061":2,"long key of more than sixteen bytes":3,"long key of more than sixteen\u0020bytes":4}"#)
         #expect(JSON.compactString(value) == #"{"a":2,"long key of more than sixteen bytes":4}"#)
     }
 

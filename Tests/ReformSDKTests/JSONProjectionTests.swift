@@ -7,7 +7,8 @@ import Testing
     func project(_ text: String, _ keys: [String]) -> Result<Value, JSONError> {
         var parser = JSONParser()
         let bytes = Array(text.utf8)
-        return bytes.withUnsafeBytes { raw in Result { () throws(JSONError) in try parser.parse(raw, keeping: JSONProjection(keys: keys)) } }
+        return bytes.withUnsafeBytes { raw in Result { () throws(JSONError) in try parser.parse(raw, keeping: JSONProjection(keys: keys)) }
+        }
     }
 
     @Test func keepsOnlyTheNamedMembersInDocumentOrder() throws {
@@ -51,7 +52,8 @@ import Testing
     @Test func jsonTestSuiteThroughTheProjection() throws {
         let folder = JSONConformanceTests.suiteFolder
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".json") }
-        var accepted = 0, rejected = 0
+        var accepted = 0
+        var rejected = 0
         for name in names.sorted() where name.first == "y" || name.first == "n" {
             let bytes = [UInt8](try Data(contentsOf: folder.appendingPathComponent(name)))
             var parser = JSONParser()

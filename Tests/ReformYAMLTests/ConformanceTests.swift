@@ -30,8 +30,12 @@ struct ConformanceTests {
     @Test func yamlTestSuite() throws {
         let names = try Self.caseNames()
         try #require(!names.isEmpty, "yaml-test-suite not found at \(Self.suite.path)")
-        var valid = 0, validPassed = 0, errors = 0, errorsRejected = 0
-        var failedValid: [String] = [], acceptedErrors: [String] = []
+        var valid = 0
+        var validPassed = 0
+        var errors = 0
+        var errorsRejected = 0
+        var failedValid: [String] = []
+        var acceptedErrors: [String] = []
         let fm = FileManager.default
         for name in names {
             let folder = Self.suite.appendingPathComponent(name)

@@ -17,22 +17,24 @@ struct LoaderErrorTests {
     }
 
     @Test func syntaxError() {
-        #expect(rendered("a: 1\nb: \"open\n") == """
-            p.yaml:3:1: error: found unexpected end of stream while scanning a quoted scalar
+        #expect(
+            rendered("a: 1\nb: \"open\n") == """
+                p.yaml:3:1: error: found unexpected end of stream while scanning a quoted scalar
 
-            ^
-            p.yaml:2:4: note: the quoted scalar starts here
-            b: "open
-               ^
-            """)
-        #expect(rendered("a: [1, 2\nb: 3\n") == """
-            p.yaml:2:2: error: did not find expected ',' or ']' while parsing a flow sequence
-            b: 3
-             ^
-            p.yaml:1:4: note: the flow sequence starts here
-            a: [1, 2
-               ^
-            """)
+                ^
+                p.yaml:2:4: note: the quoted scalar starts here
+                b: "open
+                   ^
+                """)
+        #expect(
+            rendered("a: [1, 2\nb: 3\n") == """
+                p.yaml:2:2: error: did not find expected ',' or ']' while parsing a flow sequence
+                b: 3
+                 ^
+                p.yaml:1:4: note: the flow sequence starts here
+                a: [1, 2
+                   ^
+                """)
     }
 
     @Test func billionLaughs() {
@@ -45,110 +47,123 @@ struct LoaderErrorTests {
         var message = ""
         let elapsed = clock.measure { message = rendered(yaml) }
         #expect(elapsed < .seconds(2))
-        #expect(message == """
-            p.yaml:6:36: error: alias '*e' expands past 1000000 alias-copied nodes (YAMLLimits.maxAliasNodes; raise it with reform --yaml-max-alias-nodes); \
-            aliases that multiply like this ('billion laughs') are rejected
-            f: &f [*e, *e, *e, *e, *e, *e, *e, *e, *e, *e]
-                                               ^
-            p.yaml:5:4: note: anchor '&e' is defined here
-            e: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]
-               ^
-            """)
+        #expect(
+            message == """
+                p.yaml:6:36: error: alias '*e' expands past 1000000 alias-copied nodes (YAMLLimits.maxAliasNodes; raise it with reform --yaml-max-alias-nodes); \
+                aliases that multiply like this ('billion laughs') are rejected
+                f: &f [*e, *e, *e, *e, *e, *e, *e, *e, *e, *e]
+                                                   ^
+                p.yaml:5:4: note: anchor '&e' is defined here
+                e: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]
+                   ^
+                """)
     }
 
     @Test func excessiveDepth() {
-        #expect(rendered(String(repeating: "[", count: 100_000)).prefix { $0 != "\n" } == """
-            p.yaml:1:257: error: sequences and mappings nest deeper than 256 levels (YAMLLimits.maxDepth; raise it with reform --yaml-max-depth)
-            """)
-        #expect(rendered("- - - x\n", limits: YAMLLimits(maxDepth: 2)) == """
-            p.yaml:1:5: error: sequences and mappings nest deeper than 2 levels (YAMLLimits.maxDepth; raise it with reform --yaml-max-depth)
-            - - - x
-                ^
-            """)
+        #expect(
+            rendered(String(repeating: "[", count: 100_000)).prefix { $0 != "\n" } == """
+                p.yaml:1:257: error: sequences and mappings nest deeper than 256 levels (YAMLLimits.maxDepth; raise it with reform --yaml-max-depth)
+                """)
+        #expect(
+            rendered("- - - x\n", limits: YAMLLimits(maxDepth: 2)) == """
+                p.yaml:1:5: error: sequences and mappings nest deeper than 2 levels (YAMLLimits.maxDepth; raise it with reform --yaml-max-depth)
+                - - - x
+                    ^
+                """)
     }
 
     @Test func aliasPastDepth() {
-        #expect(rendered("a: &a [[x]]\nb: [*a]\n", limits: YAMLLimits(maxDepth: 3)) == """
-            p.yaml:2:5: error: alias '*a' nests sequences and mappings deeper than 3 levels (YAMLLimits.maxDepth; raise it with reform --yaml-max-depth)
-            b: [*a]
-                ^
-            """)
+        #expect(
+            rendered("a: &a [[x]]\nb: [*a]\n", limits: YAMLLimits(maxDepth: 3)) == """
+                p.yaml:2:5: error: alias '*a' nests sequences and mappings deeper than 3 levels (YAMLLimits.maxDepth; raise it with reform --yaml-max-depth)
+                b: [*a]
+                    ^
+                """)
     }
 
     @Test func duplicateKeys() {
-        #expect(rendered("name: a\nother: b\nname: c\n") == """
-            p.yaml:3:1: error: duplicate key 'name' in this mapping; YAML requires each key once
-            name: c
-            ^
-            p.yaml:1:1: note: key 'name' first appears here
-            name: a
-            ^
-            """)
+        #expect(
+            rendered("name: a\nother: b\nname: c\n") == """
+                p.yaml:3:1: error: duplicate key 'name' in this mapping; YAML requires each key once
+                name: c
+                ^
+                p.yaml:1:1: note: key 'name' first appears here
+                name: a
+                ^
+                """)
     }
 
     @Test func keysThatCollideAsText() {
-        #expect(rendered("1: a\n'1': b\n") == """
-            p.yaml:2:1: error: key '1' has the same text '1' as an earlier key of this mapping; JSON object keys must differ
-            '1': b
-            ^
-            p.yaml:1:1: note: the earlier key is here
-            1: a
-            ^
-            """)
+        #expect(
+            rendered("1: a\n'1': b\n") == """
+                p.yaml:2:1: error: key '1' has the same text '1' as an earlier key of this mapping; JSON object keys must differ
+                '1': b
+                ^
+                p.yaml:1:1: note: the earlier key is here
+                1: a
+                ^
+                """)
     }
 
     @Test func badInt() {
-        #expect(rendered("port: !!int eighty\n") == """
-            p.yaml:1:7: error: 'eighty' is not a valid !!int; \
-            write a decimal integer, 0o followed by octal digits, or 0x followed by hex digits
-            port: !!int eighty
-                  ^
-            """)
+        #expect(
+            rendered("port: !!int eighty\n") == """
+                p.yaml:1:7: error: 'eighty' is not a valid !!int; \
+                write a decimal integer, 0o followed by octal digits, or 0x followed by hex digits
+                port: !!int eighty
+                      ^
+                """)
     }
 
     @Test func tagOnWrongKind() {
-        #expect(rendered("a: !!map [1]\n") == """
-            p.yaml:1:4: error: tag !!map is for mappings, not a sequence
-            a: !!map [1]
-               ^
-            """)
+        #expect(
+            rendered("a: !!map [1]\n") == """
+                p.yaml:1:4: error: tag !!map is for mappings, not a sequence
+                a: !!map [1]
+                   ^
+                """)
     }
 
     @Test func undefinedAndRecursiveAliases() {
-        #expect(rendered("a: *nothing\n") == """
-            p.yaml:1:4: error: alias '*nothing' refers to no anchor '&nothing' defined before it in this document
-            a: *nothing
-               ^
-            """)
-        #expect(rendered("a: &x [*x]\n") == """
-            p.yaml:1:8: error: alias '*x' refers to a node that contains it; recursive structures cannot be loaded
-            a: &x [*x]
+        #expect(
+            rendered("a: *nothing\n") == """
+                p.yaml:1:4: error: alias '*nothing' refers to no anchor '&nothing' defined before it in this document
+                a: *nothing
                    ^
-            """)
+                """)
+        #expect(
+            rendered("a: &x [*x]\n") == """
+                p.yaml:1:8: error: alias '*x' refers to a node that contains it; recursive structures cannot be loaded
+                a: &x [*x]
+                       ^
+                """)
     }
 
     @Test func badMerge() {
-        #expect(rendered("<<: 1\n") == """
-            p.yaml:1:5: error: merge key '<<' takes a mapping or a sequence of mappings, not a scalar
-            <<: 1
-                ^
-            """)
+        #expect(
+            rendered("<<: 1\n") == """
+                p.yaml:1:5: error: merge key '<<' takes a mapping or a sequence of mappings, not a scalar
+                <<: 1
+                    ^
+                """)
     }
 
     @Test func complexKey() {
-        #expect(rendered("? [a]\n: 1\n") == """
-            p.yaml:1:3: error: a sequence cannot be a key here; keys must be scalars to become JSON object keys
-            ? [a]
-              ^
-            """)
+        #expect(
+            rendered("? [a]\n: 1\n") == """
+                p.yaml:1:3: error: a sequence cannot be a key here; keys must be scalars to become JSON object keys
+                ? [a]
+                  ^
+                """)
     }
 
     @Test func inputTooLarge() {
-        #expect(rendered("a: 1\n", limits: YAMLLimits(maxInputBytes: 2)) == """
-            p.yaml:1:1: error: the input is 5 bytes, more than the limit of 2 (YAMLLimits.maxInputBytes; raise it with reform --yaml-max-bytes)
-            a: 1
-            ^
-            """)
+        #expect(
+            rendered("a: 1\n", limits: YAMLLimits(maxInputBytes: 2)) == """
+                p.yaml:1:1: error: the input is 5 bytes, more than the limit of 2 (YAMLLimits.maxInputBytes; raise it with reform --yaml-max-bytes)
+                a: 1
+                ^
+                """)
     }
 
     @Test func invalidUTF8() {
@@ -171,15 +186,16 @@ struct LoaderErrorTests {
     }
 
     @Test func flowLinesMustBeIndented() {
-        #expect(rendered("key: [a,\nb]\n") == """
-            p.yaml:2:1: error: this line of a flow sequence must be indented by at least 1 space, \
-            more than the block collection holding it
-            b]
-            ^
-            p.yaml:1:6: note: the flow sequence starts here
-            key: [a,
-                 ^
-            """)
+        #expect(
+            rendered("key: [a,\nb]\n") == """
+                p.yaml:2:1: error: this line of a flow sequence must be indented by at least 1 space, \
+                more than the block collection holding it
+                b]
+                ^
+                p.yaml:1:6: note: the flow sequence starts here
+                key: [a,
+                     ^
+                """)
         #expect(rendered("key: \"a\n  b\"\nlist:\n  - [x,\n    y]\n") == "no error")
     }
 

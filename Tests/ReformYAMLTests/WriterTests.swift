@@ -26,25 +26,26 @@ struct WriterTests {
             "tags": ["a", ["b", "c"], ["k": 1, "l": [] as Value]],
             "nested": ["empty": [:] as Value, "list": [] as Value, "deep": ["x": "y"]],
         ]
-        #expect(YAMLWriter().string(from: value) == """
-            name: reform
-            count: 3
-            ratio: 0.5
-            on: true
-            none: null
-            tags:
-              - a
-              - - b
-                - c
-              - k: 1
-                l: []
-            nested:
-              empty: {}
-              list: []
-              deep:
-                x: y
+        #expect(
+            YAMLWriter().string(from: value) == """
+                name: reform
+                count: 3
+                ratio: 0.5
+                on: true
+                none: null
+                tags:
+                  - a
+                  - - b
+                    - c
+                  - k: 1
+                    l: []
+                nested:
+                  empty: {}
+                  list: []
+                  deep:
+                    x: y
 
-            """)
+                """)
     }
 
     @Test(arguments: [
@@ -65,14 +66,15 @@ struct WriterTests {
     }
 
     @Test func numbers() throws {
-        #expect(YAMLWriter().string(from: [1.0, 1e-5, 1e300, .double(.infinity), .double(-.infinity)]) == """
-            - 1.0
-            - 1e-05
-            - 1e+300
-            - .inf
-            - -.inf
+        #expect(
+            YAMLWriter().string(from: [1.0, 1e-5, 1e300, .double(.infinity), .double(-.infinity)]) == """
+                - 1.0
+                - 1e-05
+                - 1e+300
+                - .inf
+                - -.inf
 
-            """)
+                """)
         try roundTrips([.int(Int.max), .int(Int.min), 0.1, -0.0, 1e16])
         let nan = try YAMLLoader().loadValues(YAMLWriter().string(from: .double(.nan)))
         #expect(nan.first?.doubleValue?.isNaN == true)

@@ -1,5 +1,5 @@
-import ReformHTTP1
 @_spi(Fuzzing) import ReformEngine
+import ReformHTTP1
 
 /// libFuzzer entry: the bytes are a server's answer, read by the built-in HTTP/1.1 client's
 /// response reader over a real socket pair, as the answer to a GET and to a HEAD; the first line

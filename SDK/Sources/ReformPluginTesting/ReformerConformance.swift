@@ -76,7 +76,10 @@ public enum ReformerConformance {
             for (n, sample) in (samples[name] ?? []).enumerated() {
                 inputs.append(Input(value: sample, manager: ref, isSample: true, label: "sample \(n + 1) of '\(name)'"))
                 for variant in OddValues.variants(of: sample) {
-                    inputs.append(Input(value: variant, manager: ref, isSample: false, label: "a variant of sample \(n + 1) of '\(name)' \(describe(variant))"))
+                    inputs.append(
+                        Input(
+                            value: variant, manager: ref, isSample: false,
+                            label: "a variant of sample \(n + 1) of '\(name)' \(describe(variant))"))
                 }
             }
             for odd in OddValues.records {

@@ -57,7 +57,8 @@ struct ChainRunner {
                 reformer = StepsReformer(name: plan.name, keys: plan.keys, steps: steps, sortMemory: sortMemory)
             case .plugin(let plugin):
                 do { reformer = try plugin.makeReformer() } catch {
-                    throw RunError(.reformer, "plugin '\(plugin.name)' of reformer '\(plan.name)' could not be made: \(error)", cause: error)
+                    throw RunError(
+                        .reformer, "plugin '\(plugin.name)' of reformer '\(plan.name)' could not be made: \(error)", cause: error)
                 }
             }
             return Stage(reformer: reformer, name: plan.name, guardKeys: guardKeys, buffer: RecordBuffer(origin: origin))

@@ -19,8 +19,13 @@ public struct Condition: Sendable, CustomStringConvertible {
     }
 
     enum Operator: String, Sendable {
-        case equal = "==", notEqual = "!=", less = "<", lessOrEqual = "<=", greater = ">"
-        case greaterOrEqual = ">=", `in`, contains, startswith, endswith
+        case equal = "=="
+        case notEqual = "!="
+        case less = "<"
+        case lessOrEqual = "<="
+        case greater = ">"
+        case greaterOrEqual = ">="
+        case `in`, contains, startswith, endswith
     }
 
     let root: Node
@@ -217,7 +222,10 @@ struct ConditionParser {
                 items.append(try parseOperand())
                 skipSpaces()
                 guard i < chars.count else { throw error("expected ',' or ']' in the list") }
-                if chars[i] == "]" { i += 1; return .list(items) }
+                if chars[i] == "]" {
+                    i += 1
+                    return .list(items)
+                }
                 guard chars[i] == "," else { throw error("expected ',' or ']' in the list") }
                 i += 1
             }
@@ -229,10 +237,14 @@ struct ConditionParser {
         var bracketDepth = 0
         while i < chars.count {
             let ch = chars[i]
-            if ch == "[" { bracketDepth += 1 } else if ch == "]" {
+            if ch == "[" {
+                bracketDepth += 1
+            } else if ch == "]" {
                 guard bracketDepth > 0 else { break }
                 bracketDepth -= 1
-            } else if bracketDepth == 0 && !(ch.properties.isAlphabetic || ("0"..."9").contains(ch) || ch == "_" || ch == "." || ch == "-" || ch == "\"") {
+            } else if bracketDepth == 0
+                && !(ch.properties.isAlphabetic || ("0"..."9").contains(ch) || ch == "_" || ch == "." || ch == "-" || ch == "\"")
+            {
                 break
             }
             word.unicodeScalars.append(ch)

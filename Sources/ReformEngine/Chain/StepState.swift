@@ -33,7 +33,8 @@ struct StepState {
         case .explode(let path):
             guard case .array(let items)? = value[path: path] else {
                 throw RecordError(
-                    code: "wrong-type", message: "step 'explode' needs an array at '\(path)'; found \(value[path: path]?.kindName ?? "nothing")")
+                    code: "wrong-type",
+                    message: "step 'explode' needs an array at '\(path)'; found \(value[path: path]?.kindName ?? "nothing")")
             }
             for item in items {
                 out.append(Record(try StepState.replacing(path, in: value, with: item), origin: record.origin))
@@ -113,7 +114,8 @@ struct StepState {
     private static func flatten(_ value: Value, prefix: String, separator: String, into out: inout Object) {
         if case .object(let o) = value, !(o.isEmpty && !prefix.isEmpty) {
             for member in o.members {
-                flatten(member.value, prefix: prefix.isEmpty ? member.key : prefix + separator + member.key, separator: separator, into: &out)
+                flatten(
+                    member.value, prefix: prefix.isEmpty ? member.key : prefix + separator + member.key, separator: separator, into: &out)
             }
         } else {
             out[prefix.isEmpty ? "value" : prefix] = value

@@ -5,13 +5,15 @@ import ReformSDK
 enum ValueOrder {
     /// Whether `a` goes before `b`, or `nil` when they tie (callers keep arrival order: stable).
     static func precedes(_ a: Value, _ b: Value, descending: Bool) -> Bool? {
-        let aNull = a.isNull, bNull = b.isNull
+        let aNull = a.isNull
+        let bNull = b.isNull
         if aNull != bNull { return bNull }
         if aNull { return nil }
         if let order = Condition.ordering(a, b) {
             return order == 0 ? nil : (descending ? order > 0 : order < 0)
         }
-        let ra = rank(a), rb = rank(b)
+        let ra = rank(a)
+        let rb = rank(b)
         return ra == rb ? nil : (descending ? ra > rb : ra < rb)
     }
 

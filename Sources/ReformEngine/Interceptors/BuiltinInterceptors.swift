@@ -1,5 +1,5 @@
 import Glibc
-public import ReformSDK
+import ReformSDK
 
 /// Writes one line per call to standard error: `reform: zufang GET http://…/list?page=2 -> 200 (12 ms)`,
 /// with secret values redacted.
@@ -17,7 +17,8 @@ public struct LogInterceptor: Interceptor {
         case .failure(let error): outcome = error.kind.rawValue
         }
         let retry = context.attempt > 1 ? " (attempt \(context.attempt))" : ""
-        let line = "reform: \(context.manager.name) \(request.method) \(context.redact(request.url)) -> \(outcome)"
+        let line =
+            "reform: \(context.manager.name) \(request.method) \(context.redact(request.url)) -> \(outcome)"
             + " (\(Int(seconds * 1000)) ms)\(retry)\n"
         let bytes = Array(line.utf8)
         _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }

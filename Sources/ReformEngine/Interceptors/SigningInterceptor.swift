@@ -61,9 +61,10 @@ public struct SigningInterceptor: Interceptor {
             }
         }
         guard !key.isEmpty else {
-            let source = if case .template(let template, _) = secret, !template.variables.isEmpty {
-                " (\(template.variables.map { "${\($0)}" }.joined(separator: ", ")) is empty)"
-            } else { "" }
+            let source =
+                if case .template(let template, _) = secret, !template.variables.isEmpty {
+                    " (\(template.variables.map { "${\($0)}" }.joined(separator: ", ")) is empty)"
+                } else { "" }
             throw ManagerError(
                 .configuration, manager: context.manager.name, request: request.matchKey,
                 message: "the secret of the sign interceptor of service '\(context.service)' is empty\(source); "

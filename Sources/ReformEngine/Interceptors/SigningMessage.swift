@@ -1,4 +1,5 @@
 import ReformHTTP1
+
 /// The canonical string a `sign` interceptor signs: literal text with placeholders filled from the
 /// request exactly as it is sent.
 ///
@@ -149,7 +150,9 @@ public struct SigningMessage: Sendable, Hashable, CustomStringConvertible {
         raw.split(separator: "&").map { pair -> (String, String) in
             let name = pair.prefix { $0 != "=" }
             let value = pair.dropFirst(name.count + 1)
-            return (PercentEncoding.encode(PercentEncoding.decode(String(name))), PercentEncoding.encode(PercentEncoding.decode(String(value))))
+            return (
+                PercentEncoding.encode(PercentEncoding.decode(String(name))), PercentEncoding.encode(PercentEncoding.decode(String(value)))
+            )
         }
         .sorted { $0 < $1 }
         .map { "\($0.0)=\($0.1)" }

@@ -163,7 +163,8 @@ struct InputFile: ~Copyable {
                 throw InputError(
                     path: path,
                     message: "gzip data is damaged: the compressed data ends early (a truncated file?); "
-                        + "zlib says: \(message.split(separator: ">: ", maxSplits: 1).last ?? ""). Nothing of this run was written; check the file with 'gzip -t'")
+                        + "zlib says: \(message.split(separator: ">: ", maxSplits: 1).last ?? ""). Nothing of this run was written; check the file with 'gzip -t'"
+                )
             }
             return Int(n)
         }

@@ -48,7 +48,9 @@ enum InputFiles {
         limits: JSONLimits = NDJSONReader.defaultLimits
     ) throws(SourceError) -> any RecordSource {
         if path.hasSuffix(".yaml") || path.hasSuffix(".yml") {
-            do { return try YAMLFileSource(path: path, manager: manager, bytes: try FilePaths.readAll(path)) } catch let error as FileReadError {
+            do { return try YAMLFileSource(path: path, manager: manager, bytes: try FilePaths.readAll(path)) } catch let error
+                as FileReadError
+            {
                 throw SourceError(manager: manager, message: error.description)
             } catch let error as SourceError {
                 throw error
@@ -56,7 +58,9 @@ enum InputFiles {
                 throw SourceError(manager: manager, message: "\(error)")
             }
         }
-        if path.hasSuffix(".json") || path.hasSuffix(".json.gz") { return try JSONArraySource(path: path, manager: manager, limits: limits) }
+        if path.hasSuffix(".json") || path.hasSuffix(".json.gz") {
+            return try JSONArraySource(path: path, manager: manager, limits: limits)
+        }
         return try NDJSONSource(path: path, manager: manager, projection: projection, direct: direct, limits: limits)
     }
 

@@ -218,7 +218,8 @@ public struct JSONArrayReader: RecordReader, ~Copyable {
         if oversized || elementEnd - file.start > parser.limits.maximumDocumentSize {
             let limit = parser.limits.maximumDocumentSize
             let error = JSONError(
-                code: .tooLarge, message: "record is larger than the limit of \(limit) bytes (raise it with --max-record-bytes)", line: startLine,
+                code: .tooLarge, message: "record is larger than the limit of \(limit) bytes (raise it with --max-record-bytes)",
+                line: startLine,
                 column: startColumn, offset: startOffset)
             return InputRecord(position: position, payload: .failure(error))
         }

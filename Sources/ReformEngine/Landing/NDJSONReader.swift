@@ -1,7 +1,8 @@
+public import ReformSDK
+
 #if canImport(Glibc)
 import Glibc
 #endif
-public import ReformSDK
 
 /// Reads newline-delimited JSON (one document per line) in large chunks, in constant memory.
 ///
@@ -155,7 +156,8 @@ public struct NDJSONReader: RecordReader, ~Copyable {
         recordIndex += 1
         let limit = parser.limits.maximumDocumentSize
         let error = JSONError(
-            code: .tooLarge, message: "line is longer than the limit of \(limit) bytes (raise it with --max-record-bytes)", line: line, column: 1,
+            code: .tooLarge, message: "line is longer than the limit of \(limit) bytes (raise it with --max-record-bytes)", line: line,
+            column: 1,
             offset: position.offset)
         return InputRecord(position: position, payload: .failure(error))
     }

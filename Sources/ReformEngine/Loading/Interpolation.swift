@@ -41,7 +41,10 @@ public struct InterpolatedString: Sendable, CustomStringConvertible {
                     name = String(inner[..<range.lowerBound])
                     fallback = String(inner[range.upperBound...])
                 }
-                guard !name.isEmpty, name.unicodeScalars.allSatisfy({ $0 == "_" || ("A"..."Z").contains($0) || ("a"..."z").contains($0) || ("0"..."9").contains($0) })
+                guard !name.isEmpty,
+                    name.unicodeScalars.allSatisfy({
+                        $0 == "_" || ("A"..."Z").contains($0) || ("a"..."z").contains($0) || ("0"..."9").contains($0)
+                    })
                 else {
                     throw InterpolationError(
                         column: i + 1, message: "'${\(inner)}' is not a variable reference; write ${NAME} or ${NAME:-default}")

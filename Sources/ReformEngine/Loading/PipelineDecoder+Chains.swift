@@ -81,16 +81,20 @@ extension PipelineDecoder {
         case .flatten: result = (step.kind, nil)
         case .pick(let names):
             let constants = names.map(constant)
-            result = (.pick(constants), KeySet(zip(names, constants).map { .init(name: keys == nil ? $0 : (keys?.key(named: $0)?.name ?? $0), constant: $1) }))
+            result = (
+                .pick(constants),
+                KeySet(zip(names, constants).map { .init(name: keys == nil ? $0 : (keys?.key(named: $0)?.name ?? $0), constant: $1) })
+            )
         case .drop(let names):
             let constants = names.map(constant)
             result = (.drop(constants), keys.map { KeySet($0.keys.filter { !constants.contains($0.constant) }) })
         case .rename(let pairs):
             let resolved = pairs.map { (from: constant($0.from), to: $0.to) }
             let after = keys.map { ks in
-                KeySet(ks.keys.map { key in
-                    resolved.first { $0.from == key.constant }.map { KeySet.Key(name: $0.to, constant: $0.to) } ?? key
-                })
+                KeySet(
+                    ks.keys.map { key in
+                        resolved.first { $0.from == key.constant }.map { KeySet.Key(name: $0.to, constant: $0.to) } ?? key
+                    })
             }
             result = (.rename(resolved), after)
         case .defaults(let pairs):
@@ -101,8 +105,10 @@ extension PipelineDecoder {
         case .set(let pairs):
             for template in pairs.map(\.template) { _ = template.paths.map(path) }
             let resolved = pairs.map { pair in
-                (key: keys?.key(named: pair.key)?.constant ?? pair.key,
-                 template: pair.template.renamingFirstKeys { keys?.key(named: $0)?.constant })
+                (
+                    key: keys?.key(named: pair.key)?.constant ?? pair.key,
+                    template: pair.template.renamingFirstKeys { keys?.key(named: $0)?.constant }
+                )
             }
             result = (.set(resolved), adding(resolved.map(\.key)))
         case .filter(let condition):

@@ -199,7 +199,8 @@ extension PipelineDecoder {
         }
         let token = m["token"].flatMap { context.path($0, "'token' in \(what)") }
         if (policy == .nextURL || (policy == .cursor && m["header"] == nil)) && token == nil {
-            context.error("paging policy '\(policy.rawValue)' needs 'token' (where the next token or URL is in the body)", at: m.node.location)
+            context.error(
+                "paging policy '\(policy.rawValue)' needs 'token' (where the next token or URL is in the body)", at: m.node.location)
         }
         if stop.isEmpty && policy != .none {
             stop = policy == .page || policy == .offset ? [.emptyPage] : [.noNext]

@@ -34,7 +34,9 @@ extension PipelineDecoder {
                 }
                 let t = s.text
                 let ok = ["timeout", "reset", "4xx", "5xx"].contains(t) || (Int(t).map { (100...599).contains($0) } ?? false)
-                if ok { on.append(t) } else {
+                if ok {
+                    on.append(t)
+                } else {
                     context.error(
                         "'\(t)' in 'on' of \(what) is not a status code, 4xx, 5xx, timeout or reset"
                             + Suggestions.hint(for: t, in: ["timeout", "reset", "4xx", "5xx"]),
@@ -149,7 +151,8 @@ extension PipelineDecoder {
                 let hint = Suggestions.hint(for: s.text, in: PipelineDecoder.interceptorKinds)
                 let kinds = PipelineDecoder.interceptorKinds.joined(separator: ", ")
                 context.error(
-                    "unknown interceptor '\(s.text)' in \(what)" + (hint.isEmpty ? "; expected one of: \(kinds)" : "\(hint) (expected one of: \(kinds))"),
+                    "unknown interceptor '\(s.text)' in \(what)"
+                        + (hint.isEmpty ? "; expected one of: \(kinds)" : "\(hint) (expected one of: \(kinds))"),
                     at: item.location)
                 return nil
             }

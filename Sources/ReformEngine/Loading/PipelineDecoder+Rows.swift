@@ -52,7 +52,8 @@ extension PipelineDecoder {
                 for e in fm.entries {
                     guard let index = managerIndex(e, managers) else { continue }
                     if rules[index] != nil {
-                        context.error("manager '\(e.key)' has a style in 'style' and rules in 'from' of \(what); keep one", at: e.keyLocation)
+                        context.error(
+                            "manager '\(e.key)' has a style in 'style' and rules in 'from' of \(what); keep one", at: e.keyLocation)
                     }
                     rules[index] = decodeManagerRows(e, headers: headers, what)
                 }
@@ -133,20 +134,20 @@ extension PipelineDecoder {
 
     /// One manager's entry under `from`: `{ columns: { column: path }, style: …, format: { column: … } }`.
     private func decodeManagerRows(_ entry: Mapping.Entry, headers: [String], _ what: String) -> RowsPlan.ManagerRules {
-        let where_ = "'from.\(entry.key)' of \(what)"
+        let label = "'from.\(entry.key)' of \(what)"
         var sources: [ValuePath?] = headers.map { _ in nil }
         var formats: [ValueFormat?] = headers.map { _ in nil }
         var style = RowStyle.plain
-        guard let m = context.mapping(entry.value, where_, allowed: PipelineDecoder.rowsManagerKeys) else {
+        guard let m = context.mapping(entry.value, label, allowed: PipelineDecoder.rowsManagerKeys) else {
             return RowsPlan.ManagerRules(sources: sources, formats: formats, style: style)
         }
-        if let c = m["columns"], let cm = context.mapping(c, "'columns' of \(where_)", allowed: nil) {
+        if let c = m["columns"], let cm = context.mapping(c, "'columns' of \(label)", allowed: nil) {
             for e in cm.entries {
-                guard let index = columnIndex(e, headers: headers, where_) else { continue }
-                sources[index] = context.path(e.value, "column '\(e.key)' of \(where_)")
+                guard let index = columnIndex(e, headers: headers, label) else { continue }
+                sources[index] = context.path(e.value, "column '\(e.key)' of \(label)")
             }
         }
-        if let f = m["format"] { formats = decodeColumnFormats(f, headers: headers, "'format' of \(where_)") }
+        if let f = m["format"] { formats = decodeColumnFormats(f, headers: headers, "'format' of \(label)") }
         if let s = m["style"] { style = rowStyle(s) ?? .plain }
         return RowsPlan.ManagerRules(sources: sources, formats: formats, style: style)
     }
@@ -182,7 +183,8 @@ extension PipelineDecoder {
         if entry.key == "date" {
             let pattern = DatePattern(text)
             if !pattern.hasFields {
-                context.error("date pattern '\(text)' for \(what) has no date fields (YYYY, MM, M, DD, D, HH, mm, ss)", at: entry.value.location)
+                context.error(
+                    "date pattern '\(text)' for \(what) has no date fields (YYYY, MM, M, DD, D, HH, mm, ss)", at: entry.value.location)
             }
             return .date(pattern)
         }

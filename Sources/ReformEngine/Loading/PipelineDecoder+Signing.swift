@@ -32,8 +32,9 @@ extension PipelineDecoder {
         let header = required("header", in: m, what, hint: "the header the signature goes in, like X-Signature")
             .flatMap { headerName($0, "'header' in \(what)") }
         let message = required(
-            "message", in: m, what, hint: "the canonical string, like \"{method}\\n{path}\\n{query}\\n{timestamp}\\n{body_sha256}\"")
-            .flatMap { signingMessage($0, "'message' in \(what)") }
+            "message", in: m, what, hint: "the canonical string, like \"{method}\\n{path}\\n{query}\\n{timestamp}\\n{body_sha256}\""
+        )
+        .flatMap { signingMessage($0, "'message' in \(what)") }
         if let message, let node = m["message"], message.usesTimestamp, m["timestamp_header"] == nil {
             context.error(
                 "'message' in \(what) signs {timestamp}, but no 'timestamp_header' sends it to the service; "

@@ -22,7 +22,10 @@ extension PipelineDecoder {
             case .scalar(let s):
                 name = s.text
             case .mapping(let pairs) where pairs.count == 1:
-                guard case .scalar(let s) = pairs[0].key.content else { ok = false; continue }
+                guard case .scalar(let s) = pairs[0].key.content else {
+                    ok = false
+                    continue
+                }
                 name = s.text
                 argument = pairs[0].value
                 location = pairs[0].key.location

@@ -29,25 +29,27 @@ package struct PipelineDecoder {
             context.error("the pipeline declares no managers; add a 'managers:' section", at: root.location)
         }
         var decoder = self
-        decoder.pluginPaths = top["plugin_paths"].flatMap { node in
-            context.stringList(node, "'plugin_paths'").map { paths in
-                paths.filter { path in
-                    if path == "~" || path.hasPrefix("~/") {
-                        context.error(
-                            "'\(path)' in 'plugin_paths': '~' is not expanded here (paths are relative to the pipeline's folder); "
-                                + "for a folder in your home, set \(PluginSearchPath.environmentVariable)=\(path) in the shell instead",
-                            at: node.location)
-                        return false
+        decoder.pluginPaths =
+            top["plugin_paths"].flatMap { node in
+                context.stringList(node, "'plugin_paths'").map { paths in
+                    paths.filter { path in
+                        if path == "~" || path.hasPrefix("~/") {
+                            context.error(
+                                "'\(path)' in 'plugin_paths': '~' is not expanded here (paths are relative to the pipeline's folder); "
+                                    + "for a folder in your home, set \(PluginSearchPath.environmentVariable)=\(path) in the shell instead",
+                                at: node.location)
+                            return false
+                        }
+                        return containedPath(path, "a folder in 'plugin_paths'", at: node.location) != nil
                     }
-                    return containedPath(path, "a folder in 'plugin_paths'", at: node.location) != nil
                 }
-            }
-        } ?? []
+            } ?? []
         if let node = top["reformers"], case .mapping(let pairs) = node.content {
-            decoder.declaredReformers = Set(pairs.compactMap { pair -> String? in
-                if case .scalar(let s) = pair.key.content { return s.text }
-                return nil
-            })
+            decoder.declaredReformers = Set(
+                pairs.compactMap { pair -> String? in
+                    if case .scalar(let s) = pair.key.content { return s.text }
+                    return nil
+                })
         }
         return decoder.decodeAll(top, root: root, name: name, services: services, managers: managers)
     }
@@ -57,9 +59,10 @@ package struct PipelineDecoder {
     ) -> Pipeline? {
         let reformers = top["reformers"].map { decodeReformers($0, managers: managers) } ?? [:]
         let rowDecls = top["rows"].map { decodeRows($0, managers: managers) } ?? [:]
-        let runs = top["runs"].map {
-            decodeRuns($0, managers: managers, reformers: reformers, rows: rowDecls)
-        } ?? defaultRuns(managers: managers, at: root.location)
+        let runs =
+            top["runs"].map {
+                decodeRuns($0, managers: managers, reformers: reformers, rows: rowDecls)
+            } ?? defaultRuns(managers: managers, at: root.location)
         guard !context.hasErrors else { return nil }
         return Pipeline(
             file: context.file, folder: folder, name: name, services: services, managers: managers,

@@ -108,7 +108,11 @@ public final class APIManager: Sendable {
     private func wait(for task: Task<Landing, any Error>?) async throws(ManagerError) -> Landing? {
         guard let task else { return nil }
         do {
-            return try await withTaskCancellationHandler { try await task.value } onCancel: { task.cancel() }
+            return try await withTaskCancellationHandler {
+                try await task.value
+            } onCancel: {
+                task.cancel()
+            }
         } catch let error as ManagerError {
             throw error
         } catch {

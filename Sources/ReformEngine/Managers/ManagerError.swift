@@ -1,4 +1,4 @@
-public import ReformSDK
+import ReformSDK
 
 /// Why a manager's request produced no landing. Typed, so callers can react by kind, and keeping
 /// what came back (status, headers, the start of the body) so nothing has to be guessed.

@@ -1,5 +1,5 @@
 public import ReformSDK
-public import ReformYAML
+import ReformYAML
 
 /// A manager declared in Swift rather than YAML: the seed's "child protocol" (seeds/004). A
 /// manager states only what is particular to it — its name and path — and takes every other

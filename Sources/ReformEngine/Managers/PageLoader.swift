@@ -30,7 +30,9 @@ public struct PageLoader: Sendable {
         var problems: [String] = []
         for param in manager.params {
             guard let value = params[param.name] ?? param.defaultValue else {
-                if param.required { problems.append("'\(param.name)' is required; give it in the run's params or with --param \(param.name)=VALUE") }
+                if param.required {
+                    problems.append("'\(param.name)' is required; give it in the run's params or with --param \(param.name)=VALUE")
+                }
                 continue
             }
             if let problem = param.problem(with: value) { problems.append("'\(param.name)': \(problem)") }
@@ -73,7 +75,8 @@ public struct PageLoader: Sendable {
             if response.status == 401 || response.status == 403 {
                 throw fail(
                     .credentialsRejected,
-                    "status \(response.status): the service rejected the credentials; check the variables its 'auth', 'headers' or 'sign' use")
+                    "status \(response.status): the service rejected the credentials; check the variables its 'auth', 'headers' or 'sign' use"
+                )
             }
             throw fail(.httpStatus, "status \(response.status), expected \(expected)")
         }
@@ -99,8 +102,9 @@ public struct PageLoader: Sendable {
             guard response.status == 204, manager.expect.require.isEmpty else {
                 throw fail(
                     .noContent,
-                    "the response has no content" + (manager.expect.require.isEmpty
-                        ? "; if an empty answer means no records, expect status 204" : ", and 'expect.require' needs a body"))
+                    "the response has no content"
+                        + (manager.expect.require.isEmpty
+                            ? "; if an empty answer means no records, expect status 204" : ", and 'expect.require' needs a body"))
             }
             records = []
         } else {
@@ -163,7 +167,8 @@ public struct PageLoader: Sendable {
         next = PageLoader.request(manager, params, paging: paging.param.map { ($0, String(position)) })
     }
 
-    private static func request(_ manager: ManagerPlan, _ params: [(name: String, value: Value)], paging: (String, String)?) -> HTTPRequest {
+    private static func request(_ manager: ManagerPlan, _ params: [(name: String, value: Value)], paging: (String, String)?) -> HTTPRequest
+    {
         var path = manager.path ?? "/"
         var rest: [(name: String, value: Value)] = []
         for (name, value) in params {
@@ -208,8 +213,9 @@ public struct PageLoader: Sendable {
         if parts.count > 1 {
             for pair in parts[1].split(separator: "&") {
                 let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                query.append(QueryItem(
-                    name: PercentEncoding.decode(String(kv[0])), value: kv.count > 1 ? PercentEncoding.decode(String(kv[1])) : ""))
+                query.append(
+                    QueryItem(
+                        name: PercentEncoding.decode(String(kv[0])), value: kv.count > 1 ? PercentEncoding.decode(String(kv[1])) : ""))
             }
         }
         var request = HTTPRequest(method: method, path: String(parts.first ?? "/"), query: query)

@@ -1,4 +1,5 @@
 import ReformHTTP1
+
 /// The forms in which a server can echo a secret back: in a JSON string, percent-encoded in a
 /// URL or a form, and as written (reliability audit D12: a token with `"` or `\` came back
 /// JSON-escaped, and lower-case `%2f` escaped the upper-case form, so both reached stderr).

@@ -22,7 +22,8 @@ struct Redactor: Sendable {
     /// Hides the secrets of `interceptors` (declared on a manager); a signing secret is hidden
     /// whole once resolved (one written into the pipeline has no variable to look up).
     init(interceptors: [InterceptorPlan], environment: [String: String]) {
-        let values = Set(interceptors.secretVariables).compactMap { environment[$0] }
+        let values =
+            Set(interceptors.secretVariables).compactMap { environment[$0] }
             + interceptors.secretTemplates.compactMap { try? $0.resolve(in: environment) }
         self.init(values: values)
     }

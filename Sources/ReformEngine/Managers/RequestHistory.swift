@@ -1,4 +1,5 @@
 import ReformConcurrency
+
 /// The requests a paging run has sent, to catch an API whose paging loops: adding a request is
 /// O(1), and copying the history (a page loader is copied for every flight) copies nothing.
 ///

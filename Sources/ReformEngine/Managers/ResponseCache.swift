@@ -1,5 +1,5 @@
-import ReformConcurrency
 import Glibc
+import ReformConcurrency
 import ReformSDK
 
 /// A manager's response cache (CTNetworking keeps one): responses keyed by method, URL, sorted

@@ -78,7 +78,8 @@ extension ServiceClient {
         if outgoing.origin == nil { outgoing.baseURL = baseURL }
         outgoing.timeout = call.manager.timeout ?? service.timeout ?? 60
         for interceptor in call.chain where !(await interceptor.shouldCall(outgoing, context: context)) {
-            throw ManagerError(.vetoed, manager: call.manager.ref.name, request: request.matchKey, message: "an interceptor vetoed the call")
+            throw ManagerError(
+                .vetoed, manager: call.manager.ref.name, request: request.matchKey, message: "an interceptor vetoed the call")
         }
         for interceptor in call.chain { outgoing = try await interceptor.adapt(outgoing, context: context) }
         try applyHeaders(to: &outgoing, manager: call.manager.ref, request: request)

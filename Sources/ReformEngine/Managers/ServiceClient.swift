@@ -1,4 +1,4 @@
-public import ReformSDK
+import ReformSDK
 
 /// The intensive core (seeds/004): everything that is the same for every API of one service —
 /// base URL, shared headers, auth and token refresh, interceptors, sending, retries, events —
@@ -56,7 +56,9 @@ public final class ServiceClient: Sendable {
         ManagerError(.cancelled, manager: manager.ref.name, request: request.matchKey, message: "cancelled")
     }
 
-    private func resolve(_ template: InterpolatedString, _ what: String, manager: ManagerRef, request: HTTPRequest) throws(ManagerError) -> String {
+    private func resolve(_ template: InterpolatedString, _ what: String, manager: ManagerRef, request: HTTPRequest) throws(ManagerError)
+        -> String
+    {
         do { return try template.resolve(in: environment, secret: true) } catch {
             throw ManagerError(
                 .configuration, manager: manager.name, request: request.matchKey,
@@ -79,7 +81,8 @@ public final class ServiceClient: Sendable {
         case .bearer(let token)?:
             outgoing.setHeader("Authorization", "Bearer " + (try resolve(token, "'auth.bearer'", manager: manager, request: request)))
         case .basic(let user, let password)?:
-            let pair = try resolve(user, "'auth.basic.user'", manager: manager, request: request) + ":"
+            let pair =
+                try resolve(user, "'auth.basic.user'", manager: manager, request: request) + ":"
                 + (try resolve(password, "'auth.basic.password'", manager: manager, request: request))
             outgoing.setHeader("Authorization", "Basic " + Base64.encode(pair.utf8))
         case .apiKey(let name, let inQuery, let value)?:

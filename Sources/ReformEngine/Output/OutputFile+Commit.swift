@@ -1,4 +1,5 @@
 import ReformConcurrency
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -43,7 +44,6 @@ extension OutputFile {
     /// Whether the temporary file still waits to be renamed into place.
     var isPending: Bool { temporaryPath.map { path in OutputFile.unfinished.withLock { $0[path] != nil } } ?? false }
 
-
     /// A hard link to the file at `path` beside it (`.NAME.reform-PID-old-XXXXXX`), so that it
     /// can be put back; nil when there is no old file.
     private static func keepOld(_ path: String, displayPath: String) throws(OutputError) -> String? {
@@ -66,6 +66,7 @@ extension OutputError {
     func describingRollback(_ restored: [String]) -> OutputError {
         guard !restored.isEmpty else { return self }
         return OutputError(
-            path: path, message: message + "; the outputs already replaced were put back (\(restored.joined(separator: ", "))): no output changed")
+            path: path,
+            message: message + "; the outputs already replaced were put back (\(restored.joined(separator: ", "))): no output changed")
     }
 }

@@ -1,4 +1,5 @@
 import ReformConcurrency
+
 #if canImport(Glibc)
 import Glibc
 #endif

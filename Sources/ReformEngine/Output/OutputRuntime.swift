@@ -25,7 +25,8 @@ struct OutputRuntime {
 
     init(_ plan: OutputPlan, index: Int, options: RunOptions, managers: [ManagerRef]) throws(RunError) {
         self.plan = plan
-        chain = try ChainRunner(plans: plan.chain, origin: Origin(manager: managers.first ?? ManagerRef(index: 0, name: ""), sequence: 0),
+        chain = try ChainRunner(
+            plans: plan.chain, origin: Origin(manager: managers.first ?? ManagerRef(index: 0, name: ""), sequence: 0),
             sortMemory: options.sortMemory)
         let toStdout = plan.path == nil
         let path = OutputRuntime.path(of: plan, options: options)
@@ -60,7 +61,9 @@ struct OutputRuntime {
     /// `--output` for the standard-output output; nil for standard output itself.
     static func path(of plan: OutputPlan, options: RunOptions) -> String? {
         guard let declared = plan.path else { return options.outputPath }
-        return options.outputFolder.map { FilePaths.resolve(declared.hasPrefix("/") ? String(declared.dropFirst()) : declared, against: $0) }
+        return options.outputFolder.map {
+            FilePaths.resolve(declared.hasPrefix("/") ? String(declared.dropFirst()) : declared, against: $0)
+        }
             ?? declared
     }
 

@@ -1,7 +1,8 @@
+import ReformSDK
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import ReformSDK
 
 /// One worker of a parallel landing: its own parser, fast-path encoder and chain runner per
 /// output, turning batches of NDJSON lines into a ``BatchResult`` exactly as the single-core path
@@ -72,7 +73,8 @@ final class BatchWorker: @unchecked Sendable {
     /// The dead letter of a line over the size limit; like the streaming reader, without its text.
     private func tooLong(sequence: Int, lineNumber: Int) -> BatchResult.Event {
         let limit = parser.limits.maximumDocumentSize
-        let error = RecordError(code: "too-large", message: "column 1: line is longer than the limit of \(limit) bytes (raise it with --max-record-bytes)")
+        let error = RecordError(
+            code: "too-large", message: "column 1: line is longer than the limit of \(limit) bytes (raise it with --max-record-bytes)")
         return .dead(.init(sequence: sequence, line: lineNumber, stage: "input", error: error, record: nil, text: ""))
     }
 

@@ -61,8 +61,10 @@ struct ParallelLanding {
         var workers: [BatchWorker] = []
         do throws(RunError) {
             for _ in 0..<options.jobs {
-                let direct = options.directWrites
-                    ? DirectEncoder.make(for: manager, outputs: outputs, format: formats.first ?? .ndjson, limits: options.recordLimits) : nil
+                let direct =
+                    options.directWrites
+                    ? DirectEncoder.make(for: manager, outputs: outputs, format: formats.first ?? .ndjson, limits: options.recordLimits)
+                    : nil
                 let projection = InputProjection.make(for: manager, outputs: outputs)
                 workers.append(
                     try BatchWorker(
@@ -82,7 +84,9 @@ struct ParallelLanding {
         spareBuffers: inout [[[UInt8]]]
     ) throws(RunError) {
         var batcher: LineBatcher
-        do { batcher = try LineBatcher(path: path, batchSize: options.batchSize, maximumLine: options.recordLimits.maximumDocumentSize + 1) } catch {
+        do {
+            batcher = try LineBatcher(path: path, batchSize: options.batchSize, maximumLine: options.recordLimits.maximumDocumentSize + 1)
+        } catch {
             throw sourceFailure(error.description)
         }
         let inputName = path == "-" ? "<stdin>" : path

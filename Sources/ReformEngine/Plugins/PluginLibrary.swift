@@ -45,7 +45,8 @@ public enum PluginLibrary {
         }
         let create = unsafeBitCast(createSymbol, to: (@convention(c) () -> UnsafeMutableRawPointer?).self)
         guard let raw = create() else {
-            throw PluginLoadError(.notAReformer, plugin: name, "plugin '\(name)' (\(path)) returned nothing from '\(ReformPluginABI.createSymbol)'")
+            throw PluginLoadError(
+                .notAReformer, plugin: name, "plugin '\(name)' (\(path)) returned nothing from '\(ReformPluginABI.createSymbol)'")
         }
         let object = Unmanaged<AnyObject>.fromOpaque(raw).takeRetainedValue()
         guard let plugin = object as? any ReformerPlugin else {

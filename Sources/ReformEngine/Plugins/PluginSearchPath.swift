@@ -47,7 +47,8 @@ public struct PluginSearchPath: Sendable, Equatable {
         guard PluginSearchPath.isValidName(name) else {
             throw PluginLoadError(
                 .notFound, plugin: name,
-                "'\(name)' is not a plugin name: plugin names are Swift identifiers like ThumbnailURL (the product name of the plugin package)")
+                "'\(name)' is not a plugin name: plugin names are Swift identifiers like ThumbnailURL (the product name of the plugin package)"
+            )
         }
         for folder in folders {
             let package = FilePaths.resolve(name, against: folder)
@@ -70,7 +71,8 @@ public struct PluginSearchPath: Sendable, Equatable {
                 + (folders.isEmpty
                     ? "(no plugin folder exists: no 'plugin_paths', no \(PluginSearchPath.environmentVariable), no Plugins/ folder here or above the pipeline). "
                     : "(searched \(folders.joined(separator: ", "))). ")
-                + "Create it with 'reform plugins new \(name)', or add its folder to 'plugin_paths' or \(PluginSearchPath.environmentVariable)")
+                + "Create it with 'reform plugins new \(name)', or add its folder to 'plugin_paths' or \(PluginSearchPath.environmentVariable)"
+        )
     }
 
     /// Every plugin in the search folders (the first of each name), built or not.
@@ -99,7 +101,9 @@ public struct PluginSearchPath: Sendable, Equatable {
     public static func isValidName(_ name: String) -> Bool {
         guard let first = name.unicodeScalars.first, first == "_" || ("A"..."Z").contains(first) || ("a"..."z").contains(first)
         else { return false }
-        return name.unicodeScalars.allSatisfy { $0 == "_" || ("A"..."Z").contains($0) || ("a"..."z").contains($0) || ("0"..."9").contains($0) }
+        return name.unicodeScalars.allSatisfy {
+            $0 == "_" || ("A"..."Z").contains($0) || ("a"..."z").contains($0) || ("0"..."9").contains($0)
+        }
     }
 
     /// The most recently built `libNAME.so` of the package at `package`.

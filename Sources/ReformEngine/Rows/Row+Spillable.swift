@@ -9,7 +9,8 @@ extension Row: Spillable {
     }
 
     init(unspilling reader: inout SpillReader, context shape: RowShape) throws(SpillError) {
-        let style = RowStyle(emphasis: RowStyle.Emphasis(rawValue: try reader.string()), colour: RowStyle.Colour(rawValue: try reader.string()))
+        let style = RowStyle(
+            emphasis: RowStyle.Emphasis(rawValue: try reader.string()), colour: RowStyle.Colour(rawValue: try reader.string()))
         var values: [Value] = []
         var cells: [Value] = []
         values.reserveCapacity(shape.columns.count)

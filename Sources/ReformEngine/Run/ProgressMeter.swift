@@ -1,4 +1,5 @@
 import ReformConcurrency
+
 /// Counts one manager's landing and reports it through ``RunOptions/progress``, at most five
 /// times a second (the clock is read once every 1,024 records, or after a chunk is read).
 final class ProgressMeter {

@@ -60,27 +60,29 @@ public struct RunStats: Sendable {
         root.appendNew(key: "jobs", value: .int(jobs))
         root.appendNew(
             key: "managers",
-            value: .array(managers.map { m in
-                var o = Object()
-                o.appendNew(key: "name", value: .string(m.name))
-                o.appendNew(key: "records", value: .int(m.records))
-                o.appendNew(key: "bytes", value: .int(m.bytes))
-                o.appendNew(key: "seconds", value: rounded(m.seconds))
-                o.appendNew(key: "records_per_second", value: .int(m.seconds > 0 ? Int(Double(m.records) / m.seconds) : 0))
-                return .object(o)
-            }))
+            value: .array(
+                managers.map { m in
+                    var o = Object()
+                    o.appendNew(key: "name", value: .string(m.name))
+                    o.appendNew(key: "records", value: .int(m.records))
+                    o.appendNew(key: "bytes", value: .int(m.bytes))
+                    o.appendNew(key: "seconds", value: rounded(m.seconds))
+                    o.appendNew(key: "records_per_second", value: .int(m.seconds > 0 ? Int(Double(m.records) / m.seconds) : 0))
+                    return .object(o)
+                }))
         root.appendNew(
             key: "steps",
-            value: .array(steps.map { s in
-                var o = Object()
-                o.appendNew(key: "output", value: .int(s.output))
-                o.appendNew(key: "reformer", value: .string(s.reformer))
-                o.appendNew(key: "in", value: .int(s.recordsIn))
-                o.appendNew(key: "out", value: .int(s.recordsOut))
-                o.appendNew(key: "rejected", value: .int(s.rejected))
-                o.appendNew(key: "seconds", value: rounded(s.seconds))
-                return .object(o)
-            }))
+            value: .array(
+                steps.map { s in
+                    var o = Object()
+                    o.appendNew(key: "output", value: .int(s.output))
+                    o.appendNew(key: "reformer", value: .string(s.reformer))
+                    o.appendNew(key: "in", value: .int(s.recordsIn))
+                    o.appendNew(key: "out", value: .int(s.recordsOut))
+                    o.appendNew(key: "rejected", value: .int(s.rejected))
+                    o.appendNew(key: "seconds", value: rounded(s.seconds))
+                    return .object(o)
+                }))
         root.appendNew(key: "written_directly", value: .int(writtenDirectly))
         root.appendNew(key: "in", value: .int(recordsIn))
         root.appendNew(key: "out", value: .int(recordsOut))

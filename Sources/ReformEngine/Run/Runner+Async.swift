@@ -1,4 +1,5 @@
 import ReformConcurrency
+
 extension Runner {
     /// Runs to the end on a thread of its own and returns the counts, without holding a thread of
     /// the concurrency pool meanwhile; use this from async code.

@@ -77,13 +77,14 @@ extension Runner {
 
     /// Sends one landed record through every output's chain, or a bad one to the dead-letter file.
     private func route(_ landed: Landed, of ref: ManagerRef, sequence: Int, from source: any RecordSource, into state: inout RunState)
-        throws -> Void
+        throws
     {
         switch landed {
         case .record(let value, let line, let page):
             let record = Record(value, origin: Origin(manager: ref, sequence: sequence, line: line, page: page))
             for i in state.outputs.indices {
-                try state.outputs[i].process(record, inputName: source.inputName, deadLetter: state.deadLetter, original: source.originalRecord)
+                try state.outputs[i].process(
+                    record, inputName: source.inputName, deadLetter: state.deadLetter, original: source.originalRecord)
             }
         case .bad(let line, let error, let text):
             try state.deadLetter.add(

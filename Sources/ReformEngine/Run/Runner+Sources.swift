@@ -64,9 +64,11 @@ extension Runner {
         let projection = options.sample == nil ? InputProjection.make(for: ref, outputs: state.plan.outputs) : nil
         var sources: [any RecordSource] = []
         for path in files {
-            let direct = options.directWrites && !trying
+            let direct =
+                options.directWrites && !trying
                 ? DirectMapping.make(for: ref, outputs: state.outputs, limits: options.recordLimits) : nil
-            sources.append(try InputFiles.open(path, manager: ref.name, projection: projection, direct: direct, limits: options.recordLimits))
+            sources.append(
+                try InputFiles.open(path, manager: ref.name, projection: projection, direct: direct, limits: options.recordLimits))
         }
         return sources
     }
@@ -127,7 +129,8 @@ extension Runner {
     {
         var cache: ResponseCache?
         if options.useCache, let plan = manager.cache {
-            let folder = plan.store == .disk
+            let folder =
+                plan.store == .disk
                 ? FilePaths.resolve(".reform-cache/\(manager.ref.name)", against: FilePaths.folder(of: pipeline.file)) : nil
             cache = ResponseCache(folder: folder)
         }

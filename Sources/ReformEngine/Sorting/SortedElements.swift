@@ -94,7 +94,8 @@ final class SortedElements<Element: Spillable> {
     private func siftDown(_ start: Int) {
         var parent = start
         while true {
-            let left = 2 * parent + 1, right = left + 1
+            let left = 2 * parent + 1
+            let right = left + 1
             var first = parent
             if left < heap.count, precedes(heap[left], heap[first]) { first = left }
             if right < heap.count, precedes(heap[right], heap[first]) { first = right }
@@ -158,7 +159,8 @@ private struct RunReader {
         if buffer.count < count { buffer += [UInt8](repeating: 0, count: count - buffer.count) }
         var filled = kept
         while filled < buffer.count, !remaining.isEmpty {
-            let got = try file.read(at: remaining.lowerBound, count: min(buffer.count - filled, remaining.count), into: &buffer, from: filled)
+            let got = try file.read(
+                at: remaining.lowerBound, count: min(buffer.count - filled, remaining.count), into: &buffer, from: filled)
             guard got > 0 else { break }
             remaining = remaining.lowerBound + got..<remaining.upperBound
             filled += got

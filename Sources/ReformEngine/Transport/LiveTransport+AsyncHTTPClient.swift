@@ -62,7 +62,9 @@ extension LiveTransport {
         }
         if error is CancellationError { return make(.cancelled, "cancelled") }
         if error is NIOTooManyBytesError {
-            return make(.tooLarge, "the body is larger than \(maxBodyBytes) bytes; nothing of it was landed (raise the limit with --max-body-bytes)")
+            return make(
+                .tooLarge, "the body is larger than \(maxBodyBytes) bytes; nothing of it was landed (raise the limit with --max-body-bytes)"
+            )
         }
         if let http = error as? HTTPClientError {
             switch http {
@@ -92,7 +94,8 @@ extension LiveTransport {
             let refused = connect.connectionErrors.contains { ($0.error as? IOError)?.errnoCode == ECONNREFUSED }
             return make(
                 .unreachable,
-                refused ? "connection refused; is the service running at its base_url? (or use --env)"
+                refused
+                    ? "connection refused; is the service running at its base_url? (or use --env)"
                     : "cannot connect to \(connect.host):\(connect.port) (\(connect)); check the base_url and the network")
         }
         if error is HTTPParserError {

@@ -1,5 +1,5 @@
-import ReformHTTP1
 import ReformConcurrency
+import ReformHTTP1
 import ReformSDK
 
 extension LiveTransport {
@@ -30,7 +30,8 @@ extension LiveTransport {
     private func exchange(_ request: HTTPRequest, to target: HTTP1Target, deadline: Deadline) async throws(HTTP1Failure)
         -> HTTP1Response
     {
-        let bytes = try HTTP1RequestHead.bytes(method: request.method, target: target, headers: request.headers.map { HTTP1Field(name: $0.name, value: $0.value) },
+        let bytes = try HTTP1RequestHead.bytes(
+            method: request.method, target: target, headers: request.headers.map { HTTP1Field(name: $0.name, value: $0.value) },
             body: request.body)
         var connection = HTTP1Pool.shared.connection(to: target)
         while true {

@@ -1,5 +1,5 @@
-import ReformHTTP1
 import ReformConcurrency
+import ReformHTTP1
 import ReformSDK
 
 extension LiveTransport {
@@ -25,7 +25,8 @@ extension LiveTransport {
             guard visited.count <= Redirects.limit else {
                 throw TransportError(
                     .invalidRequest, manager: manager.name, request: shown,
-                    message: "more than \(Redirects.limit) redirects (the last to \(nextURL)); point the base_url or path at the final address")
+                    message:
+                        "more than \(Redirects.limit) redirects (the last to \(nextURL)); point the base_url or path at the final address")
             }
             guard visited.insert("\(next.method) \(nextURL)").inserted else {
                 throw TransportError(

@@ -1,5 +1,5 @@
-import ReformHTTP1
 import ReformConcurrency
+import ReformHTTP1
 public import ReformSDK
 
 /// Sends requests over real HTTP.

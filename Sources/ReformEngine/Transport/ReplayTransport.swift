@@ -24,14 +24,16 @@ public struct ReplayTransport: Transport {
 
     /// A transport over the fixtures of `managers`; throws when a fixture file cannot be read.
     /// `loadDocument` reads one file for the manager named.
-    public init(managers: [ManagerPlan], loadDocument: (_ path: String, _ manager: String) throws(SourceError) -> Value) throws(SourceError) {
+    public init(managers: [ManagerPlan], loadDocument: (_ path: String, _ manager: String) throws(SourceError) -> Value) throws(SourceError)
+    {
         var exchanges: [Int: [String: Exchange]] = [:]
         var folders: [Int: String] = [:]
         for manager in managers {
             guard let folder = manager.fixtures else { continue }
             folders[manager.ref.index] = folder
             var byKey: [String: Exchange] = [:]
-            for name in FilePaths.contents(of: folder) ?? [] where name.hasSuffix(".json") || name.hasSuffix(".yaml") || name.hasSuffix(".yml") {
+            for name in FilePaths.contents(of: folder) ?? []
+            where name.hasSuffix(".json") || name.hasSuffix(".yaml") || name.hasSuffix(".yml") {
                 let path = FilePaths.resolve(name, against: folder)
                 let exchange = try ReplayTransport.exchange(from: try loadDocument(path, manager.ref.name), file: path, manager: manager)
                 byKey[exchange.request.matchKey] = exchange

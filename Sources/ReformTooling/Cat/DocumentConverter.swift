@@ -1,6 +1,6 @@
 package import ReformEngine
-package import ReformSDK
-package import ReformYAML
+import ReformSDK
+import ReformYAML
 
 #if canImport(Glibc)
 import Glibc
@@ -47,7 +47,8 @@ package struct DocumentConverter {
         do { bytes = try path == "-" ? DocumentConverter.readStandardInput() : FilePaths.readAll(path) } catch {
             return ["\(name): error: \(error.reason)"]
         }
-        let isYAML = lower.hasSuffix(".yaml") || lower.hasSuffix(".yml")
+        let isYAML =
+            lower.hasSuffix(".yaml") || lower.hasSuffix(".yml")
             || (!lower.hasSuffix(".json") && !DocumentConverter.looksLikeJSON(bytes))
         if isYAML {
             do {

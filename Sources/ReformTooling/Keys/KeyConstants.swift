@@ -1,5 +1,5 @@
 package import ReformEngine
-package import ReformSDK
+import ReformSDK
 
 /// The constant keys a pipeline's reformers declare, as a listing or as Swift source.
 package enum KeyConstants {

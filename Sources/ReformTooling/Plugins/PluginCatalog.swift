@@ -1,5 +1,5 @@
 package import ReformEngine
-package import ReformSDK
+import ReformSDK
 
 /// What `reform plugins` lists: the built-in reformer kinds and steps, then every plugin found in
 /// the search path with its options, or what to run to make it usable.
@@ -53,7 +53,8 @@ package enum PluginCatalog {
         for option in plugin.options {
             let requirement =
                 option.required ? "required" : option.defaultValue.map { "default \(JSON.compactString($0))" } ?? "optional"
-            out += "      " + option.name.padding(to: 8) + " " + option.kind.rawValue.padding(to: 7) + " "
+            out +=
+                "      " + option.name.padding(to: 8) + " " + option.kind.rawValue.padding(to: 7) + " "
                 + requirement.padding(to: 30) + " " + option.doc + "\n"
         }
         return out

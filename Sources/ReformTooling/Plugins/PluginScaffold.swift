@@ -1,4 +1,5 @@
-package import ReformEngine
+import ReformEngine
+
 /// `reform plugins new NAME`: a plugin package that builds and passes its conformance tests as
 /// generated, in the repository's `Plugins/` or in any folder outside it.
 package struct PluginScaffold: Sendable {

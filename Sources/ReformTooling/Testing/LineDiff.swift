@@ -1,10 +1,12 @@
-package import ReformEngine
+import ReformEngine
+
 /// A unified-style line diff for test failures: `-` expected, `+` actual, a little context.
 enum LineDiff {
     /// The differing lines of `expected` and `actual` (longest-common-subsequence alignment), at
     /// most `limit` `-`/`+` lines, with one line of context around each change.
     static func render(expected: [String], actual: [String], limit: Int = 20) -> [String] {
-        let n = expected.count, m = actual.count
+        let n = expected.count
+        let m = actual.count
         guard n * m <= 4_000_000 else {
             return ["- (\(n) lines expected)", "+ (\(m) lines written; too long to align, compare the files)"]
         }
@@ -14,16 +16,25 @@ enum LineDiff {
                 lcs[i][j] = expected[i] == actual[j] ? lcs[i + 1][j + 1] + 1 : max(lcs[i + 1][j], lcs[i][j + 1])
             }
         }
-        enum Edit { case same(String), removed(String), added(String) }
+        enum Edit {
+            case same(String)
+            case removed(String)
+            case added(String)
+        }
         var edits: [Edit] = []
-        var i = 0, j = 0
+        var i = 0
+        var j = 0
         while i < n || j < m {
             if i < n, j < m, expected[i] == actual[j] {
-                edits.append(.same(expected[i])); i += 1; j += 1
+                edits.append(.same(expected[i]))
+                i += 1
+                j += 1
             } else if i < n, j == m || lcs[i + 1][j] >= lcs[i][j + 1] {
-                edits.append(.removed(expected[i])); i += 1
+                edits.append(.removed(expected[i]))
+                i += 1
             } else {
-                edits.append(.added(actual[j])); j += 1
+                edits.append(.added(actual[j]))
+                j += 1
             }
         }
         func isChange(_ k: Int) -> Bool {

@@ -1,6 +1,6 @@
-package import ReformEngine
-package import ReformSDK
-package import ReformYAML
+import ReformEngine
+import ReformSDK
+import ReformYAML
 
 /// Decodes a test file's YAML into a ``PipelineTestFile``, reporting every problem to the context
 /// as `file:line:column` diagnostics, the way pipelines are decoded.

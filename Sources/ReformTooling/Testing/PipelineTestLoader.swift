@@ -1,6 +1,6 @@
 package import ReformEngine
-package import ReformSDK
-package import ReformYAML
+import ReformSDK
+import ReformYAML
 
 /// Loads test files (`NAME.test.yaml`) with the YAML loader; problems come back as the same
 /// ``PipelineLoadError`` pipelines use (`file:line:column: error: …`, the line and a caret).
@@ -36,7 +36,8 @@ package struct PipelineTestLoader: Sendable {
             throw failure("a test file holds one YAML document with a 'tests' list", at: SourceLocation(line: 1, column: 1), source: source)
         }
         let context = DecodingContext(file: path, environment: environment)
-        let decoded = PipelineTestDecoder(context: context, folder: FilePaths.folder(of: path), allowOutsidePaths: allowOutsidePaths).decode(root)
+        let decoded = PipelineTestDecoder(context: context, folder: FilePaths.folder(of: path), allowOutsidePaths: allowOutsidePaths)
+            .decode(root)
         guard let decoded, !context.hasErrors else {
             throw PipelineLoadError(diagnostics: context.diagnostics, source: source)
         }

@@ -1,4 +1,5 @@
-package import ReformEngine
+import ReformEngine
+
 /// How one test case went.
 package struct PipelineTestResult: Sendable {
     /// The pipeline's name.

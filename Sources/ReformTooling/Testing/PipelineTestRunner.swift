@@ -1,6 +1,6 @@
-package import ReformEngine
 import ReformConcurrency
-package import ReformSDK
+package import ReformEngine
+import ReformSDK
 
 /// Runs test cases: each run replays its fixtures (or reads its input files) offline, writes its
 /// outputs and dead-letter file into a temporary folder, and is compared with what the test expects.

@@ -1,5 +1,5 @@
-package import ReformEngine
-package import ReformSDK
+import ReformEngine
+import ReformSDK
 
 /// The comparisons of one test case, collecting a message (with a diff) for each mismatch.
 struct TestCheck {
@@ -101,8 +101,10 @@ struct TestCheck {
 
     mutating func counts(_ counts: (recordsIn: Int?, recordsOut: Int?, rejected: Int?), summary: RunSummary) {
         let out = summary.written.reduce(0) { $0 + $1.count }
-        let pairs = [("in", counts.recordsIn, summary.recordsIn), ("out", counts.recordsOut, out), ("rejected", counts.rejected, summary.rejected)]
-        for case let (name, expected?, actual) in pairs where expected != actual {
+        let pairs = [
+            ("in", counts.recordsIn, summary.recordsIn), ("out", counts.recordsOut, out), ("rejected", counts.rejected, summary.rejected),
+        ]
+        for case (let name, let expected?, let actual) in pairs where expected != actual {
             failures.append("expected \(expected) records \(name), got \(actual)")
         }
     }

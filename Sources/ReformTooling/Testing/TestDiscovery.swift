@@ -1,4 +1,5 @@
-package import ReformEngine
+import ReformEngine
+
 /// Finds pipelines and their test files from what `reform test` is given: pipeline files, test
 /// files (`NAME.test.yaml`) and folders (searched recursively).
 package struct TestDiscovery: Sendable {

@@ -1,4 +1,5 @@
-package import ReformEngine
+import ReformEngine
+
 #if canImport(Glibc)
 import Glibc
 #endif

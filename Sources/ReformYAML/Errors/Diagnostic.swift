@@ -67,8 +67,10 @@ public struct Diagnostic: Error, Sendable, Hashable, CustomStringConvertible {
         let errors = diagnostics.dropFirst(limit).filter { $0.severity == .error }.count
         let others = diagnostics.count - limit - errors
         if diagnostics.count > limit {
-            let counts = [errors > 0 ? "\(errors) more error\(errors == 1 ? "" : "s")" : nil,
-                          others > 0 ? "\(others) more warning\(others == 1 ? "" : "s") or note\(others == 1 ? "" : "s")" : nil]
+            let counts = [
+                errors > 0 ? "\(errors) more error\(errors == 1 ? "" : "s")" : nil,
+                others > 0 ? "\(others) more warning\(others == 1 ? "" : "s") or note\(others == 1 ? "" : "s")" : nil,
+            ]
             parts.append("\(diagnostics[limit].file): \(counts.compactMap { $0 }.joined(separator: " and ")) not shown; fix these first")
         }
         return parts.joined(separator: "\n")

@@ -124,7 +124,9 @@ struct Composer {
         if stack.count >= limits.maxDepth {
             throw YAMLError(
                 code: .tooDeep, file: file, location: event.location,
-                message: "sequences and mappings nest deeper than \(limits.maxDepth) levels (YAMLLimits.maxDepth; raise it with reform --yaml-max-depth)")
+                message:
+                    "sequences and mappings nest deeper than \(limits.maxDepth) levels (YAMLLimits.maxDepth; raise it with reform --yaml-max-depth)"
+            )
         }
         var frame = Frame(isMapping: isMapping, event: event)
         if let anchor = event.anchor {

@@ -95,9 +95,10 @@ struct EventParser: ~Copyable {
             return .alias(name: Self.string(event.data.alias.anchor) ?? "", location: location)
         case YAML_SCALAR_EVENT:
             let data = event.data.scalar
-            let text = data.value.map {
-                String(decoding: UnsafeBufferPointer(start: $0, count: data.length), as: UTF8.self)
-            } ?? ""
+            let text =
+                data.value.map {
+                    String(decoding: UnsafeBufferPointer(start: $0, count: data.length), as: UTF8.self)
+                } ?? ""
             let style: YAMLScalar.Style =
                 switch data.style {
                 case YAML_SINGLE_QUOTED_SCALAR_STYLE: .singleQuoted

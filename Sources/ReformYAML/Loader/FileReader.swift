@@ -25,7 +25,9 @@ enum FileReader {
         guard size <= maxBytes else {
             throw YAMLError(
                 code: .inputTooLarge, file: path, location: SourceLocation(line: 1, column: 1),
-                message: "the file is \(size) bytes, more than the limit of \(maxBytes) (YAMLLimits.maxInputBytes; raise it with reform --yaml-max-bytes)")
+                message:
+                    "the file is \(size) bytes, more than the limit of \(maxBytes) (YAMLLimits.maxInputBytes; raise it with reform --yaml-max-bytes)"
+            )
         }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)

@@ -116,10 +116,10 @@ import Testing
         let pipeline = try server.pipeline(
             service("retry: { attempts: 2, base: 5s }") + """
 
-            managers:
-              echo: { service: api, path: /echo, params: { veto: { default: 0 } }, interceptors: [{ headers: { X-Manager: echo } }] }
-              flaky: { service: api, path: /flaky, params: { key: i, fail: 1 }, records: items }
-            """)
+                managers:
+                  echo: { service: api, path: /echo, params: { veto: { default: 0 } }, interceptors: [{ headers: { X-Manager: echo } }] }
+                  flaky: { service: api, path: /flaky, params: { key: i, fail: 1 }, records: items }
+                """)
         let recorder = Recorder()
         let landing = try await server.manager("echo", in: pipeline, interceptors: [recorder]).load()
         guard case .object(let echoed)? = landing.records.first, case .object(let headers)? = echoed["headers"] else {
@@ -156,7 +156,8 @@ import Testing
         let server = try TestServer()
         let pipeline = try server.pipeline(
             service("interceptors: [{ rate_limit: 20 }]")
-                + "\nmanagers:\n  m: { service: api, path: /paged/page, params: { per_page: 1, total: 6 }, records: data.items, paging: { policy: page, param: page } }")
+                + "\nmanagers:\n  m: { service: api, path: /paged/page, params: { per_page: 1, total: 6 }, records: data.items, paging: { policy: page, param: page } }"
+        )
         let started = ContinuousClock.now
         let (records, _, _) = try await server.manager("m", in: pipeline).loadAll()
         #expect(records.count == 6)
@@ -166,7 +167,8 @@ import Testing
     @Test func aCachedLandingIsMarkedAndSendsNothing() async throws {
         let server = try TestServer()
         let pipeline = try server.pipeline(
-            service() + "\nmanagers:\n  m: { service: api, path: /paged/offset, params: { limit: 3 }, records: items, cache: { ttl: 60s } }")
+            service() + "\nmanagers:\n  m: { service: api, path: /paged/offset, params: { limit: 3 }, records: items, cache: { ttl: 60s } }"
+        )
         let cache = ResponseCache()
         let first = try await server.manager("m", in: pipeline, cache: cache).load()
         let second = try await server.manager("m", in: pipeline, cache: cache).load()

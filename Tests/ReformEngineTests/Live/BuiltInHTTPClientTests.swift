@@ -25,7 +25,8 @@ import Testing
     @Test("a chunked body with extensions and a trailer is joined whole", arguments: [1, 3, 40])
     func chunkedBody(parts: Int) async throws {
         let server = try TestServer()
-        let response = try await get(server, "/chunked", query: [QueryItem(name: "count", value: "7"), QueryItem(name: "parts", value: "\(parts)")])
+        let response = try await get(
+            server, "/chunked", query: [QueryItem(name: "count", value: "7"), QueryItem(name: "parts", value: "\(parts)")])
         #expect(response.status == 200)
         #expect(ids(response) == Array(1...7))
         #expect(response.header("transfer-encoding") == "chunked")
@@ -200,13 +201,15 @@ import Testing
         #expect(Set(log.compactMap { $0["connection"]?.intNumber }).count == 2)
     }
 
-    @Test("malformed framing is an error that says what is wrong", arguments: [
-        ("HTTP/1.1 000 Zero\r\nContent-Length: 0\r\n\r\n", "the status code 0 is below 100"),
-        ("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n-0\r\n\r\n", "a chunk size line is '-0', not a hexadecimal number"),
-        ("HTTP/1.1 200 OK\r\nContent-Length: 2, 3\r\n\r\n{}", "Content-Length is '2, 3', not one whole number"),
-        ("HTTP/2 200\r\n\r\n", "the status line is 'HTTP/2 200', not 'HTTP/1.1 CODE REASON'"),
-        ("HTTP/1.1 200 OK\r\nBad Header: x\r\n\r\n", "a header name contains white space: 'Bad Header'"),
-    ])
+    @Test(
+        "malformed framing is an error that says what is wrong",
+        arguments: [
+            ("HTTP/1.1 000 Zero\r\nContent-Length: 0\r\n\r\n", "the status code 0 is below 100"),
+            ("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n-0\r\n\r\n", "a chunk size line is '-0', not a hexadecimal number"),
+            ("HTTP/1.1 200 OK\r\nContent-Length: 2, 3\r\n\r\n{}", "Content-Length is '2, 3', not one whole number"),
+            ("HTTP/2 200\r\n\r\n", "the status line is 'HTTP/2 200', not 'HTTP/1.1 CODE REASON'"),
+            ("HTTP/1.1 200 OK\r\nBad Header: x\r\n\r\n", "a header name contains white space: 'Bad Header'"),
+        ])
     func malformedFraming(response: String, problem: String) async throws {
         let server = try TestServer()
         let error = await #expect(throws: TransportError.self) { _ = try await raw(server, response) }
@@ -219,7 +222,10 @@ import Testing
         let server = try TestServer()
         let flood = String(repeating: "HTTP/1.1 100 Continue\r\n\r\n", count: 150) + "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}"
         let error = await #expect(throws: TransportError.self) { _ = try await raw(server, flood) }
-        #expect(error?.message == "the server's answer is not valid HTTP/1.1 (more than 100 interim (1xx) responses before the answer); nothing of it was landed")
+        #expect(
+            error?.message
+                == "the server's answer is not valid HTTP/1.1 (more than 100 interim (1xx) responses before the answer); nothing of it was landed"
+        )
         let few = String(repeating: "HTTP/1.1 100 Continue\r\n\r\n", count: 3) + "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}"
         #expect(try await raw(server, few).body == .object([:]))
     }
@@ -235,7 +241,9 @@ import Testing
         #expect(try await server.requests(path: "/echo").isEmpty)
     }
 
-    @Test("both clients answer the same: status, headers, parsed body, failures", arguments: ["/paged/page", "/status", "/html", "/malformed", "/no-content"])
+    @Test(
+        "both clients answer the same: status, headers, parsed body, failures",
+        arguments: ["/paged/page", "/status", "/html", "/malformed", "/no-content"])
     func sameAnswers(path: String) async throws {
         let server = try TestServer()
         let query = path == "/status" ? [QueryItem(name: "code", value: "418")] : []

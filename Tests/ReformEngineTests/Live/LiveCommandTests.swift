@@ -16,7 +16,8 @@ import Testing
         let server = try TestServer()
         let replayed = try await reform(["run", "Pipelines/catalog.yaml", "--quiet"], environment: [:])
         let live = try await reform(
-            ["run", "Pipelines/catalog.yaml", "--live", "--http-client", client, "--quiet"], environment: ["REFORM_CATALOG_URL": server.url])
+            ["run", "Pipelines/catalog.yaml", "--live", "--http-client", client, "--quiet"], environment: ["REFORM_CATALOG_URL": server.url]
+        )
         #expect(replayed.status == 0 && live.status == 0, "\(replayed.stderr)\(live.stderr)")
         #expect(live.stdout == replayed.stdout)
         #expect(live.stdout.split(separator: "\n").count == 69)

@@ -10,12 +10,12 @@ import Testing
         let pipeline = try server.pipeline(
             service(extraService) + """
 
-            managers:
-              m:
-                service: api
-                path: \(path)
-                \(extra)
-            """)
+                managers:
+                  m:
+                    service: api
+                    path: \(path)
+                    \(extra)
+                """)
         do {
             _ = try await server.manager("m", in: pipeline).load()
         } catch let error as ManagerError {
@@ -118,7 +118,8 @@ import Testing
     @Test func anUnknownEnvironmentIsAConfigurationError() throws {
         let folder = try TemporaryFolder()
         let path = try folder.write(
-            "p.yaml", "reform: 1\nservices:\n  api: { base_url: { default: \"http://a\", release: \"https://b\" } }\n"
+            "p.yaml",
+            "reform: 1\nservices:\n  api: { base_url: { default: \"http://a\", release: \"https://b\" } }\n"
                 + "managers:\n  m: { service: api, path: /x }\n")
         let pipeline = try PipelineLoader(environment: [:]).load(path: path)
         #expect(throws: ManagerError.self) { try ServiceClient(service: pipeline.services[0], environment: [:], env: "staging") }

@@ -11,7 +11,11 @@ import Testing
 
     @Test(arguments: [
         ("/paged/page", "records: data.items\n    paging: { policy: page, param: page, stop: { short_page: per_page } }", "per_page"),
-        ("/paged/offset", "records: items\n    paging: { policy: offset, param: offset, start: 0, stop: [empty_page, short_page], size_param: limit }", "limit"),
+        (
+            "/paged/offset",
+            "records: items\n    paging: { policy: offset, param: offset, start: 0, stop: [empty_page, short_page], size_param: limit }",
+            "limit"
+        ),
         ("/paged/cursor", "records: items\n    paging: { policy: cursor, param: cursor, token: next_cursor }", "limit"),
         ("/paged/cursor-header", "paging: { policy: cursor, param: cursor, header: X-Next-Cursor }", "limit"),
         ("/paged/link", "paging: { policy: link }", "per_page"),
@@ -22,13 +26,13 @@ import Testing
         let pipeline = try server.pipeline(
             service() + """
 
-            managers:
-              items:
-                service: api
-                path: \(path)
-                params: { \(sizeParam): { type: int, default: 7 }, total: { type: int, default: 23 } }
-                \(paging)
-            """)
+                managers:
+                  items:
+                    service: api
+                    path: \(path)
+                    params: { \(sizeParam): { type: int, default: 7 }, total: { type: int, default: 23 } }
+                    \(paging)
+                """)
         let manager = try server.manager("items", in: pipeline)
         let (records, pages, _) = try await manager.loadAll()
         #expect(ids(records) == Array(1...23))
@@ -44,15 +48,15 @@ import Testing
         let pipeline = try server.pipeline(
             service() + """
 
-            managers:
-              items:
-                service: api
-                path: /paged/page
-                params: { per_page: 5, total: 30 }
-                records: data.items
-                takeoff: parallel
-                paging: { policy: page, param: page, stop: { short_page: per_page } }
-            """)
+                managers:
+                  items:
+                    service: api
+                    path: /paged/page
+                    params: { per_page: 5, total: 30 }
+                    records: data.items
+                    takeoff: parallel
+                    paging: { policy: page, param: page, stop: { short_page: per_page } }
+                """)
         let manager = try server.manager("items", in: pipeline)
         _ = try await manager.load()
         // Both flights start from page 1's state: each fetches page 2 and decides on page 3.
@@ -70,14 +74,14 @@ import Testing
         let pipeline = try server.pipeline(
             service() + """
 
-            managers:
-              items:
-                service: api
-                path: /paged/page
-                params: { per_page: 10, total: 25 }
-                records: data.items
-                paging: { policy: page, param: page, stop: { short_page: per_page } }
-            """)
+                managers:
+                  items:
+                    service: api
+                    path: /paged/page
+                    params: { per_page: 10, total: 25 }
+                    records: data.items
+                    paging: { policy: page, param: page, stop: { short_page: per_page } }
+                """)
         let manager = try server.manager("items", in: pipeline)
         let first = try await manager.load()
         let second = try #require(try await manager.loadNextPage())
@@ -99,13 +103,13 @@ import Testing
         let pipeline = try server.pipeline(
             service() + """
 
-            managers:
-              loop:
-                service: api
-                path: /paged/loop
-                records: items
-                paging: { policy: cursor, param: cursor, token: next_cursor }
-            """)
+                managers:
+                  loop:
+                    service: api
+                    path: /paged/loop
+                    records: items
+                    paging: { policy: cursor, param: cursor, token: next_cursor }
+                """)
         let manager = try server.manager("loop", in: pipeline)
         await #expect(throws: ManagerError.self) {
             _ = try await manager.loadAll()
@@ -124,13 +128,13 @@ import Testing
         let pipeline = try server.pipeline(
             service() + """
 
-            managers:
-              empty:
-                service: api
-                path: /paged/empty
-                records: items
-                paging: { policy: page, param: page }
-            """)
+                managers:
+                  empty:
+                    service: api
+                    path: /paged/empty
+                    records: items
+                    paging: { policy: page, param: page }
+                """)
         let landing = try await server.manager("empty", in: pipeline).load()
         #expect(landing.records.isEmpty)
         #expect(landing.isLast)
@@ -142,28 +146,34 @@ import Testing
         let pipeline = try server.pipeline(
             service() + """
 
-            managers:
-              create:
-                service: api
-                method: POST
-                path: /echo
-                params: { name: { required: true }, count: { type: int, default: 3 } }
-                body: json
-              form:
-                service: api
-                method: PUT
-                path: /echo
-                params: { name: { required: true }, note: { default: "a b&c" } }
-                body: form
-            """)
+                managers:
+                  create:
+                    service: api
+                    method: POST
+                    path: /echo
+                    params: { name: { required: true }, count: { type: int, default: 3 } }
+                    body: json
+                  form:
+                    service: api
+                    method: PUT
+                    path: /echo
+                    params: { name: { required: true }, note: { default: "a b&c" } }
+                    body: form
+                """)
         let json = try await server.manager("create", in: pipeline, params: ["name": .string("雪")]).load()
         let form = try await server.manager("form", in: pipeline, params: ["name": .string("x")]).load()
         guard case .object(let echoed) = try #require(json.records.first), case .object(let formEcho) = try #require(form.records.first)
-        else { Issue.record("not objects"); return }
+        else {
+            Issue.record("not objects")
+            return
+        }
         #expect(echoed["method"] == .string("POST"))
         #expect(echoed["body"] == .string(#"{"name":"雪","count":3}"#))
         #expect(formEcho["body"] == .string("name=x&note=a%20b%26c"))
-        guard case .object(let headers)? = formEcho["headers"] else { Issue.record("no headers"); return }
+        guard case .object(let headers)? = formEcho["headers"] else {
+            Issue.record("no headers")
+            return
+        }
         #expect(headers["content-type"] == .string("application/x-www-form-urlencoded"))
     }
 
@@ -172,14 +182,14 @@ import Testing
         let pipeline = try server.pipeline(
             service() + """
 
-            managers:
-              items:
-                service: api
-                path: /paged/page
-                params:
-                  city: { required: true, pattern: "^[a-z]+$" }
-                  per_page: { type: int, min: 1, max: 50, default: 10 }
-            """)
+                managers:
+                  items:
+                    service: api
+                    path: /paged/page
+                    params:
+                      city: { required: true, pattern: "^[a-z]+$" }
+                      per_page: { type: int, min: 1, max: 50, default: 10 }
+                """)
         let manager = try server.manager("items", in: pipeline, params: ["city": .string("Shanghai"), "per_page": .int(500)])
         do {
             _ = try await manager.load()

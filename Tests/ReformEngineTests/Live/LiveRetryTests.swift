@@ -34,7 +34,8 @@ import Testing
         let server = try TestServer()
         let pipeline = try server.pipeline(
             service(retry)
-                + "\nmanagers:\n  m: { service: api, path: /ratelimited, params: { key: c, fail: 1, retry_after: 1, date: \(date) }, records: items }")
+                + "\nmanagers:\n  m: { service: api, path: /ratelimited, params: { key: c, fail: 1, retry_after: 1, date: \(date) }, records: items }"
+        )
         let events = EventHub()
         let stream = events.events()
         let started = ContinuousClock.now
@@ -77,16 +78,16 @@ import Testing
         let pipeline = try server.pipeline(
             service(retry) + """
 
-            managers:
-              post: { service: api, method: POST, path: /flaky, params: { key: f, fail: 1 } }
-              allowed:
-                service: api
-                method: POST
-                path: /flaky
-                params: { key: g, fail: 1 }
-                records: items
-                retry: { attempts: 2, base: 10ms, methods: [POST] }
-            """)
+                managers:
+                  post: { service: api, method: POST, path: /flaky, params: { key: f, fail: 1 } }
+                  allowed:
+                    service: api
+                    method: POST
+                    path: /flaky
+                    params: { key: g, fail: 1 }
+                    records: items
+                    retry: { attempts: 2, base: 10ms, methods: [POST] }
+                """)
         do {
             _ = try await server.manager("post", in: pipeline).load()
             Issue.record("expected failure")
@@ -110,20 +111,20 @@ import Testing
         let pipeline = try server.pipeline(
             service(retry) + """
 
-            managers:
-              pages:
-                service: api
-                path: /paged/page
-                params: { per_page: 5, total: 40 }
-                records: data.items
-                paging: { policy: page, param: page }
-                budget: { max_pages: 3 }
-              calls:
-                service: api
-                path: /flaky
-                params: { key: h, fail: 5 }
-                budget: { max_calls: 2 }
-            """)
+                managers:
+                  pages:
+                    service: api
+                    path: /paged/page
+                    params: { per_page: 5, total: 40 }
+                    records: data.items
+                    paging: { policy: page, param: page }
+                    budget: { max_pages: 3 }
+                  calls:
+                    service: api
+                    path: /flaky
+                    params: { key: h, fail: 5 }
+                    budget: { max_calls: 2 }
+                """)
         do {
             _ = try await server.manager("pages", in: pipeline).loadAll()
             Issue.record("expected the page budget to run out")

@@ -12,8 +12,10 @@ import Testing
         (SigningPlan.Algorithm.hmacSHA1, SigningPlan.Encoding.hex, "", "ccf1378231f6e34fba28dca59df988c7d84dd14a"),
         (.hmacSHA256, .hex, "sha256=", "sha256=bd19b74f46fe0bdc661620b1b490af685b04909227793a974a82dce5e362ff2c"),
         (.hmacSHA256, .base64, "", "vRm3T0b+C9xmFiCxtJCvaFsEkJIneTqXSoLc5eNi/yw="),
-        (.hmacSHA512, .hex, "",
-         "00437f4b933cd1992454b632dfbbfde6403fcca815c4c67c5852098b2ef455233287ab16bf2bcd4b21e1b0418ea1937f74b90daecc28148412414a5e4fde7dcc"),
+        (
+            .hmacSHA512, .hex, "",
+            "00437f4b933cd1992454b632dfbbfde6403fcca815c4c67c5852098b2ef455233287ab16bf2bcd4b21e1b0418ea1937f74b90daecc28148412414a5e4fde7dcc"
+        ),
     ])
     func theCanonicalStringAndSignatureMatchOpenSSL(
         algorithm: SigningPlan.Algorithm, encoding: SigningPlan.Encoding, prefix: String, expected: String
@@ -100,7 +102,8 @@ import Testing
         try await server.checkSignatures(secret: "s3cret-signing-key", message: Self.message)
         let pipeline = try server.pipeline(
             service("retry: { attempts: 3, base: 10ms, methods: [POST] }")
-                + "\nmanagers:\n  m: { service: api, method: POST, body: json, path: \"/signed?fail=1\", params: { n: 1 }, records: items }")
+                + "\nmanagers:\n  m: { service: api, method: POST, body: json, path: \"/signed?fail=1\", params: { n: 1 }, records: items }"
+        )
         let ticks = Atomic<Int64>(1_000)
         let signer = SigningInterceptor(
             plan: SigningPlan(header: "X-Signature", message: try SigningMessage(parsing: Self.message), timestampHeader: "X-Timestamp"),

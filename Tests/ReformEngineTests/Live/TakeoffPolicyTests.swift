@@ -25,7 +25,9 @@ final class Consumer: ManagerDelegate {
 @Suite struct TakeoffPolicyTests {
     func slowManager(_ server: TestServer, takeoff: String, delay: Int = 1) throws -> (APIManager, Consumer) {
         let pipeline = try server.pipeline(
-            service() + "\nmanagers:\n  slow: { service: api, path: /slow, params: { delay: \(delay), tag: { default: a } }, takeoff: \(takeoff), timeout: 30s }")
+            service()
+                + "\nmanagers:\n  slow: { service: api, path: /slow, params: { delay: \(delay), tag: { default: a } }, takeoff: \(takeoff), timeout: 30s }"
+        )
         let manager = try server.manager("slow", in: pipeline)
         let consumer = Consumer()
         manager.delegate = consumer

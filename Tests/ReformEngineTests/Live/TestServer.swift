@@ -124,8 +124,8 @@ enum Spawn {
         defer { for pointer in envp ?? [] { free(pointer) } }
         var child: pid_t = 0
         let spawned: Int32
-        if envp != nil {
-            spawned = posix_spawn(&child, arguments[0], &actions, &attributes, &argv, &envp!)
+        if var list = envp {
+            spawned = posix_spawn(&child, arguments[0], &actions, &attributes, &argv, &list)
         } else {
             spawned = posix_spawn(&child, arguments[0], &actions, &attributes, &argv, environ)
         }

@@ -16,7 +16,9 @@ struct ConfinementTests {
             _ = try PipelineLoader(environment: ["ESC_DIR": "/tmp"], allowOutsidePaths: allow).load(path: path)
             return []
         } catch {
-            return error.diagnostics.filter { $0.severity == .error }.map { $0.description.replacingOccurrences(of: folder.path, with: "<dir>") }
+            return error.diagnostics.filter { $0.severity == .error }.map {
+                $0.description.replacingOccurrences(of: folder.path, with: "<dir>")
+            }
         }
     }
 
@@ -29,8 +31,12 @@ struct ConfinementTests {
         let yaml = "reform: 1\nmanagers:\n  m: { fixtures: fixtures/m }\n"
         let found = try errors(yaml, in: folder)
         #expect(found.count == 1)
-        #expect(found.first?.hasPrefix("<dir>/p.yaml:3:18: error: 'fixtures/m/002.json' (a file of 'fixtures' of manager 'm') is a link to ") == true, "\(found)")
-        #expect(found.first?.hasSuffix("outside the pipeline's folder; copy the file inside, or pass --allow-outside-paths to allow it") == true)
+        #expect(
+            found.first?.hasPrefix("<dir>/p.yaml:3:18: error: 'fixtures/m/002.json' (a file of 'fixtures' of manager 'm') is a link to ")
+                == true, "\(found)")
+        #expect(
+            found.first?.hasSuffix("outside the pipeline's folder; copy the file inside, or pass --allow-outside-paths to allow it") == true
+        )
         #expect(try errors(yaml, in: folder, allow: true) == [])
     }
 
@@ -48,7 +54,9 @@ struct ConfinementTests {
     @Test func aManagerNameThatIsNotAFileNameIsAnError() throws {
         let folder = try TemporaryFolder()
         let found = try errors("reform: 1\nmanagers:\n  \"../../cache-escape\": { cache: { store: disk } }\n", in: folder)
-        #expect(found.first?.hasPrefix("<dir>/p.yaml:3:3: error: manager name '../../cache-escape' cannot be used as a file name") == true, "\(found)")
+        #expect(
+            found.first?.hasPrefix("<dir>/p.yaml:3:3: error: manager name '../../cache-escape' cannot be used as a file name") == true,
+            "\(found)")
     }
 
     @Test func aGoldenFileOutsideTheTestFolderIsAnError() throws {
@@ -59,7 +67,8 @@ struct ConfinementTests {
         #expect {
             try PipelineTestLoader(environment: [:]).load(path: tests)
         } throws: { error in
-            "\(error)".contains("p.test.yaml:3:23: error: golden file '../outside/secret.txt' ('output' of test 'leak') is outside the test file's folder")
+            "\(error)".contains(
+                "p.test.yaml:3:23: error: golden file '../outside/secret.txt' ('output' of test 'leak') is outside the test file's folder")
         }
         #expect(throws: Never.self) { try PipelineTestLoader(environment: [:], allowOutsidePaths: true).load(path: tests) }
     }

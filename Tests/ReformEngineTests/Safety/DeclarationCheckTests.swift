@@ -34,11 +34,22 @@ struct DeclarationCheckTests {
                   status: { enum: [any, paid, refunded], default: 31 }
                   fine: { type: int, min: 1, max: 10, default: 5 }
             """)
-        #expect(text.contains("p.yaml:5:34: error: 'default' of parameter 'big' of manager 'm' fails its own checks: expected int, got double"), "\(text)")
-        #expect(text.contains("p.yaml:6:34: error: 'default' of parameter 'nan' of manager 'm' fails its own checks: expected int"), "\(text)")
-        #expect(text.contains("p.yaml:7:20: error: 'min' of parameter 'size' of manager 'm' is 100, above its 'max' 1; no value could pass"), "\(text)")
-        #expect(text.contains("p.yaml:7:42: error: 'default' of parameter 'size' of manager 'm' fails its own checks: 3 is below the minimum 100"), "\(text)")
-        #expect(text.contains("p.yaml:8:55: error: 'default' of parameter 'status' of manager 'm' fails its own checks: 31 is not one of: any, paid, refunded"), "\(text)")
+        #expect(
+            text.contains("p.yaml:5:34: error: 'default' of parameter 'big' of manager 'm' fails its own checks: expected int, got double"),
+            "\(text)")
+        #expect(
+            text.contains("p.yaml:6:34: error: 'default' of parameter 'nan' of manager 'm' fails its own checks: expected int"), "\(text)")
+        #expect(
+            text.contains("p.yaml:7:20: error: 'min' of parameter 'size' of manager 'm' is 100, above its 'max' 1; no value could pass"),
+            "\(text)")
+        #expect(
+            text.contains(
+                "p.yaml:7:42: error: 'default' of parameter 'size' of manager 'm' fails its own checks: 3 is below the minimum 100"),
+            "\(text)")
+        #expect(
+            text.contains(
+                "p.yaml:8:55: error: 'default' of parameter 'status' of manager 'm' fails its own checks: 31 is not one of: any, paid, refunded"
+            ), "\(text)")
         #expect(!text.contains("'fine'"))
     }
 
@@ -68,9 +79,16 @@ struct DeclarationCheckTests {
               n: { service: api, path: /y, timeout: 720h, retry: { max: 30m } }
             """)
         #expect(text.contains("p.yaml:5:14: error: 'timeout' of service 'api' must be longer than 0 s"), "\(text)")
-        #expect(text.contains("p.yaml:6:20: error: 'base' in 'retry' of service 'api' is longer than the longest duration accepted, 30 days (720h)"), "\(text)")
-        #expect(text.contains("p.yaml:6:48: error: 'max' in 'retry' of service 'api' is longer than the longest duration accepted"), "\(text)")
-        #expect(text.contains("p.yaml:7:35: error: 'rate_limit' in 'interceptors' of service 'api' is 1e-10 calls per second, less than one a day"), "\(text)")
+        #expect(
+            text.contains(
+                "p.yaml:6:20: error: 'base' in 'retry' of service 'api' is longer than the longest duration accepted, 30 days (720h)"),
+            "\(text)")
+        #expect(
+            text.contains("p.yaml:6:48: error: 'max' in 'retry' of service 'api' is longer than the longest duration accepted"), "\(text)")
+        #expect(
+            text.contains(
+                "p.yaml:7:35: error: 'rate_limit' in 'interceptors' of service 'api' is 1e-10 calls per second, less than one a day"),
+            "\(text)")
         #expect(text.contains("p.yaml:9:41: error: 'timeout' of manager 'm' must be longer than 0 s"), "\(text)")
         #expect(!text.contains("manager 'n'"), "\(text)")
     }

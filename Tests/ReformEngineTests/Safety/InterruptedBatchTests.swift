@@ -41,7 +41,10 @@ struct InterruptedBatchTests {
         let dead = try folder.read("dead.ndjson").split(separator: "\n")
         #expect(dead.count == 2)
         #expect(dead.first?.contains("\"input\":\"\(folder.path)/a.ndjson:2\"") == true)
-        #expect(FileManager.default.contentsOfDirectory(folder.path).sorted() == ["a.ndjson", "b.ndjson", "dead.ndjson", "out.ndjson", "p.yaml", "stderr.txt"])
+        #expect(
+            FileManager.default.contentsOfDirectory(folder.path).sorted() == [
+                "a.ndjson", "b.ndjson", "dead.ndjson", "out.ndjson", "p.yaml", "stderr.txt",
+            ])
     }
 
     /// Polls `condition` every 20 ms for up to 20 s.

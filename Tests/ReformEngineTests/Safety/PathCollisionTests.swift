@@ -43,19 +43,26 @@ struct PathCollisionTests {
             options.outputPath = folder.path + "/both.ndjson"
             options.deadLetterPath = folder.path + "/both.ndjson"
         }
-        #expect(error == "\(folder.path)/both.ndjson: the dead-letter file and --output are the same file, so one would replace the other; give each its own path (nothing was written)")
+        #expect(
+            error
+                == "\(folder.path)/both.ndjson: the dead-letter file and --output are the same file, so one would replace the other; give each its own path (nothing was written)"
+        )
         #expect(!folder.exists("both.ndjson"))
     }
 
     @Test func anOutputCannotBeAnInput() throws {
         let (error, folder) = try attempt { options, folder in options.outputPath = folder.path + "/in.ndjson" }
-        #expect(error == "\(folder.path)/in.ndjson: --output is an input of manager 'a', which writing it would replace; write to another path (nothing was written)")
+        #expect(
+            error
+                == "\(folder.path)/in.ndjson: --output is an input of manager 'a', which writing it would replace; write to another path (nothing was written)"
+        )
         #expect(try folder.read("in.ndjson") == PathCollisionTests.input)
     }
 
     @Test func theDeadLetterFileCannotBeAnInputEvenThroughALink() throws {
         let (error, folder) = try attempt { options, folder in
-            try FileManager.default.createSymbolicLink(atPath: folder.path + "/link.ndjson", withDestinationPath: folder.path + "/in.ndjson")
+            try FileManager.default.createSymbolicLink(
+                atPath: folder.path + "/link.ndjson", withDestinationPath: folder.path + "/in.ndjson")
             options.outputPath = "/dev/null"
             options.deadLetterPath = folder.path + "/link.ndjson"
         }

@@ -7,7 +7,9 @@ struct PropertyListReformerTests {
     static let samples: [String: [Value]] = [
         "zufang": [["id": 1, "name": "Jing'an studio", "title": "Rent", "imageUrl": "https://img.example.com/z/1.jpg"]],
         "xinfang": [["xinfang_id": 2, "xinfang_name": "River Garden", "xinfang_title": "New", "xinfang_imageUrl": nil]],
-        "ershoufang": [["esf_id": "3", "esf_name": "Old lane", "esf_title": "Second-hand", "esf_imageUrl": "https://img.example.com/e/3.png"]],
+        "ershoufang": [
+            ["esf_id": "3", "esf_name": "Old lane", "esf_title": "Second-hand", "esf_imageUrl": "https://img.example.com/e/3.png"]
+        ],
     ]
 
     @Test func conforms() {
@@ -26,8 +28,10 @@ struct PropertyListReformerTests {
         var out = RecordBuffer(origin: Origin(manager: ManagerRef(index: 1, name: "xinfang"), sequence: 1))
         let record = try #require(Self.samples["xinfang"]?.first)
         try reformer.reform(record, from: ManagerRef(index: 1, name: "xinfang"), into: &out)
-        #expect(JSON.compactString(out.records[0].value)
-            == #"{"kPropertyListDataKeyID":2,"kPropertyListDataKeyName":"River Garden","kPropertyListDataKeyTitle":"New","kPropertyListDataKeyImage":null}"#)
+        #expect(
+            JSON.compactString(out.records[0].value)
+                == #"{"kPropertyListDataKeyID":2,"kPropertyListDataKeyName":"River Garden","kPropertyListDataKeyTitle":"New","kPropertyListDataKeyImage":null}"#
+        )
     }
 
     @Test func rejectsAListingWithoutAField() throws {

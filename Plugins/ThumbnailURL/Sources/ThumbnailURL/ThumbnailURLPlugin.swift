@@ -28,7 +28,8 @@ public final class ThumbnailURLPlugin: ReformerPlugin {
     public func make(options: PluginOptions) throws(PluginOptionError) -> ThumbnailURL {
         let format = try options.string("format")
         guard ThumbnailURLPlugin.formats.contains(format) else {
-            throw PluginOptionError(option: "format", message: "must be one of \(ThumbnailURLPlugin.formats.joined(separator: ", ")), not '\(format)'")
+            throw PluginOptionError(
+                option: "format", message: "must be one of \(ThumbnailURLPlugin.formats.joined(separator: ", ")), not '\(format)'")
         }
         let styleName = try options.string("style")
         guard let style = ThumbnailURL.Style(rawValue: styleName) else {

@@ -24,14 +24,16 @@ struct ThumbnailURLTests {
     }
 
     @Test func suffixStyleRenamesTheLastSegment() throws {
-        #expect(try thumbnail("https://img.example.com/zufang/101.jpg", ["width": 200, "height": 150, "format": "webp"])
-            == "https://img.example.com/zufang/101_200x150.webp")
+        #expect(
+            try thumbnail("https://img.example.com/zufang/101.jpg", ["width": 200, "height": 150, "format": "webp"])
+                == "https://img.example.com/zufang/101_200x150.webp")
         #expect(try thumbnail("http://img.example.com/a.b/photo?v=2#top") == "http://img.example.com/a.b/photo_200w?v=2#top")
     }
 
     @Test func queryStyleReplacesSizeParameters() throws {
-        #expect(try thumbnail("https://cdn.example.com/p/1.png?w=800&sig=abc", ["style": "query", "width": 100, "host": "thumbs.example.com"])
-            == "https://thumbs.example.com/p/1.png?sig=abc&w=100")
+        #expect(
+            try thumbnail("https://cdn.example.com/p/1.png?w=800&sig=abc", ["style": "query", "width": 100, "host": "thumbs.example.com"])
+                == "https://thumbs.example.com/p/1.png?sig=abc&w=100")
     }
 
     @Test func rejectsWhatIsNotAnImageURL() throws {

@@ -123,7 +123,8 @@ extension JSONParser {
                 let isObject = open.innermostIsObject
                 s.skipWhitespace()
                 guard s.pos < s.end else {
-                    throw s.error(isObject ? "expected ',' or '}' after an object member" : "expected ',' or ']' after an array element", found: true)
+                    throw s.error(
+                        isObject ? "expected ',' or '}' after an object member" : "expected ',' or ']' after an array element", found: true)
                 }
                 let c = s.base[s.pos]
                 if c == UInt8(ascii: ",") {
@@ -135,7 +136,8 @@ extension JSONParser {
                     s.pos += 1
                     open.pop()
                 } else {
-                    throw s.error(isObject ? "expected ',' or '}' after an object member" : "expected ',' or ']' after an array element", found: true)
+                    throw s.error(
+                        isObject ? "expected ',' or '}' after an object member" : "expected ',' or ']' after an array element", found: true)
                 }
             }
             return

@@ -55,7 +55,10 @@ public struct ValuePath: Sendable, Hashable, CustomStringConvertible {
             if c == UInt8(ascii: "[") {
                 var j = i + 1
                 var negative = false
-                if j < bytes.count, bytes[j] == UInt8(ascii: "-") { negative = true; j += 1 }
+                if j < bytes.count, bytes[j] == UInt8(ascii: "-") {
+                    negative = true
+                    j += 1
+                }
                 var number = 0
                 let digitsStart = j
                 while j < bytes.count, bytes[j] >= 48, bytes[j] <= 57 {
@@ -75,7 +78,10 @@ public struct ValuePath: Sendable, Hashable, CustomStringConvertible {
                 if expectKey && !result.isEmpty {
                     throw ValuePathError(column: i + 1, message: "empty key between dots")
                 }
-                if i == 0 { i += 1; continue }  // a leading dot, as in jq: `.data.list`
+                if i == 0 {
+                    i += 1
+                    continue
+                }  // a leading dot, as in jq: `.data.list`
                 i += 1
                 expectKey = true
                 guard i < bytes.count else {
