@@ -27,6 +27,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         // HMAC for the `sign` interceptor; already in the graph through async-http-client's TLS stack.
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        // `swift package generate-documentation --target ReformEngine` (the DocC catalog in
+        // Sources/ReformEngine/ReformEngine.docc); a command plugin, never linked into Reform.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         .systemLibrary(

@@ -18,7 +18,7 @@ public enum Conversion: String, Sendable, CaseIterable {
     /// a date-only text stays a date (`2024-05-01`).
     case date
 
-    /// Converts `value`, or throws a ``RecordError`` with code `conversion` naming `key`.
+    /// Converts `value`, or throws a `RecordError` with code `conversion` naming `key`.
     public func apply(_ value: Value, key: String) throws(RecordError) -> Value {
         switch (self, value) {
         case (_, .null): return .null

@@ -3,7 +3,7 @@ public import ReformSDK
 /// A chain of built-in steps (`steps:`) run as one reformer.
 ///
 /// Streaming steps pass records on at once; `sort` holds them until the end of the stream (up to
-/// a memory budget, then in a temporary file; see ``ExternalSort``) and releases them, sorted, to
+/// a memory budget, then in a temporary file; see `ExternalSort`) and releases them, sorted, to
 /// the steps after it.
 public struct StepsReformer: Reformer {
     /// The reformer's name in the pipeline.
@@ -28,7 +28,7 @@ public struct StepsReformer: Reformer {
     }
 
     /// Releases what sorting steps held back, through the steps after them; throws the first
-    /// rejection of a released record (the engine uses ``release(into:rejected:batch:)``, which
+    /// rejection of a released record (the engine uses `release(into:rejected:batch:)`, which
     /// rejects records one by one).
     public mutating func finish(into output: inout RecordBuffer) throws(RecordError) {
         var rejected: [(record: Record, error: RecordError)] = []

@@ -116,7 +116,7 @@ public struct Template: Sendable, CustomStringConvertible {
 
 extension Value {
     /// The value as text in a cell or template: strings as they are, null empty, others as JSON
-    /// (the rule of ``CellText``).
+    /// (the rule of `CellText`).
     public var plainText: String {
         if case .string(let s) = self { return s }
         var bytes: [UInt8] = []

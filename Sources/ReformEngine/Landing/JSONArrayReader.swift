@@ -6,7 +6,7 @@ public import ReformSDK
 /// Elements are found by a light scan that tracks strings and nesting, then each is parsed on its
 /// own, so a malformed element becomes a bad record (located at its line and column in the file)
 /// and the reader carries on with the next. An element larger than
-/// ``JSONLimits/maximumDocumentSize`` is reported and skipped without being held in memory. When
+/// `JSONLimits.maximumDocumentSize` is reported and skipped without being held in memory. When
 /// the array itself is broken (it never closes, or text follows it) the reader reports one bad
 /// record and stops.
 public struct JSONArrayReader: RecordReader, ~Copyable {

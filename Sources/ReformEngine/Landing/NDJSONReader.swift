@@ -7,9 +7,9 @@ import Glibc
 /// Reads newline-delimited JSON (one document per line) in large chunks, in constant memory.
 ///
 /// Lines end with `\n`, optionally preceded by `\r`; the last line needs no newline. Blank lines
-/// are skipped. A line that does not parse is returned as a bad record (its ``JSONError`` located
+/// are skipped. A line that does not parse is returned as a bad record (its `JSONError` located
 /// at the line and column in the file) and reading carries on with the next line. A line longer
-/// than ``JSONLimits/maximumDocumentSize`` is reported the same way and skipped without being held
+/// than `JSONLimits.maximumDocumentSize` is reported the same way and skipped without being held
 /// in memory, so memory stays bounded by the chunk size plus the longest accepted line.
 public struct NDJSONReader: RecordReader, ~Copyable {
     /// The default read size: 1 MiB.
@@ -61,7 +61,7 @@ public struct NDJSONReader: RecordReader, ~Copyable {
     public var bufferCapacity: Int { file.capacity }
 
     /// When set, only these top-level members of object records are built (the others are still
-    /// checked); see ``JSONParser/parse(_:keeping:)``.
+    /// checked); see `JSONParser.parse(_:keeping:)`.
     public var projection: JSONProjection?
 
     /// Offered each non-blank line's bytes (without the line end) before parsing; when it returns

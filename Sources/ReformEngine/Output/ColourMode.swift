@@ -6,7 +6,7 @@ import Darwin
 
 /// When the table format colours its header and styled rows with ANSI escape codes.
 ///
-/// Resolve it to the `colour` flag that ``OutputFormat/makeWriter(columns:output:colour:maxWidth:title:)``
+/// Resolve it to the `colour` flag that `makeWriter(columns:output:colour:maxWidth:title:)`
 /// takes: ``isEnabled(isTerminal:noColour:)`` decides from the facts (injectable for tests),
 /// ``isEnabledForStandardOutput()`` looks them up for standard output. Output to a file should pass
 /// `false` (or use ``never``).

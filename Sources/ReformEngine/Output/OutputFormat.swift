@@ -1,7 +1,7 @@
 /// The shapes `reform run --format` can write records in.
 ///
 /// Parse user text with ``init(parsing:)``, which explains the choices when the text is not one of
-/// them, then make a writer with ``makeWriter(columns:output:colour:maxWidth:title:)``.
+/// them, then make a writer with `makeWriter(columns:output:colour:maxWidth:title:)`.
 public enum OutputFormat: String, CaseIterable, Sendable {
     /// One compact JSON record per line (`jq -c`), streamed.
     case ndjson

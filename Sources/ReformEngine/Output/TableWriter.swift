@@ -50,6 +50,8 @@ public struct TableWriter: RecordWriter {
     /// A writer into `output`; `columns` empty (or `nil`) takes every key the records have.
     ///
     /// - Parameters:
+    ///   - columns: The columns to write, in order; empty or `nil` for every key the records have.
+    ///   - output: Where the rendered table goes.
     ///   - colour: Whether to write ANSI escape codes; decide it with ``ColourMode``.
     ///   - maxWidth: The terminal's width in columns, to cut cells so rows fit; `nil` for no limit.
     ///   - layoutRows: How many rows set the column widths before the rest stream.

@@ -15,7 +15,7 @@ public struct Pipeline: Sendable {
     public let name: String
     /// Services by position.
     public let services: [ServicePlan]
-    /// Managers by position; a manager's ``ManagerRef/index`` is its position here.
+    /// Managers by position; a manager's `ManagerRef.index` is its position here.
     public let managers: [ManagerPlan]
     /// Reformers by name.
     public let reformers: [String: ReformerPlan]

@@ -34,7 +34,7 @@ public struct PluginPlan: Sendable {
     /// The options, checked against the plugin's declaration, with defaults filled in.
     public let options: PluginOptions
     /// For each manager index, the top-level fields the reformer reads, when it said so
-    /// (``Reformer/fieldsRead(from:)``); only those are built from NDJSON input.
+    /// (`Reformer.fieldsRead(from:)`); only those are built from NDJSON input.
     public let fieldsRead: [Int: [String]]
 
     /// A new reformer for one chain.

@@ -12,7 +12,7 @@ public struct PluginLoadError: Error, Sendable, Equatable, CustomStringConvertib
         case missingEntryPoint = "missing-entry-point"
         /// The library was built against another plugin ABI.
         case abiMismatch = "abi-mismatch"
-        /// The entry point returned something that is not a ``ReformerPlugin``.
+        /// The entry point returned something that is not a `ReformerPlugin`.
         case notAReformer = "not-a-reformer"
     }
 

@@ -2,7 +2,7 @@
 ///
 /// Fields: `YYYY` (year), `YY` (two-digit year), `MM`/`M` (month, padded or not), `DD`/`D` (day),
 /// `HH` (hour, 00–23), `mm` (minute), `ss` (second); everything else is written as it stands.
-/// Times are UTC, as ``CivilDate`` reads them; a date without a time has 00:00:00.
+/// Times are UTC, as `CivilDate` reads them; a date without a time has 00:00:00.
 public struct DatePattern: Sendable, Hashable, CustomStringConvertible {
     enum Part: Sendable, Hashable {
         case text(String)

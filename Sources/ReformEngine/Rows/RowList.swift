@@ -4,7 +4,7 @@ public import ReformSDK
 ///
 /// A shape without a sort column keeps rows only until the next ``write(to:)``. A sorted shape
 /// keeps them until the end: up to a memory budget in memory, the rest sorted in runs in a
-/// temporary file (``ExternalSort``), merged as they are written.
+/// temporary file (`ExternalSort`), merged as they are written.
 ///
 /// ```swift
 /// var list = RowList(shape: shape)
@@ -32,7 +32,7 @@ public struct RowList: RowContext {
 
     /// Lets `model` fill a new row, in its own style, and keeps it.
     ///
-    /// Throws the model's rejection, or a ``RecordError`` whose code is `sort-spill-failed` when
+    /// Throws the model's rejection, or a `RecordError` whose code is `sort-spill-failed` when
     /// rows could not be spilled to the temporary file (a failure of the whole list, not the row).
     public mutating func getData<Model: RowModel>(_ model: Model) throws(RecordError) {
         var row = Row(shape: shape)

@@ -33,7 +33,7 @@ public struct RunOptions: Sendable {
     public var maxWidth: Int?
 
     /// Whether plain field mappings to NDJSON may copy values straight from input bytes (the batch
-    /// fast path, see ``DirectMapping``); the output is the same either way.
+    /// fast path, see `DirectMapping`); the output is the same either way.
     public var directWrites = true
 
     /// Workers that run the reform chain over NDJSON inputs; output stays in input order, byte for

@@ -4,7 +4,7 @@ import ReformSDK
 /// Executes one run of a pipeline: lands each manager's records, feeds every output's chain,
 /// writes outputs atomically and rejected records to the dead-letter file.
 ///
-/// ``run()`` reads as the run's steps: choose the run, check its files, prepare the outputs,
+/// `run()` reads as the run's steps: choose the run, check its files, prepare the outputs,
 /// land every manager, finish the outputs, then commit them all (or abandon them all).
 public struct Runner: Sendable {
     /// The pipeline.

@@ -6,14 +6,14 @@ public import ReformSDK
 ///
 /// Plain `http://` goes through Reform's own HTTP/1.1 client (the `HTTP1` folder): a keep-alive
 /// connection per host reused across pages, the exchange done blocking with one deadline — right
-/// on a live source's fetch thread (``BlockingExecutor``), on the connection's own thread from
+/// on a live source's fetch thread (`BlockingExecutor`), on the connection's own thread from
 /// anywhere else — and a cancelled task shutting its socket down at once (the server sees it
 /// closed). It is there for speed: AsyncHTTPClient's request path hands every exchange between
 /// its event loop, its state machine and our tasks several times, and a paged run over loopback
 /// spent most of its time there (docs/speed.md, "HTTP"). `https://` goes through AsyncHTTPClient (TLS,
 /// and the same guarantees: cancellation closes the connection, pooled connections, a deadline
 /// per request); FoundationNetworking on Linux gives none of them reliably. Redirects are
-/// followed here, for both clients alike (``Redirects``).
+/// followed here, for both clients alike (`Redirects`).
 public struct LiveTransport: Transport {
     /// Which client sends plain `http://` requests.
     public enum Client: String, Sendable, CaseIterable {

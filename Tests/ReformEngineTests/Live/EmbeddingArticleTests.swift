@@ -1,0 +1,82 @@
+import Foundation
+import ReformEngine
+import ReformSDK
+import Testing
+
+/// The code of the DocC article "Embedding Reform in a Swift program"
+/// (Sources/ReformEngine/ReformEngine.docc/EmbeddingReform.md), against the loopback server:
+/// when the API changes, this stops compiling and the article is updated with it.
+@Suite struct EmbeddingArticleTests {
+    static let yaml =
+        service()
+            + """
+
+            managers:
+              items:
+                service: api
+                path: /paged/offset
+                params: { limit: 5, total: 12 }
+                records: items
+                paging: { policy: offset, param: offset, size_param: limit }
+                budget: { max_pages: 2 }
+            runs:
+              default: { managers: [items], output: { format: ndjson, path: /dev/null } }
+            """
+
+    @Test func runAPipelineAndTellItsFailuresApart() async throws {
+        let server = try TestServer()
+        let folder = try TemporaryFolder()
+        let path = try folder.write("pipeline.yaml", Self.yaml.replacingOccurrences(of: "max_pages: 2", with: "max_pages: 10"))
+        // As in the article.
+        let pipeline = try PipelineLoader(environment: ["TEST_URL": server.url]).load(path: path)
+        var options = RunOptions()
+        options.mode = .live
+        options.environment = ["TEST_URL": server.url]
+        let summary = try await Runner(pipeline: pipeline, options: options).run()
+        #expect(summary.description == "reform: 12 in, 12 out, 0 rejected")
+
+        let tight = try server.pipeline(Self.yaml)
+        var reported = ""
+        do {
+            _ = try await Runner(pipeline: tight, options: options).run()
+        } catch {
+            switch error.managerError?.kind {
+            case .budgetExceeded?: reported = "spent its budget: " + error.message
+            case .timeout?: reported = "too slow: " + error.message
+            default: reported = error.message
+            }
+        }
+        #expect(reported.hasPrefix("spent its budget: manager 'items'"))
+    }
+
+    @Test func driveOneAPIWithADelegate() async throws {
+        let server = try TestServer()
+        let url = server.url
+        let pipeline = try server.pipeline(Self.yaml.replacingOccurrences(of: "max_pages: 2", with: "max_pages: 10"))
+        // As in the article.
+        guard let plan = pipeline.managers.first(where: { $0.ref.name == "items" }),
+            let service = pipeline.services.first(where: { $0.name == plan.service })
+        else {
+            Issue.record("the pipeline has no manager 'items' or no service for it")
+            return
+        }
+        let client = try ServiceClient(service: service, environment: ["TEST_URL": url])
+        let items = APIManager(plan: plan, client: client)
+        let collector = Collector()
+        items.delegate = collector
+        var landing: Landing? = try await items.load()
+        var last = landing
+        while landing != nil {
+            landing = try await items.loadNextPage()
+            if landing != nil { last = landing }
+        }
+        #expect(collector.records.count == 12)
+        #expect(last?.stopReason == StopReason(.emptyPage))
+    }
+}
+
+private final class Collector: ManagerDelegate, @unchecked Sendable {
+    var records: [Value] = []
+    func manager(_ manager: APIManager, didLand landing: Landing) { records += landing.records }
+    func manager(_ manager: APIManager, didFail error: ManagerError) { Issue.record("\(error)") }
+}
