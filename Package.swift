@@ -19,6 +19,7 @@ let package = Package(
         .executable(name: "reform", targets: ["reform"]),
         .library(name: "ReformEngine", targets: ["ReformEngine"]),
         .library(name: "ReformYAML", targets: ["ReformYAML"]),
+        .library(name: "ReformEngineTesting", targets: ["ReformEngineTesting"]),
     ],
     dependencies: [
         .package(path: "SDK"),
@@ -59,6 +60,11 @@ let package = Package(
             ],
             swiftSettings: upcomingFeatures
         ),
+        // For tests of pipelines and of programs that embed Reform (as HummingbirdTesting is for
+        // hummingbird): a scripted in-memory transport and a run harness.
+        .target(
+            name: "ReformEngineTesting", dependencies: ["ReformEngine", "ReformConcurrency", sdk],
+            swiftSettings: upcomingFeatures),
         // What only the command line uses: `reform cat`, `keys`, `test`, and the plugin scaffold,
         // builder and listing. Kept out of the runtime library that programs embed.
         .target(
@@ -80,7 +86,7 @@ let package = Package(
         .target(name: "ReformTestSupport", path: "Tests/ReformTestSupport", swiftSettings: upcomingFeatures),
         .testTarget(
             name: "ReformEngineTests",
-            dependencies: ["ReformEngine", "ReformTooling", "ReformYAML", sdk, "ReformTestSupport"],
+            dependencies: ["ReformEngine", "ReformEngineTesting", "ReformTooling", "ReformYAML", sdk, "ReformTestSupport"],
             swiftSettings: upcomingFeatures
         ),
         .testTarget(

@@ -79,6 +79,9 @@ public struct RunOptions: Sendable {
     /// Which client sends plain `http://` requests: the built-in HTTP/1.1 client (the default) or
     /// AsyncHTTPClient (`https://` always goes through AsyncHTTPClient).
     public var httpClient = LiveTransport.Client.builtIn
+    /// Where live managers' requests go instead of the network, when set (a scripted transport
+    /// from `ReformEngineTesting` in tests); `nil` sends them through ``LiveTransport``.
+    public var transport: (any Transport)?
 
     /// Options for the default run with nothing overridden.
     public init() {}

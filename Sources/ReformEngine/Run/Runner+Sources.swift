@@ -113,7 +113,7 @@ extension Runner {
             do {
                 clients[name] = try ServiceClient(
                     service: service, environment: options.environment, env: options.environmentName,
-                    transport: LiveTransport(maxBodyBytes: options.maxBodyBytes, client: options.httpClient),
+                    transport: options.transport ?? LiveTransport(maxBodyBytes: options.maxBodyBytes, client: options.httpClient),
                     interceptors: options.interceptors, events: events)
             } catch {
                 throw RunError(.service, error.message, manager: ref.name, cause: error)

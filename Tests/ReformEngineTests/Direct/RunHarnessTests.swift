@@ -1,0 +1,60 @@
+import ReformEngine
+import ReformEngineTesting
+import ReformSDK
+import Testing
+
+/// A whole run through `RunHarness` with the live manager answered by a `ScriptedTransport`:
+/// what a library user's test of their pipeline looks like.
+@Suite struct RunHarnessTests {
+    static let pipeline = """
+        reform: 1
+        services:
+          shop: { base_url: "http://shop.test" }
+        managers:
+          orders:
+            service: shop
+            path: /orders
+            params: { page_size: 2 }
+            records: orders
+            paging: { policy: page, param: page, stop: { short_page: page_size } }
+        reformers:
+          order:
+            keys: { id: ID, total: TOTAL }
+            from:
+              orders: { id: id, total: total }
+        runs:
+          default:
+            managers: [orders]
+            outputs:
+              - { reform: [order], format: ndjson, path: out/orders.ndjson }
+        """
+
+    @Test func aLiveRunAnsweredByTheScriptWritesItsOutputInTheFolder() async throws {
+        let harness = try RunHarness()
+        try harness.write("pipeline.yaml", Self.pipeline)
+        let transport = ScriptedTransport()
+        transport.on("/orders", query: ["page": "1"], .json(#"{"orders": [{"id": 1, "total": 9.5}, {"id": 2, "total": 3}]}"#))
+        transport.on("/orders", query: ["page": "2"], .json(#"{"orders": [{"id": 3, "total": 1}]}"#))
+        let summary = try await harness.run("pipeline.yaml", transport: transport)
+        #expect(summary.recordsIn == 3)
+        let written = try harness.lines("out/orders.ndjson")
+        #expect(written == [#"{"ID":1,"TOTAL":9.5}"#, #"{"ID":2,"TOTAL":3}"#, #"{"ID":3,"TOTAL":1}"#])
+        #expect(transport.requestKeys == ["GET /orders?page=1&page_size=2", "GET /orders?page=2&page_size=2"])
+        #expect(!harness.exists("reform-dead-letter.ndjson"))
+    }
+
+    @Test func anUnscriptedRequestFailsTheRunAndNamesTheRequest() async throws {
+        let harness = try RunHarness()
+        try harness.write("pipeline.yaml", Self.pipeline)
+        let transport = ScriptedTransport()
+        transport.on("/orders", query: ["page": "1"], .json(#"{"orders": [{"id": 1, "total": 9.5}, {"id": 2, "total": 3}]}"#))
+        do {
+            _ = try await harness.run("pipeline.yaml", transport: transport)
+            Issue.record("the run succeeded without an answer for page 2")
+        } catch {
+            #expect(error.managerError?.kind == .notRecorded)
+            #expect(error.message.contains("GET /orders?page=2&page_size=2"))
+            #expect(!harness.exists("out/orders.ndjson"), "a failed run writes no output")
+        }
+    }
+}
