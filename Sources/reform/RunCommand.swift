@@ -95,6 +95,15 @@ struct RunCommand: ParsableCommand {
     @Flag(name: .shortAndLong, help: "Print nothing on standard error unless something fails.")
     var quiet = false
 
+    @Flag(help: "Ignore the incremental managers' saved state: fetch everything again and replace the outputs.")
+    var fullRefresh = false
+
+    @Option(
+        help: ArgumentHelp(
+            "The state file of incremental managers (default: .PIPELINE-NAME.reform-state.json beside the first output file, or in the working folder).",
+            valueName: "PATH"))
+    var state: String?
+
     func validate() throws {
         for (flag, value) in [
             ("--max-record-bytes", maxRecordBytes), ("--max-json-depth", maxJsonDepth), ("--max-body-bytes", maxBodyBytes),
@@ -173,6 +182,9 @@ struct RunCommand: ParsableCommand {
         if let maxBodyBytes { options.maxBodyBytes = maxBodyBytes }
         if let sortMemory { options.sortMemory = sortMemory }
         if let httpClient { options.httpClient = httpClient }
+        options.fullRefresh = fullRefresh
+        options.statePath = state
+        if !quiet { options.onEvent = RunCommand.describe }
         let summary: RunSummary
         Interruptions.install()
         do { summary = try Runner(pipeline: loaded, options: options).run() } catch {
@@ -187,9 +199,20 @@ struct RunCommand: ParsableCommand {
             throw ExitCode(ExitStatus.runFailed.rawValue)
         }
         if options.progress != nil { ProgressLine.clear() }
+        if !quiet {
+            for paging in summary.paging { Terminal.error("reform: " + paging.description) }
+        }
         if !quiet || summary.rejected > 0 { Terminal.error(summary.description) }
         if let stats = summary.stats { Terminal.error(stats.json) }
         if summary.rejected > 0 { throw ExitCode(ExitStatus.rejected.rawValue) }
+    }
+
+    /// Prints the service events a person waiting for the run wants to know about.
+    @Sendable static func describe(_ event: ServiceEvent) {
+        guard case .rateLimited(let service, let manager, let wait?) = event, wait >= 1 else { return }
+        if Terminal.standardErrorIsTerminal { ProgressLine.clear() }
+        Terminal.error(
+            "reform: service '\(service)' (manager '\(manager)'): rate limit reached; waiting \(Int(wait.rounded(.up))) s for it to reset")
     }
 
     /// Which `--param` value (from 1) on the raw command line is not valid UTF-8: Swift's

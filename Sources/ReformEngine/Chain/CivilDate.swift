@@ -103,7 +103,7 @@ struct CivilDate: Equatable {
         return era * 146097 + doe - 719468
     }
 
-    private static func civil(fromDays z0: Int) -> (Int, Int, Int) {
+    static func civil(fromDays z0: Int) -> (Int, Int, Int) {
         let z = z0 + 719468
         let era = (z >= 0 ? z : z - 146096) / 146097
         let doe = z - era * 146097

@@ -95,7 +95,7 @@ struct DirectEncoder {
         var sources: [String] = []
         for rule in rules {
             guard case .path(let path) = rule.source, path.components.count == 1, let key = path.firstKey,
-                !rule.optional, rule.defaultValue == nil, rule.conversion == nil
+                !rule.optional, rule.defaultValue == nil, rule.conversion == nil, rule.array == nil
             else { return nil }
             sources.append(key)
         }

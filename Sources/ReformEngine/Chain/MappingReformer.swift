@@ -19,6 +19,7 @@ public struct MappingReformer: Reformer {
         let optional: Bool
         let defaultValue: Value?
         let conversion: Conversion?
+        let array: ArrayOperation?
     }
 
     /// The reformer's name in the pipeline.
@@ -44,7 +45,7 @@ public struct MappingReformer: Reformer {
                 let shortName = keys.keys.first { $0.constant == rule.constant }?.name ?? rule.constant
                 return Rule(
                     constant: rule.constant, name: shortName, source: source, optional: rule.optional,
-                    defaultValue: rule.defaultValue, conversion: rule.conversion)
+                    defaultValue: rule.defaultValue, conversion: rule.conversion, array: rule.array)
             }
         }
         rulesByManager = plan.perManager.mapValues(compile)
@@ -70,6 +71,7 @@ public struct MappingReformer: Reformer {
             case .template(let t): value = .string(try t.render(record))
             case .constant(let v): value = v
             }
+            if let array = rule.array { value = try array.apply(value, key: rule.name) }
             if value == nil || value?.isNull == true, let fallback = rule.defaultValue {
                 value = fallback
             }

@@ -12,13 +12,31 @@ final class LiveSource: RecordSource {
     private var page = 0
     private let feed: PageFeed
     private var finished = false
+    /// Pages landed so far.
+    private(set) var pages = 0
+    /// Why paging stopped, once it has.
+    private(set) var stopReason: StopReason?
+    /// HTTP calls made so far (retries and token refreshes included).
+    var requests: Int { manager.spent.calls }
+    /// Body bytes landed so far.
+    private(set) var bytes = 0
+    private var bytesObserver: ((Int) -> Void)?
+    /// Called with each landed page, before its records are handed out (incremental state).
+    var onPage: ((Landing) -> Void)?
+    /// Called when every record of a page has been handed out, before the next page is taken:
+    /// the next page's request (`nil`: paging stopped) and the pages done (checkpoints).
+    var onPageEnd: ((HTTPRequest?, Int) -> Void)?
+    private var last: Landing?
 
-    init(manager: APIManager, recorder: Recorder?) {
+    /// Lands `manager`'s pages, fetching up to `ahead` pages before they are taken.
+    init(manager: APIManager, recorder: Recorder?, ahead: Int = 2) {
         self.manager = manager
         self.recorder = recorder
         inputName = manager.client.redact(manager.client.baseURL + (manager.plan.path ?? "/"))
-        feed = PageFeed(manager: manager)
+        feed = PageFeed(manager: manager, ahead: ahead)
     }
+
+    func observeBytes(_ handler: @escaping (Int) -> Void) { bytesObserver = handler }
 
     deinit {
         feed.cancel()
@@ -26,6 +44,10 @@ final class LiveSource: RecordSource {
 
     func next() throws(SourceError) -> Landed? {
         while index >= pending.count {
+            if let last {
+                onPageEnd?(last.isLast ? nil : last.next, last.page)
+                self.last = nil
+            }
             guard !finished else { return nil }
             let landing: Landing
             switch feed.next() {
@@ -44,6 +66,12 @@ final class LiveSource: RecordSource {
             pending = landing.records
             index = 0
             page = landing.page
+            last = landing
+            pages += 1
+            bytes += landing.response.byteCount
+            bytesObserver?(bytes)
+            if landing.isLast { stopReason = landing.stopReason }
+            onPage?(landing)
         }
         defer { index += 1 }
         return .record(pending[index], line: 0, page: page)

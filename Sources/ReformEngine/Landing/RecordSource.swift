@@ -40,21 +40,35 @@ final class FixtureSource: RecordSource {
     private(set) var answered: [AnsweredRequest] = []
     /// Why paging stopped, once it has.
     var stopReason: StopReason? { loader.stopReason }
+    /// Called when every record of a page has been handed out, before the next page is asked
+    /// for: the next page's request (`nil`: paging stopped) and the pages done (checkpoints).
+    var onPageEnd: ((HTTPRequest?, Int) -> Void)?
+    /// Body bytes of the pages replayed so far.
+    private(set) var bytes = 0
+    private var bytesObserver: ((Int) -> Void)?
 
-    init(manager: ManagerPlan, params: [String: Value], transport: ReplayTransport) throws(SourceError) {
+    func observeBytes(_ handler: @escaping (Int) -> Void) { bytesObserver = handler }
+
+    init(manager: ManagerPlan, params: [String: Value], transport: ReplayTransport, resumeAt: (request: HTTPRequest, pagesDone: Int)? = nil)
+        throws(SourceError)
+    {
         inputName = manager.fixtures ?? "fixtures"
         do { loader = try PageLoader(manager: manager, params: params) } catch { throw SourceError(error) }
+        if let resumeAt { loader.resume(at: resumeAt.request, pagesDone: resumeAt.pagesDone) }
         self.transport = transport
     }
 
     func next() throws(SourceError) -> Landed? {
         while index >= pending.count {
+            if page > 0 { onPageEnd?(loader.nextRequest, loader.pageNumber - 1) }
             guard let request = loader.nextRequest else { return nil }
             do {
                 try loader.spendCall()
                 let response = try transport.answer(request, for: loader.manager.ref)
                 answered.append(AnsweredRequest(manager: loader.manager.ref.name, request: request))
                 page = loader.pageNumber
+                bytes += response.byteCount
+                bytesObserver?(bytes)
                 pending = try loader.land(response)
             } catch let error as ManagerError {
                 throw SourceError(error)

@@ -4,7 +4,7 @@ import ReformYAML
 extension PipelineDecoder {
     static let managerKeys = [
         "service", "path", "method", "params", "records", "expect", "paging", "takeoff", "fixtures", "description",
-        "body", "budget", "retry", "timeout", "interceptors", "cache",
+        "body", "budget", "retry", "timeout", "interceptors", "cache", "for_each", "incremental",
     ]
     static let paramKeys = ["required", "type", "pattern", "default", "min", "max", "enum", "description"]
     static let expectKeys = ["status", "require", "content_type"]
@@ -15,7 +15,9 @@ extension PipelineDecoder {
 
     func decodeManagers(_ node: YAMLNode, services: [ServicePlan]) -> [ManagerPlan] {
         var plans: [ManagerPlan] = []
-        for entry in namedEntries(node, "managers") {
+        let entries = namedEntries(node, "managers")
+        let names = entries.map(\.key)
+        for entry in entries {
             let what = "manager '\(entry.key)'"
             if entry.key.contains("/") || entry.key.hasPrefix(".") || entry.key.isEmpty {
                 context.error(
@@ -78,9 +80,30 @@ extension PipelineDecoder {
                     timeout: m["timeout"].flatMap { context.positiveDuration($0, "'timeout' of \(what)") },
                     interceptors: m["interceptors"].map { decodeInterceptors($0, what) } ?? [],
                     cache: m["cache"].flatMap { decodeCache($0, what) },
-                    fixtures: fixtures, location: entry.keyLocation))
+                    fixtures: fixtures, location: entry.keyLocation,
+                    partitions: m["for_each"].flatMap { decodePartitions($0, what, self: entry.key, managers: names, params: params) },
+                    incremental: m["incremental"].flatMap { decodeIncremental($0, what) }))
         }
+        checkParents(of: plans)
         return plans
+    }
+
+    /// A parent → child fan-out must not loop (a manager that is, through its parents, its own parent).
+    private func checkParents(of plans: [ManagerPlan]) {
+        for plan in plans {
+            var seen: Set<Int> = [plan.ref.index]
+            var current = plan.partitions?.parent
+            while let parent = current, parent.index < plans.count {
+                guard seen.insert(parent.index).inserted else {
+                    context.error(
+                        "'for_each' of manager '\(plan.ref.name)' makes a loop of parents through '\(parent.name)'; "
+                            + "a parent → child chain must end at a manager without 'for_each: { manager: … }'",
+                        at: plan.partitions?.location ?? plan.location)
+                    break
+                }
+                current = plans[parent.index].partitions?.parent
+            }
+        }
     }
 
     private func decodeParams(_ node: YAMLNode, _ owner: String) -> [ParamPlan] {

@@ -3,7 +3,7 @@ import ReformYAML
 
 extension PipelineDecoder {
     static let reformerKeys = ["keys", "from", "map", "steps", "plugin", "options", "description"]
-    static let ruleKeys = ["path", "template", "value", "optional", "default", "convert"]
+    static let ruleKeys = ["path", "template", "value", "optional", "default", "convert", "array", "separator"]
 
     func decodeReformers(_ node: YAMLNode, managers: [ManagerPlan]) -> [String: ReformerPlan] {
         var plans: [String: ReformerPlan] = [:]
@@ -152,8 +152,9 @@ extension PipelineDecoder {
                 optional = true
                 text.removeLast()
             }
-            guard let path = parsePath(text, node, what) else { return nil }
-            return FieldRule(constant: constant, source: .path(path), optional: optional, defaultValue: nil, conversion: nil)
+            guard let (path, array) = parseRulePath(text, node, what, reduction: nil, separator: nil) else { return nil }
+            return FieldRule(
+                constant: constant, source: .path(path), optional: optional, defaultValue: nil, conversion: nil, array: array)
         }
         guard let m = context.mapping(node, what, allowed: PipelineDecoder.ruleKeys) else { return nil }
         let sources = ["path", "template", "value"].filter { m[$0] != nil }
@@ -162,9 +163,15 @@ extension PipelineDecoder {
             return nil
         }
         let source: FieldRule.Source
+        var array: ArrayOperation?
+        let reduction = m["array"].flatMap { context.choice($0, "array operation", as: ArrayOperation.Reduction.self) }
+        let separator = m["separator"].flatMap { context.string($0, "'separator' of \(what)") }
         if let p = m["path"] {
-            guard let text = context.string(p, what), let path = parsePath(text, p, what) else { return nil }
+            guard let text = context.string(p, what),
+                let (path, operation) = parseRulePath(text, p, what, reduction: reduction, separator: separator)
+            else { return nil }
             source = .path(path)
+            array = operation
         } else if let t = m["template"] {
             guard let template = decodeTemplate(t, what) else { return nil }
             source = .template(template)
@@ -176,7 +183,29 @@ extension PipelineDecoder {
             constant: constant, source: source,
             optional: m["optional"].flatMap { context.bool($0, "'optional' of \(what)") } ?? (m["default"] != nil),
             defaultValue: m["default"].flatMap { context.value($0, "'default' of \(what)") },
-            conversion: m["convert"].flatMap { context.choice($0, "conversion", as: Conversion.self) })
+            conversion: m["convert"].flatMap { context.choice($0, "conversion", as: Conversion.self) }, array: array)
+    }
+
+    /// A rule's path, and what is made of the array it reads: `labels[].name` reads `labels` and
+    /// takes each element's `name`; `reduction` (`array:`) says what becomes of them (all by default).
+    private func parseRulePath(_ text: String, _ node: YAMLNode, _ what: String, reduction: ArrayOperation.Reduction?, separator: String?)
+        -> (ValuePath, ArrayOperation?)?
+    {
+        guard let (arrayText, eachText) = ArrayOperation.split(text) else {
+            guard let path = parsePath(text, node, what) else { return nil }
+            return (path, reduction.map { ArrayOperation(each: nil, reduction: $0, separator: separator ?? ", ") })
+        }
+        guard let path = parsePath(arrayText, node, what) else { return nil }
+        var each: ValuePath?
+        if let eachText {
+            if eachText.contains("[]") {
+                context.error("\(what): '\(text)' takes one '[]'; read nested arrays with a step (explode) first", at: node.location)
+                return nil
+            }
+            guard let parsed = parsePath(eachText, node, what) else { return nil }
+            each = parsed
+        }
+        return (path, ArrayOperation(each: each, reduction: reduction ?? .list, separator: separator ?? ", "))
     }
 
     func parsePath(_ text: String, _ node: YAMLNode, _ what: String) -> ValuePath? {

@@ -14,7 +14,7 @@ import ReformYAML
 ///       festivals: { columns: { label: festivalName } }
 /// ```
 extension PipelineDecoder {
-    static let rowsKeys = ["columns", "sort", "style", "format", "from", "description"]
+    static let rowsKeys = ["columns", "sort", "style", "style_when", "format", "from", "description"]
     static let rowsManagerKeys = ["columns", "style", "format"]
 
     func decodeRows(_ node: YAMLNode, managers: [ManagerPlan]) -> [String: RowsPlan] {
@@ -58,9 +58,22 @@ extension PipelineDecoder {
                     rules[index] = decodeManagerRows(e, headers: headers, what)
                 }
             }
-            plans[entry.key] = RowsPlan(
+            var plan = RowsPlan(
                 name: entry.key, columns: columns, sortColumn: sortColumn, descending: descending, managers: rules,
                 location: entry.keyLocation)
+            if let node = m["style_when"], let sm = context.mapping(node, "'style_when' of \(what)", allowed: nil) {
+                for e in sm.entries {
+                    do {
+                        let condition = try Condition(parsing: e.key)
+                        if let style = rowStyle(e.value) { plan.styleWhen.append((condition, style)) }
+                    } catch {
+                        context.error(
+                            "condition '\(e.key)' in 'style_when' of \(what): \(error.message)",
+                            at: SourceLocation(line: e.keyLocation.line, column: e.keyLocation.column + error.column - 1))
+                    }
+                }
+            }
+            plans[entry.key] = plan
         }
         return plans
     }
@@ -93,9 +106,13 @@ extension PipelineDecoder {
             let read = refs.contains { managers[$0.index]?.sources[i] == nil }
             return RowsPlan.Column(header: column.header, key: read ? resolve(column.key) : column.key, format: column.format)
         }
-        return RowsPlan(
+        var resolved = RowsPlan(
             name: rows.name, columns: columns,
             sortColumn: rows.sortColumn, descending: rows.descending, managers: managers, location: rows.location)
+        resolved.styleWhen = rows.styleWhen.map { condition, style in
+            (condition.renamingFirstKeys { name in keys.flatMap { $0.key(named: name)?.constant } }, style)
+        }
+        return resolved
     }
 
     private func managerIndex(_ entry: Mapping.Entry, _ managers: [ManagerPlan]) -> Int? {

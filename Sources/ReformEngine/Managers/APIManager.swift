@@ -29,6 +29,9 @@ public final class APIManager: Sendable {
     private let cache: ResponseCache?
     private let redactor: Redactor
     private let state = Guarded(State())
+    /// Where `load()` starts instead of the first page: a request and the pages landed before it
+    /// (a run resuming from a checkpoint).
+    public let resumeAt: (request: HTTPRequest, pagesDone: Int)?
 
     private struct Flight {
         let task: Task<Landing, any Error>
@@ -46,8 +49,9 @@ public final class APIManager: Sendable {
     /// plan's declared ones; `cache` is used when the plan declares one (`nil`: no caching).
     public init(
         plan: ManagerPlan, client: ServiceClient, params: [String: Value] = [:], interceptors: [any Interceptor] = [],
-        cache: ResponseCache? = nil
+        cache: ResponseCache? = nil, resumeAt: (request: HTTPRequest, pagesDone: Int)? = nil
     ) {
+        self.resumeAt = resumeAt
         self.plan = plan
         self.client = client
         self.params = params
@@ -71,6 +75,9 @@ public final class APIManager: Sendable {
 
     /// Whether paging has stopped (or nothing was loaded yet).
     public var isFinished: Bool { state.withLock { $0.loader?.nextRequest == nil } }
+
+    /// What the current paging has spent so far (pages, records, calls).
+    public var spent: BudgetMeter { state.withLock { $0.loader?.spent ?? BudgetMeter() } }
 
     /// How many requests are in flight.
     public var requestsInFlight: Int { state.withLock { $0.flights.count } }
@@ -126,6 +133,7 @@ public final class APIManager: Sendable {
         if reset {
             // A parameter's error quotes its value, which may be a secret interpolated into it.
             do { fresh = try PageLoader(manager: plan, params: params) } catch { throw error.redacted(client.redact) }
+            if let resumeAt { fresh?.resume(at: resumeAt.request, pagesDone: resumeAt.pagesDone) }
         }
         return state.withLock { s -> Task<Landing, any Error>? in
             switch plan.takeoff {
@@ -229,6 +237,6 @@ public final class APIManager: Sendable {
         }
         return Landing(
             manager: loader.manager.ref, page: page, records: records, request: request, response: response, cached: cached,
-            isLast: loader.finished, stopReason: loader.stopReason)
+            isLast: loader.finished, stopReason: loader.stopReason, next: loader.nextRequest)
     }
 }

@@ -18,6 +18,8 @@ public struct Landing: Sendable {
     public let isLast: Bool
     /// Why paging stopped, when it has.
     public let stopReason: StopReason?
+    /// The request of the next page, when paging goes on (where a resumed run starts).
+    public var next: HTTPRequest? = nil
 }
 
 /// What an interceptor sees of a call in progress.

@@ -15,6 +15,8 @@ public struct ManagerError: Error, Sendable, CustomStringConvertible {
         case noNetwork = "no-network"
         /// A status the manager does not expect.
         case httpStatus = "http-status"
+        /// The service's rate limit is spent and resets later than the retry policy waits.
+        case rateLimited = "rate-limited"
         /// The credentials were rejected (401/403), even after a token refresh.
         case credentialsRejected = "credentials-rejected"
         /// The body was not what the manager expects: not JSON, wrong content type, missing paths.
@@ -98,7 +100,7 @@ public struct SourceError: Error, Sendable, CustomStringConvertible {
     /// The manager.
     public let manager: String
     /// What went wrong and what to do.
-    public let message: String
+    public internal(set) var message: String
     /// The typed failure behind it, when it came from a request.
     public let cause: ManagerError?
 

@@ -50,6 +50,13 @@ public struct PageLoader: Sendable {
             manager, resolved, paging: startsAt ? manager.paging.param.map { ($0, String(manager.paging.start)) } : nil)
     }
 
+    /// Goes on from `request` as the next page, `pagesDone` pages having landed before it (a run
+    /// resuming from its last checkpoint).
+    public mutating func resume(at request: HTTPRequest, pagesDone: Int) {
+        next = request
+        page = pagesDone
+    }
+
     /// The next page's request, or `nil` when paging has stopped.
     public var nextRequest: HTTPRequest? { finished ? nil : next }
 

@@ -20,6 +20,7 @@ extension ServiceClient {
         while true {
             call.attempt += 1
             if Task.isCancelled { throw cancelled(call.manager, request) }
+            try await paceForRateLimit(call)
             try loader.spendCall()
             let context = CallContext(manager: call.manager.ref, service: service.name, attempt: call.attempt, redact: redactor.redact)
             let (outgoing, token) = try await prepared(call, context: context)
@@ -58,6 +59,59 @@ extension ServiceClient {
         var attempt = 0
         /// Whether the OAuth2 token was refreshed once already after a 401.
         var refreshed = false
+        /// Times this request waited for the rate limit to reset (they are not attempts).
+        var rateLimitWaits = 0
+    }
+
+    /// The most times one request waits for a rate limit to reset before it gives up.
+    static let maxRateLimitWaits = 20
+
+    /// Waits before sending while the service's rate limit runs low or is spent; throws
+    /// `rate-limited` when the reset is further away than the retry policy waits.
+    private func paceForRateLimit(_ call: Call) async throws(ManagerError) {
+        let pause = rateLimit.delay(now: MonotonicClock.now())
+        guard pause > 0 else { return }
+        let longest = call.retry.attempts > 1 ? call.retry.max : 0
+        if pause > longest && pause > 1 {
+            throw ManagerError(
+                .rateLimited, manager: call.manager.ref.name, request: call.request.matchKey,
+                message: rateLimitMessage(resetIn: pause, retry: call.retry))
+        }
+        events.emit(.rateLimited(service: service.name, manager: call.manager.ref.name, retryAfter: pause))
+        do { try await Task.sleep(for: .seconds(saturating: pause)) } catch { throw cancelled(call.manager, call.request) }
+    }
+
+    /// Why a request gives up on a spent rate limit, when it resets, and what to change.
+    private func rateLimitMessage(resetIn seconds: Double, retry: RetryPlan) -> String {
+        let when = CivilDate.fromEpoch(Int((RetryAfter.now() + seconds).rounded(.up))).iso8601
+        let head = "rate limited: service '\(service.name)' takes no more requests until \(when) (in \(Int(seconds.rounded(.up))) s)"
+        if retry.attempts <= 1 {
+            return head
+                + "; declare 'retry: { attempts: 3, max: \(Int(seconds.rounded(.up)) + 1)s }' on the service to wait for the reset, or run again after then"
+        }
+        return head + ", longer than retry.max (\(retry.max.clean) s); raise retry.max to wait for it, or run again after then"
+    }
+
+    /// A response that says the rate limit is spent: wait for the reset (not an attempt) while
+    /// the retry policy allows, else throw `rate-limited`; `nil` when it is no rate limit.
+    private func judgeRateLimit(_ response: HTTPResponse, of call: inout Call, retryAfter: Double?) throws(ManagerError) -> Next? {
+        let limits = RateLimitHeaders.read(from: response, now: RetryAfter.now())
+        if let limits { rateLimit.update(limits, now: MonotonicClock.now()) }
+        guard limits != nil || response.status == 403, RateLimitHeaders.isRateLimited(response, headers: limits),
+            !call.manager.expect.status.contains(response.status)
+        else { return nil }
+        let wait = retryAfter ?? limits?.resetIn ?? call.retry.backoff(beforeAttempt: call.attempt + 1)
+        events.emit(.rateLimited(service: service.name, manager: call.manager.ref.name, retryAfter: wait))
+        let longest = call.retry.attempts > 1 ? call.retry.max : 0
+        guard wait <= longest, call.rateLimitWaits < ServiceClient.maxRateLimitWaits else {
+            throw ManagerError(
+                .rateLimited, manager: call.manager.ref.name, request: call.request,
+                message: "status \(response.status), " + rateLimitMessage(resetIn: wait, retry: call.retry), response: response)
+        }
+        call.rateLimitWaits += 1
+        call.attempt -= 1
+        // A moment past the reset, so the refilled window is there when the request arrives.
+        return .wait(wait + 0.05)
     }
 
     /// What to do after an attempt.
@@ -115,10 +169,11 @@ extension ServiceClient {
             _ = try await tokens.refresh(after: token, for: manager.ref)
             return .again
         }
+        let retryAfter = response.header("retry-after").flatMap { RetryAfter.seconds($0, now: RetryAfter.now()) }
+        if let next = try judgeRateLimit(response, of: &call, retryAfter: retryAfter) { return next }
         if response.status == 401 || response.status == 403 {
             events.emit(.credentialsRejected(service: service.name, manager: manager.ref.name, status: response.status))
         }
-        let retryAfter = response.header("retry-after").flatMap { RetryAfter.seconds($0, now: RetryAfter.now()) }
         if response.status == 429 {
             events.emit(.rateLimited(service: service.name, manager: manager.ref.name, retryAfter: retryAfter))
         }

@@ -15,6 +15,8 @@ public final class ServiceClient: Sendable {
     let interceptors: [any Interceptor]
     let tokens: TokenStore?
     let redactor: Redactor
+    /// The service's rate limit as its responses report it.
+    let rateLimit = RateLimitGate()
 
     /// A client for `service` in environment `env` (`nil`: `default`), sending through `transport`;
     /// `interceptors` run after the service's declared ones. Throws when the environment has no

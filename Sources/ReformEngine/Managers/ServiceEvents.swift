@@ -17,9 +17,12 @@ public enum ServiceEvent: Sendable, Equatable {
 public final class EventHub: Sendable {
     private let subscribers = Guarded<[Int: AsyncStream<ServiceEvent>.Continuation]>([:])
     private let nextID = Guarded(0)
+    private let observer: (@Sendable (ServiceEvent) -> Void)?
 
-    /// A hub with no subscribers.
-    public init() {}
+    /// A hub with no subscribers; `observer`, when given, sees every event as it is emitted.
+    public init(observer: (@Sendable (ServiceEvent) -> Void)? = nil) {
+        self.observer = observer
+    }
 
     /// A new stream of every event emitted from now on; it ends when the subscriber stops iterating.
     public func events() -> AsyncStream<ServiceEvent> {
@@ -37,6 +40,7 @@ public final class EventHub: Sendable {
 
     /// Sends `event` to every subscriber.
     public func emit(_ event: ServiceEvent) {
+        observer?(event)
         for continuation in subscribers.withLock({ Array($0.values) }) { continuation.yield(event) }
     }
 }

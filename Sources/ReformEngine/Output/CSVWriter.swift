@@ -28,7 +28,7 @@ public struct CSVWriter: RecordWriter {
         let object = try CellText.object(record, number: count, format: .csv, output: output)
         if count == 1 {
             if columns.isEmpty { columns = object.keys.map { OutputColumn(key: $0) } }
-            writeHeader()
+            if output.resumedAt == 0 { writeHeader() }
         }
         for (i, column) in columns.enumerated() {
             if i > 0 { output.buffer.append(UInt8(ascii: ",")) }
@@ -44,7 +44,7 @@ public struct CSVWriter: RecordWriter {
     public mutating func write(cells: [Value], of shape: RowShape, style: RowStyle) throws(OutputError) {
         guard cells.count == columns.count else { return try write(shape.object(cells), style: style) }
         count += 1
-        if count == 1 { writeHeader() }
+        if count == 1 && output.resumedAt == 0 { writeHeader() }
         for (i, value) in cells.enumerated() {
             if i > 0 { output.buffer.append(UInt8(ascii: ",")) }
             cell.removeAll(keepingCapacity: true)
@@ -57,7 +57,7 @@ public struct CSVWriter: RecordWriter {
 
     /// Writes the header alone when no record came but the columns were given.
     public mutating func finish() throws(OutputError) {
-        if count == 0, !columns.isEmpty { writeHeader() }
+        if count == 0, !columns.isEmpty, output.resumedAt == 0 { writeHeader() }
     }
 
     private mutating func writeHeader() {

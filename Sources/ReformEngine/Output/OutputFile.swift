@@ -25,6 +25,17 @@ public final class OutputFile {
     private static let flushThreshold = 1 << 16
 
     private let ownsDescriptor: Bool
+    /// Bytes the file already held when this run started writing it (an incremental run's
+    /// output, appended to); 0 for a new file.
+    public private(set) var resumedAt = 0
+    /// Bytes written to the descriptor so far.
+    private(set) var bytesWritten = 0
+
+    /// A file written in place, after the `offset` bytes it holds (``resumable(target:displayPath:offset:)``).
+    convenience init(resumingDescriptor descriptor: Int32, displayPath: String, offset: Int) {
+        self.init(descriptor: descriptor, displayPath: displayPath, temporaryPath: nil, finalPath: nil, ownsDescriptor: true)
+        resumedAt = offset
+    }
 
     private init(descriptor: Int32, displayPath: String, temporaryPath: String?, finalPath: String?, ownsDescriptor: Bool = false) {
         self.ownsDescriptor = ownsDescriptor
@@ -127,6 +138,7 @@ public final class OutputFile {
             }
             written += n
         }
+        bytesWritten += total
     }
 
     /// Flushes and, for a file, renames the temporary file over the target.

@@ -23,7 +23,9 @@ struct OutputRuntime {
     /// The format records are written in.
     let format: OutputFormat
 
-    init(_ plan: OutputPlan, index: Int, options: RunOptions, managers: [ManagerRef]) throws(RunError) {
+    /// The runtime of output `index` of a run; `file`, when given, is written instead of a new
+    /// atomic file at the output's path (an incremental run's resumable output).
+    init(_ plan: OutputPlan, index: Int, options: RunOptions, managers: [ManagerRef], file given: OutputFile? = nil) throws(RunError) {
         self.plan = plan
         chain = try ChainRunner(
             plans: plan.chain, origin: Origin(manager: managers.first ?? ManagerRef(index: 0, name: ""), sequence: 0),
@@ -32,7 +34,11 @@ struct OutputRuntime {
         let path = OutputRuntime.path(of: plan, options: options)
         let format = (toStdout ? options.format : nil) ?? plan.format ?? (plan.rows != nil ? .table : .ndjson)
         do {
-            file = try path.map { p throws(OutputError) in try OutputFile.atomic(path: p) } ?? OutputFile.standardOutput()
+            if let given {
+                file = given
+            } else {
+                file = try path.map { p throws(OutputError) in try OutputFile.atomic(path: p) } ?? OutputFile.standardOutput()
+            }
         } catch {
             throw RunError(error)
         }

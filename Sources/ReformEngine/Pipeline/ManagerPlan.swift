@@ -37,6 +37,12 @@ public struct ManagerPlan: Sendable {
     public let fixtures: String?
     /// Where the manager is declared.
     public let location: SourceLocation
+    /// Its partitions (`for_each:`): one run of it per list item, range step or parent record;
+    /// `nil` runs it once.
+    public var partitions: PartitionPlan? = nil
+    /// Its cursor and checkpoints (`incremental:`), when it only asks for what changed since the
+    /// last run.
+    public var incremental: IncrementalPlan? = nil
 }
 
 /// How a manager sends its non-path parameters in a request body.

@@ -73,4 +73,6 @@ public struct FieldRule: Sendable {
     public let defaultValue: Value?
     /// A conversion applied to the value.
     public let conversion: Conversion?
+    /// What is made of an array at the path (`labels[].name`, `array: join`), when anything.
+    public var array: ArrayOperation? = nil
 }

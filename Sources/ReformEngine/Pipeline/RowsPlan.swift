@@ -37,6 +37,9 @@ public struct RowsPlan: Sendable {
     public let managers: [Int: ManagerRules]
     /// Where the shape is declared.
     public let location: SourceLocation
+    /// Styles that depend on a record's values (`style_when: { "state == 'open'": highlight }`):
+    /// the first condition that holds gives the row's style, over its manager's.
+    public var styleWhen: [(condition: Condition, style: RowStyle)] = []
 
     /// The row shape records render into (column names and formats, the sort).
     public var shape: RowShape {

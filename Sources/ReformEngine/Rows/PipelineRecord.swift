@@ -11,6 +11,8 @@ struct PipelineRecord: RowModel {
         let paths: [ValuePath]
         let formats: [ValueFormat?]
         let style: RowStyle
+        /// Styles by condition on the record, first match wins (``RowsPlan/styleWhen``).
+        var styleWhen: [(condition: Condition, style: RowStyle)] = []
 
         /// The rules of every manager the shape names, and those of every other manager.
         static func all(for plan: RowsPlan) -> (byManager: [Int: Rules], other: Rules) {
@@ -18,9 +20,10 @@ struct PipelineRecord: RowModel {
             var byManager: [Int: Rules] = [:]
             for (index, rules) in plan.managers {
                 byManager[index] = Rules(
-                    paths: zip(rules.sources, keys).map { $0 ?? $1 }, formats: rules.formats, style: rules.style)
+                    paths: zip(rules.sources, keys).map { $0 ?? $1 }, formats: rules.formats, style: rules.style,
+                    styleWhen: plan.styleWhen)
             }
-            return (byManager, Rules(paths: keys, formats: keys.map { _ in nil }, style: .plain))
+            return (byManager, Rules(paths: keys, formats: keys.map { _ in nil }, style: .plain, styleWhen: plan.styleWhen))
         }
     }
 
@@ -30,5 +33,8 @@ struct PipelineRecord: RowModel {
         }
     }
 
-    var rowStyle: RowStyle { rules.style }
+    var rowStyle: RowStyle {
+        for (condition, style) in rules.styleWhen where condition.holds(for: value) { return style }
+        return rules.style
+    }
 }

@@ -83,6 +83,15 @@ public struct RunOptions: Sendable {
     /// from `ReformEngineTesting` in tests); `nil` sends them through ``LiveTransport``.
     public var transport: (any Transport)?
 
+    /// Called with each cross-layer event of the run's services (rate-limit waits, token
+    /// refreshes, unreachable hosts), on the thread that emits it.
+    public var onEvent: (@Sendable (ServiceEvent) -> Void)?
+    /// Ignores the saved incremental state: every incremental manager starts from its `start`
+    /// (or from nothing) and the outputs are replaced, as on a first run.
+    public var fullRefresh = false
+    /// The state file of incremental managers; `nil`: beside the first output (see ``StateStore``).
+    public var statePath: String?
+
     /// Options for the default run with nothing overridden.
     public init() {}
 }

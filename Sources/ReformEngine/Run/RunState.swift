@@ -1,3 +1,5 @@
+import ReformSDK
+
 /// What one run holds from its start to its commit: the run's plan, the outputs being written,
 /// the dead-letter file, the recordings, and the counts that become its ``RunSummary``.
 ///
@@ -17,7 +19,30 @@ struct RunState {
     var stats: RunStats?
     /// When the run started, in seconds on the monotonic clock.
     let started: Double
+    /// The run's managers that are parents of a fan-out, by index: the children whose partitions
+    /// their records make.
+    var children: [Int: [ManagerPlan]] = [:]
+    /// The partitions each child (by index) gets from its parent's records, distinct, in order.
+    var childPartitions: [Int: PartitionCollector] = [:]
+    /// Managers landed only because a child needs their records: they go to no output.
+    var parentsOnly: Set<Int> = []
+    /// The run's incremental managers' state, checkpoints and commit, when it has any.
+    var incremental: IncrementalRun?
 
     /// The output the fast path writes to (the first output; ``DirectMapping`` is made for it).
     var directOutput: Int { outputs.startIndex }
+}
+
+/// The distinct partitions a child gets from its parent's records, in the order they landed.
+struct PartitionCollector {
+    /// The partitions so far.
+    private(set) var list: [Partition] = []
+    private var seen: Set<String> = []
+
+    /// Adds a partition setting `params`, unless an earlier record made the same one.
+    mutating func add(_ params: [(name: String, value: Value)]) {
+        let key = params.map { JSON.compactString($0.value) }.joined(separator: "\u{0}")
+        guard seen.insert(key).inserted else { return }
+        list.append(Partition(index: list.count, params: params))
+    }
 }

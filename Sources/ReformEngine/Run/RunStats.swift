@@ -12,6 +12,8 @@ public struct RunStats: Sendable {
         public var bytes: Int
         /// Wall-clock seconds from its first record to its last, chains and writing included.
         public var seconds: Double
+        /// What it did against its API, when it paged one (live or replayed).
+        public var paging: PagingReport? = nil
     }
 
     /// One reformer step of one output's chain.
@@ -68,6 +70,14 @@ public struct RunStats: Sendable {
                     o.appendNew(key: "bytes", value: .int(m.bytes))
                     o.appendNew(key: "seconds", value: rounded(m.seconds))
                     o.appendNew(key: "records_per_second", value: .int(m.seconds > 0 ? Int(Double(m.records) / m.seconds) : 0))
+                    if let paging = m.paging {
+                        o.appendNew(key: "partitions", value: .int(paging.partitions))
+                        o.appendNew(key: "pages", value: .int(paging.pages))
+                        o.appendNew(key: "requests", value: .int(paging.requests))
+                        var stopped = Object()
+                        for (reason, count) in paging.stopped { stopped[reason] = .int(count) }
+                        o.appendNew(key: "stopped", value: .object(stopped))
+                    }
                     return .object(o)
                 }))
         root.appendNew(

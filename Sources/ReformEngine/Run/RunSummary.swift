@@ -24,6 +24,14 @@ public struct RunSummary: Sendable, CustomStringConvertible {
     /// Why each replayed manager stopped paging (`short page (2 < 3)`), in run order.
     public var stopped: [(manager: String, reason: StopReason)] = []
 
+    /// Partitions run per fan-out manager (`for_each`), in run order.
+    public var partitions: [(manager: String, count: Int)] = []
+    /// Partitions skipped after a failure (`on_error: skip`): manager, partition, why.
+    public var failedPartitions: [(manager: String, partition: String, reason: String)] = []
+
+    /// What each manager that paged an API (live or replayed) did, in run order.
+    public var paging: [PagingReport] = []
+
     /// Records landed in all.
     public var recordsIn: Int { landed.reduce(0) { $0 + $1.count } }
 
@@ -37,8 +45,56 @@ public struct RunSummary: Sendable, CustomStringConvertible {
         }
         var line = "reform: \(recordsIn) in, \(out), \(rejected) rejected"
         if rejected > 0, let deadLetterPath { line += " → \(deadLetterPath)" }
+        for (manager, count) in partitions { line += "; \(manager): \(count) partition\(count == 1 ? "" : "s")" }
+        if !failedPartitions.isEmpty {
+            line +=
+                "; \(failedPartitions.count) partition\(failedPartitions.count == 1 ? "" : "s") failed and skipped ("
+                + failedPartitions.map { "\($0.manager)[\($0.partition)]" }.joined(separator: ", ") + ")"
+        }
         if !skipped.isEmpty { line += " (batch mode: no --input for \(skipped.joined(separator: ", ")), skipped)" }
         for (folder, count) in recorded { line += "; recorded \(count) exchange\(count == 1 ? "" : "s") to \(folder)" }
+        return line
+    }
+}
+
+/// What one manager did against its API in a run: partitions, pages, requests, records, and why
+/// its paging stopped (per reason, with how many partitions stopped for it).
+public struct PagingReport: Sendable, CustomStringConvertible {
+    /// The manager.
+    public var manager: String
+    /// Partitions run (`for_each`); 0 for a manager that does not fan out.
+    public var partitions = 0
+    /// Pages landed.
+    public var pages = 0
+    /// HTTP calls made (retries and token refreshes included) or exchanges replayed.
+    public var requests = 0
+    /// Records landed.
+    public var records = 0
+    /// Body bytes landed.
+    public var bytes = 0
+    /// Why paging stopped, with how many partitions stopped for that reason.
+    public var stopped: [(reason: String, count: Int)] = []
+
+    /// A report for `manager` with nothing counted yet.
+    public init(manager: String) { self.manager = manager }
+
+    mutating func stop(_ reason: StopReason?) {
+        guard let reason else { return }
+        let text = reason.description
+        if let i = stopped.firstIndex(where: { $0.reason == text }) { stopped[i].count += 1 } else { stopped.append((text, 1)) }
+    }
+
+    /// `issues: 4 partitions, 12 pages, 12 requests, 48 records; stopped: no next link (4)`.
+    public var description: String {
+        var parts: [String] = []
+        if partitions > 0 { parts.append("\(partitions) partition\(partitions == 1 ? "" : "s")") }
+        parts.append("\(pages) page\(pages == 1 ? "" : "s")")
+        parts.append("\(requests) request\(requests == 1 ? "" : "s")")
+        parts.append("\(records) record\(records == 1 ? "" : "s")")
+        var line = "\(manager): " + parts.joined(separator: ", ")
+        if !stopped.isEmpty {
+            line += "; stopped: " + stopped.map { $0.count > 1 ? "\($0.reason) (\($0.count))" : $0.reason }.joined(separator: ", ")
+        }
         return line
     }
 }

@@ -13,10 +13,11 @@ extension Runner {
         case .sequential(let sources):
             let landed = try land(ref, from: sources, meter: meter, into: &state)
             meter?.finish()
-            for case let fixtures as FixtureSource in sources {
-                state.summary.requests += fixtures.answered
-                if let reason = fixtures.stopReason { state.summary.stopped.append((ref.name, reason)) }
-            }
+            var paging = PagingReport(manager: ref.name)
+            paging.records = landed.records
+            paging.bytes = landed.bytes
+            for source in sources { try report(source, of: ref, paging: &paging, into: &state) }
+            if paging.pages > 0 || paging.partitions > 0 { state.summary.paging.append(paging) }
             return landed
         }
     }
@@ -50,6 +51,7 @@ extension Runner {
                         limitReached = true
                         break
                     }
+                    if let incremental = state.incremental, incremental.checkpointDue { try incremental.checkpoint(state.outputs) }
                     general += 1
                     meter?.tick()
                     let sequence = landedBefore + general + source.handledDirectly
@@ -75,12 +77,79 @@ extension Runner {
         return (landedBefore, bytes)
     }
 
+    /// Makes the partitions each child of `ref` gets from one of its records; a record that lacks
+    /// a field a child needs goes to the dead-letter file.
+    private func collectPartitions(
+        of children: [ManagerPlan], from value: Value, of ref: ManagerRef, sequence: Int, into state: inout RunState
+    ) throws(OutputError) {
+        for child in children {
+            guard let plan = child.partitions else { continue }
+            switch Runner.partitionParams(for: plan, from: value) {
+            case .success(let params):
+                state.childPartitions[child.ref.index, default: PartitionCollector()].add(params)
+            case .failure(let error):
+                try state.deadLetter.add(
+                    manager: child.ref.name, sequence: sequence, input: "partitions from \(ref.name)", stage: "partition", error: error,
+                    record: value)
+            }
+        }
+    }
+
+    /// Adds what a source did to the run's summary: the requests it sent and why its paging
+    /// stopped (per partition), and each partition it skipped after a failure.
+    private func report(_ source: any RecordSource, of ref: ManagerRef, paging: inout PagingReport, into state: inout RunState)
+        throws(RunError)
+    {
+        func count(_ source: any RecordSource, as name: String) {
+            if let fixtures = source as? FixtureSource {
+                state.summary.requests += fixtures.answered
+                paging.pages += fixtures.answered.count
+                paging.requests += fixtures.answered.count
+                paging.stop(fixtures.stopReason)
+                if let reason = fixtures.stopReason { state.summary.stopped.append((name, reason)) }
+            } else if let live = source as? LiveSource {
+                paging.pages += live.pages
+                paging.requests += live.requests
+                paging.stop(live.stopReason)
+                if let reason = live.stopReason { state.summary.stopped.append((name, reason)) }
+            }
+        }
+        switch source {
+        case let partitioned as PartitionedSource:
+            paging.partitions = partitioned.finished.count + partitioned.failures.count
+            for (partition, source) in partitioned.finished { count(source, as: "\(ref.name)[\(partition.label)]") }
+            for failure in partitioned.failures {
+                do {
+                    try state.deadLetter.add(
+                        manager: ref.name, sequence: 0, input: "partition \(failure.partition.index + 1) (\(failure.partition.label))",
+                        stage: "partition",
+                        error: RecordError(code: failure.error.cause?.kind.rawValue ?? "source", message: failure.error.message),
+                        record: failure.partition.object)
+                } catch {
+                    throw RunError(error)
+                }
+                state.summary.failedPartitions.append((ref.name, failure.partition.label, failure.error.message))
+            }
+            state.summary.partitions.append((ref.name, partitioned.finished.count + partitioned.failures.count))
+        default:
+            count(source, as: ref.name)
+        }
+    }
+
     /// Sends one landed record through every output's chain, or a bad one to the dead-letter file.
     private func route(_ landed: Landed, of ref: ManagerRef, sequence: Int, from source: any RecordSource, into state: inout RunState)
         throws
     {
         switch landed {
         case .record(let value, let line, let page):
+            if let incremental = state.incremental {
+                let partition = (source as? PartitionedSource)?.current?.label ?? ""
+                guard incremental.accept(value, of: ref.name, partition: partition) else { return }
+            }
+            if let children = state.children[ref.index] {
+                try collectPartitions(of: children, from: value, of: ref, sequence: sequence, into: &state)
+            }
+            if state.parentsOnly.contains(ref.index) { return }
             let record = Record(value, origin: Origin(manager: ref, sequence: sequence, line: line, page: page))
             for i in state.outputs.indices {
                 try state.outputs[i].process(

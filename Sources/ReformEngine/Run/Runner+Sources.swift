@@ -34,17 +34,29 @@ extension Runner {
                 let total = sizes.contains { $0 == nil } ? nil : sizes.reduce(0) { $0 + ($1 ?? 0) }
                 return ProgressMeter(manager: ref.name, totalBytes: total, report: report)
             }
-            if ParallelLanding.applies(to: files, outputs: state.outputs, options: options) {
+            let isParent = state.children[ref.index] != nil
+            if !isParent, ParallelLanding.applies(to: files, outputs: state.outputs, options: options) {
                 let parallel = ParallelLanding(manager: ref, outputs: state.plan.outputs, options: options, meter: meter)
                 return (.parallel(parallel, files: files), meter)
             }
             var sources: [any RecordSource]
             if !files.isEmpty {
-                sources = try fileSources(files, of: ref, state: state)
+                sources = try fileSources(files, of: ref, whole: isParent, state: state)
+            } else if let partitions = manager.partitions {
+                sources = [try partitionedSource(manager, partitions, sources: landing, state: &state)]
             } else if isLive(manager), let client = manager.service.flatMap({ landing.clients[$0] }) {
-                sources = [try liveSource(manager, plan: state.plan, client: client, recorders: &state.recorders)]
+                let recorder = try recorder(for: manager, client: client, recorders: &state.recorders)
+                let live = liveSource(
+                    manager, params: params(of: state.plan).merging(incrementalParams(manager, "", state)) { $1 }, client: client,
+                    recorder: recorder, resumeAt: state.incremental?.resumePoint(ref.name, partition: ""))
+                follow(live, of: manager, partition: "", state: state)
+                sources = [live]
             } else if manager.fixtures != nil {
-                sources = [try FixtureSource(manager: manager, params: params(of: state.plan), transport: landing.replay)]
+                let fixtures = try FixtureSource(
+                    manager: manager, params: params(of: state.plan).merging(incrementalParams(manager, "", state)) { $1 },
+                    transport: landing.replay, resumeAt: state.incremental?.resumePoint(ref.name, partition: ""))
+                follow(fixtures, of: manager, partition: "", state: state)
+                sources = [fixtures]
             } else {
                 throw SourceError(
                     manager: ref.name,
@@ -59,9 +71,12 @@ extension Runner {
 
     /// One source per input file of `ref`, each reading only the fields the chains use and, when
     /// the first output is a plain mapping to NDJSON, writing it directly (the fast path).
-    private func fileSources(_ files: [String], of ref: ManagerRef, state: RunState) throws(SourceError) -> [any RecordSource] {
-        let trying = options.limit != nil || options.sample != nil
-        let projection = options.sample == nil ? InputProjection.make(for: ref, outputs: state.plan.outputs) : nil
+    /// `whole`: the records are read whole, for a parent whose children read fields no chain does.
+    private func fileSources(_ files: [String], of ref: ManagerRef, whole: Bool, state: RunState) throws(SourceError)
+        -> [any RecordSource]
+    {
+        let trying = options.limit != nil || options.sample != nil || whole
+        let projection = options.sample == nil && !whole ? InputProjection.make(for: ref, outputs: state.plan.outputs) : nil
         var sources: [any RecordSource] = []
         for path in files {
             let direct =
@@ -74,7 +89,7 @@ extension Runner {
     }
 
     /// The run's parameters with the command line's `--param`s over them.
-    private func params(of plan: RunPlan) -> [String: Value] {
+    func params(of plan: RunPlan) -> [String: Value] {
         var params = plan.params
         for (k, v) in options.params { params[k] = v }
         return params
@@ -82,7 +97,7 @@ extension Runner {
 
     /// The replay transport for every manager that lands from its fixtures in this run.
     func replayTransport(for plan: RunPlan) throws(RunError) -> ReplayTransport {
-        let replayed = plan.managers.map { pipeline.managers[$0.index] }.filter { manager in
+        let replayed = landingOrder(of: plan).map { pipeline.managers[$0.index] }.filter { manager in
             !options.inputs.contains { $0.manager == manager.ref.name } && !isLive(manager)
         }
         do throws(SourceError) {
@@ -103,8 +118,8 @@ extension Runner {
     /// token and rate limit per service).
     func serviceClients(for plan: RunPlan) throws(RunError) -> [String: ServiceClient] {
         var clients: [String: ServiceClient] = [:]
-        let events = EventHub()
-        for ref in plan.managers {
+        let events = EventHub(observer: options.onEvent)
+        for ref in landingOrder(of: plan) {
             let manager = pipeline.managers[ref.index]
             guard isLive(manager), !options.inputs.contains(where: { $0.manager == ref.name }),
                 let name = manager.service, clients[name] == nil,
@@ -122,11 +137,29 @@ extension Runner {
         return clients
     }
 
-    /// The live source of `manager`: its API manager, with the response cache and the `--record`
-    /// folder when asked for.
-    private func liveSource(_ manager: ManagerPlan, plan: RunPlan, client: ServiceClient, recorders: inout [Recorder])
-        throws(SourceError) -> LiveSource
-    {
+    /// The `--record` folder writer of a live `manager`, when the run records.
+    func recorder(for manager: ManagerPlan, client: ServiceClient, recorders: inout [Recorder]) throws(SourceError) -> Recorder? {
+        guard options.mode == .record else { return nil }
+        guard let folder = manager.fixtures else {
+            throw SourceError(
+                manager: manager.ref.name, message: "--record needs a 'fixtures:' folder declared on the manager to record into")
+        }
+        let redactor = Redactor(interceptors: manager.interceptors, environment: client.environment)
+        do {
+            let recorder = try Recorder(folder: folder) { redactor.redact(client.redact($0)) }
+            recorders.append(recorder)
+            return recorder
+        } catch {
+            throw SourceError(manager: manager.ref.name, message: error.description)
+        }
+    }
+
+    /// The live source of `manager` with `params`: its API manager, with the response cache when
+    /// declared, fetching up to `ahead` pages before they are taken.
+    func liveSource(
+        _ manager: ManagerPlan, params: [String: Value], client: ServiceClient, recorder: Recorder?, ahead: Int = 2,
+        resumeAt: (request: HTTPRequest, pagesDone: Int)? = nil
+    ) -> LiveSource {
         var cache: ResponseCache?
         if options.useCache, let plan = manager.cache {
             let folder =
@@ -134,18 +167,80 @@ extension Runner {
                 ? FilePaths.resolve(".reform-cache/\(manager.ref.name)", against: FilePaths.folder(of: pipeline.file)) : nil
             cache = ResponseCache(folder: folder)
         }
-        let api = APIManager(plan: manager, client: client, params: params(of: plan), cache: cache)
-        var recorder: Recorder?
-        if options.mode == .record {
-            guard let folder = manager.fixtures else {
-                throw SourceError(
-                    manager: manager.ref.name, message: "--record needs a 'fixtures:' folder declared on the manager to record into")
-            }
-            do { recorder = try Recorder(folder: folder, redact: api.redact) } catch {
-                throw SourceError(manager: manager.ref.name, message: error.description)
-            }
-            recorder.map { recorders.append($0) }
+        let api = APIManager(plan: manager, client: client, params: params, cache: cache, resumeAt: resumeAt)
+        return LiveSource(manager: api, recorder: recorder, ahead: ahead)
+    }
+
+    /// The source of a manager that runs once per partition: each partition replayed from the
+    /// fixtures, or fetched live (several at once, up to `for_each.concurrency`).
+    private func partitionedSource(_ manager: ManagerPlan, _ plan: PartitionPlan, sources landing: LandingSources, state: inout RunState)
+        throws(SourceError) -> PartitionedSource
+    {
+        let base = params(of: state.plan)
+        let incremental = manager.incremental == nil ? nil : state.incremental
+        let partitions = try partitions(of: manager, plan: plan, params: base, state: state).filter { partition in
+            // Partitions a resumed run finished before its last checkpoint are not fetched again.
+            !(incremental?.isDone(manager.ref.name, partition: partition.label) ?? false)
         }
-        return LiveSource(manager: api, recorder: recorder)
+        let kinds = Dictionary(manager.params.map { ($0.name, $0.kind) }, uniquingKeysWith: { a, _ in a })
+        let runState = state
+        func partitionParams(_ partition: Partition) -> [String: Value] {
+            var params = base
+            for (name, value) in partition.params { params[name] = Runner.typed(value, as: kinds[name] ?? nil) }
+            return params.merging(incrementalParams(manager, partition.label, runState)) { $1 }
+        }
+        if isLive(manager), let client = manager.service.flatMap({ landing.clients[$0] }) {
+            let recorder = try recorder(for: manager, client: client, recorders: &state.recorders)
+            // Partitions after the one being read fetch ahead meanwhile: far enough that they keep
+            // their connections busy, bounded so memory stays a few pages per open partition.
+            let ahead = plan.concurrency > 1 ? 64 : 2
+            return PartitionedSource(
+                manager: manager.ref.name, inputName: client.redact(client.baseURL + (manager.path ?? "/")), partitions: partitions,
+                concurrency: plan.concurrency, policy: plan.onError
+            ) { [self] partition in
+                let live = liveSource(
+                    manager, params: partitionParams(partition), client: client, recorder: recorder, ahead: ahead,
+                    resumeAt: incremental?.resumePoint(manager.ref.name, partition: partition.label))
+                follow(live, of: manager, partition: partition.label, state: runState)
+                return live
+            }
+        }
+        let replay = landing.replay
+        return PartitionedSource(
+            manager: manager.ref.name, inputName: manager.fixtures ?? "fixtures", partitions: partitions, concurrency: 1,
+            policy: plan.onError
+        ) { [self] partition throws(SourceError) in
+            let fixtures = try FixtureSource(
+                manager: manager, params: partitionParams(partition), transport: replay,
+                resumeAt: incremental?.resumePoint(manager.ref.name, partition: partition.label))
+            follow(fixtures, of: manager, partition: partition.label, state: runState)
+            return fixtures
+        }
+    }
+
+    /// The cursor parameter an incremental `manager`'s partition sends in this run.
+    private func incrementalParams(_ manager: ManagerPlan, _ partition: String, _ state: RunState) -> [String: Value] {
+        guard manager.incremental != nil, let incremental = state.incremental else { return [:] }
+        return incremental.params(manager.ref.name, partition: partition)
+    }
+
+    /// Lets an incremental run follow `source`'s pages (for checkpoints) and its end.
+    private func follow(_ source: some PagedRecordSource, of manager: ManagerPlan, partition: String, state: RunState) {
+        guard manager.incremental != nil, let incremental = state.incremental else { return }
+        let name = manager.ref.name
+        source.onPageEnd = { next, pages in
+            incremental.pageEnded(name, partition: partition, next: next, pagesDone: pages)
+            if next == nil { incremental.partitionEnded(name, partition: partition) }
+        }
     }
 }
+
+/// A source that lands pages of an API (replayed or live), and says when each page is used up.
+protocol PagedRecordSource: RecordSource {
+    /// Called when every record of a page has been handed out: the next page's request (`nil`
+    /// when paging stopped) and the pages done.
+    var onPageEnd: ((HTTPRequest?, Int) -> Void)? { get set }
+}
+
+extension FixtureSource: PagedRecordSource {}
+extension LiveSource: PagedRecordSource {}

@@ -27,13 +27,15 @@ public struct Runner: Sendable {
         let plan = try chosenRun()
         try checkInputs(of: plan)
         try checkPaths(of: plan)
-        var state = try prepare(plan)
+        let incremental = try IncrementalRun(runner: self, runPlan: plan)
+        var state = try prepare(plan, incremental: incremental)
         do throws(RunError) {
             try landManagers(into: &state)
             try finishOutputs(of: &state)
         } catch {
             throw abandon(state, after: error)
         }
+        try state.incremental?.commit(state.outputs)
         try commit(state)
         return summary(of: state)
     }
@@ -84,21 +86,32 @@ public struct Runner: Sendable {
     }
 
     /// The outputs (each with its chain and temporary file) and the dead-letter file of `plan`.
-    private func prepare(_ plan: RunPlan) throws(RunError) -> RunState {
+    private func prepare(_ plan: RunPlan, incremental: IncrementalRun?) throws(RunError) -> RunState {
         var outputs: [OutputRuntime] = []
         for (index, output) in plan.outputs.enumerated() {
-            outputs.append(try OutputRuntime(output, index: index, options: options, managers: plan.managers))
+            var file: OutputFile?
+            if let target = incremental?.targets.first(where: { $0.output == index }) {
+                do { file = try OutputFile.resumable(target: target.written, displayPath: target.path, offset: target.offset) } catch {
+                    throw RunError(error)
+                }
+            }
+            outputs.append(try OutputRuntime(output, index: index, options: options, managers: plan.managers, file: file))
         }
-        return RunState(
+        var state = RunState(
             plan: plan, outputs: outputs, deadLetter: DeadLetter(path: deadLetterPath),
             stats: options.collectsStats ? RunStats() : nil, started: MonotonicClock.now())
+        state.incremental = incremental
+        return state
     }
 
     /// Lands every manager of the run in order (in batch mode, only those given an `--input`).
     private func landManagers(into state: inout RunState) throws(RunError) {
         let sources = try LandingSources(replay: replayTransport(for: state.plan), clients: serviceClients(for: state.plan))
         let batch = !options.inputs.isEmpty
-        for ref in state.plan.managers {
+        state.children = children(in: state.plan)
+        let order = landingOrder(of: state.plan)
+        state.parentsOnly = Set(order.filter { !state.plan.managers.contains($0) }.map(\.index))
+        for ref in order {
             if batch && !options.inputs.contains(where: { $0.manager == ref.name }) {
                 state.summary.skipped.append(ref.name)
                 continue
@@ -120,6 +133,14 @@ public struct Runner: Sendable {
     /// Drops every output and recording of a failed run, keeps the dead-letter file, and returns
     /// `error` saying where the rejected records are.
     private func abandon(_ state: RunState, after error: RunError) -> RunError {
+        var error = error
+        if let incremental = state.incremental, error.code != .output {
+            // What landed before the failure is kept: the next run goes on from here.
+            do {
+                try incremental.checkpoint(state.outputs)
+                error = error.adding("; the records landed before it are kept, and the next run resumes from there")
+            } catch {}
+        }
         for output in state.outputs { output.file.abandon() }
         for recorder in state.recorders { recorder.abandon() }
         var failure = error
@@ -163,6 +184,9 @@ public struct Runner: Sendable {
                             output: index, reformer: name, recordsIn: counts.recordsIn, recordsOut: counts.recordsOut,
                             rejected: counts.rejected, seconds: counts.seconds))
                 }
+            }
+            for i in stats.managers.indices {
+                stats.managers[i].paging = summary.paging.first { $0.manager == stats.managers[i].name }
             }
             stats.writtenDirectly = summary.writtenDirectly
             stats.jobs = options.jobs

@@ -90,7 +90,10 @@ public struct ReplayTransport: Transport {
         if case .object(let h)? = res["headers"] {
             for member in h.members { headers.append(QueryItem(name: member.key, value: member.value.plainText)) }
         }
-        let response = HTTPResponse(status: status, headers: headers, body: res["body"], bodyText: res["body_text"]?.stringValue)
+        let bodyText = res["body_text"]?.stringValue
+        // The size the body had on the wire, as near as a replay can tell: its compact JSON.
+        let byteCount = bodyText?.utf8.count ?? res["body"].map { JSON.compactString($0).utf8.count } ?? 0
+        let response = HTTPResponse(status: status, headers: headers, body: res["body"], bodyText: bodyText, byteCount: byteCount)
         let body = req["body"].map { $0.stringValue ?? JSON.compactString($0) }.map { Array($0.utf8) }
         return Exchange(
             file: file, request: HTTPRequest(method: method, path: path, query: query, body: body), response: response)

@@ -1,0 +1,75 @@
+import ReformSDK
+
+/// What a response says about the service's rate limit: GitHub's `X-RateLimit-*` headers, the
+/// IETF draft's `RateLimit-Limit`/`-Remaining`/`-Reset`, and its later structured
+/// `RateLimit: "default";r=0;t=30` with `RateLimit-Policy: "default";q=100;w=60`.
+struct RateLimitHeaders: Equatable {
+    /// Requests allowed in the window, when said.
+    var limit: Int?
+    /// Requests left in the window.
+    var remaining: Int
+    /// Seconds from now until the window resets (the budget refills), when said.
+    var resetIn: Double?
+
+    /// The rate limit `response` reports, or `nil` when it reports none. `now` is Unix seconds
+    /// (GitHub's reset is a Unix time; the IETF forms give seconds from now).
+    static func read(from response: HTTPResponse, now: Double) -> RateLimitHeaders? {
+        if let remaining = response.header("x-ratelimit-remaining").flatMap(integer) {
+            let reset = response.header("x-ratelimit-reset").flatMap(integer).map { value in
+                // A value that small is seconds from now (some APIs), otherwise a Unix time (GitHub).
+                value < 1_000_000_000 ? Double(value) : Swift.max(0, Double(value) - now)
+            }
+            return RateLimitHeaders(limit: response.header("x-ratelimit-limit").flatMap(integer), remaining: remaining, resetIn: reset)
+        }
+        if let remaining = response.header("ratelimit-remaining").flatMap(integer) {
+            return RateLimitHeaders(
+                limit: response.header("ratelimit-limit").flatMap(integer), remaining: remaining,
+                resetIn: response.header("ratelimit-reset").flatMap(integer).map(Double.init))
+        }
+        if let field = response.header("ratelimit") {
+            let parameters = structuredParameters(field)
+            // Draft 7+: `"default";r=0;t=30`; drafts 3-6 combined: `limit=100, remaining=0, reset=30`.
+            guard let remaining = parameters["r"] ?? parameters["remaining"] else { return nil }
+            let policy = response.header("ratelimit-policy").map(structuredParameters) ?? [:]
+            return RateLimitHeaders(
+                limit: policy["q"] ?? parameters["limit"], remaining: remaining,
+                resetIn: (parameters["t"] ?? parameters["reset"]).map(Double.init))
+        }
+        return nil
+    }
+
+    /// Whether `response` is the service refusing for its rate limit (not for the credentials):
+    /// a 429, or a 403 that says no requests remain or asks to retry later.
+    static func isRateLimited(_ response: HTTPResponse, headers: RateLimitHeaders?) -> Bool {
+        if response.status == 429 { return true }
+        guard response.status == 403 else { return false }
+        if headers?.remaining == 0 { return true }
+        if response.header("retry-after") != nil { return true }
+        // GitHub's secondary rate limits answer 403 with this message and no headers.
+        let body = (response.bodyText ?? response.body.map { JSON.compactString($0) } ?? "").lowercased()
+        return body.contains("rate limit")
+    }
+
+    private static func integer(_ text: String) -> Int? {
+        let trimmed = text.trimmingCharacters(in: " ")
+        if let value = Int(trimmed) { return value }
+        return Double(trimmed).flatMap { $0.isFinite ? Int($0.rounded(.up)) : nil }
+    }
+
+    /// `key=value` integer parameters of a structured or comma-separated header field; the
+    /// first list member's parameters win.
+    private static func structuredParameters(_ field: String) -> [String: Int] {
+        var out: [String: Int] = [:]
+        for member in field.split(separator: ",") {
+            for part in member.split(separator: ";") {
+                let pair = part.split(separator: "=", maxSplits: 1)
+                guard pair.count == 2 else { continue }
+                let key = pair[0].trimmingCharacters(in: " ").lowercased()
+                if out[key] == nil, let value = integer(pair[1].trimmingCharacters(in: " ").trimmingCharacters(in: "\"")) {
+                    out[key] = value
+                }
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,91 @@
+import ReformSDK
+
+/// Fan-out: the partitions of a manager in this run, and the source that reads them in order.
+extension Runner {
+    /// The partitions `manager` runs in this run: its list (or the run's comma-separated value of
+    /// the parameter), its range, or one per distinct parent record landed earlier in the run.
+    func partitions(of manager: ManagerPlan, plan: PartitionPlan, params: [String: Value], state: RunState) throws(SourceError)
+        -> [Partition]
+    {
+        var partitions: [Partition] = []
+        switch plan.source {
+        case .values(let param, let declared):
+            var values = declared
+            if let given = params[param] {
+                values = given.plainText.split(separator: ",").map { .string($0.trimmingCharacters(in: " ")) }.filter { $0.plainText != "" }
+            }
+            guard !values.isEmpty else {
+                throw SourceError(
+                    manager: manager.ref.name,
+                    message: "no partitions: 'for_each' runs it once per value of '\(param)'; give them with --param \(param)=A,B,C "
+                        + "or in the run's params, or declare 'values:'")
+            }
+            partitions = values.enumerated().map { Partition(index: $0.offset, params: [(param, $0.element)]) }
+        case .range(let param, let range):
+            partitions = range.values.enumerated().map { Partition(index: $0.offset, params: [(param, $0.element)]) }
+        case .parent:
+            partitions = state.childPartitions[manager.ref.index]?.list ?? []
+        }
+        return partitions
+    }
+
+    /// Reads the partition parameters `child` needs out of one record its parent landed; `nil`
+    /// (with the reason) when the record lacks one of the fields.
+    static func partitionParams(for child: PartitionPlan, from record: Value) -> Result<[(name: String, value: Value)], RecordError> {
+        guard case .parent(let parent, let params) = child.source else { return .success([]) }
+        var values: [(name: String, value: Value)] = []
+        for (name, path) in params {
+            guard let value = record[path: path], !value.isNull else {
+                return .failure(
+                    RecordError(
+                        code: "missing-partition-field",
+                        message: "the record of '\(parent.name)' has no '\(path)', which sets parameter '\(name)' of its child; "
+                            + "no partition was made for it"))
+            }
+            guard value.arrayValue == nil, value.objectValue == nil else {
+                return .failure(
+                    RecordError(
+                        code: "invalid-partition-field",
+                        message:
+                            "'\(path)' of the record of '\(parent.name)' is a list or an object, not a value parameter '\(name)' can take"))
+            }
+            values.append((name, value))
+        }
+        return .success(values)
+    }
+
+    /// The children of the run's managers, by parent index: who needs whose records.
+    func children(in plan: RunPlan) -> [Int: [ManagerPlan]] {
+        var children: [Int: [ManagerPlan]] = [:]
+        for ref in landingOrder(of: plan) {
+            let manager = pipeline.managers[ref.index]
+            if let parent = manager.partitions?.parent { children[parent.index, default: []].append(manager) }
+        }
+        return children
+    }
+
+    /// The managers a run lands, in order: its own, with each parent that is not among them
+    /// landed just before its first child (its records only make partitions; they go to no output).
+    func landingOrder(of plan: RunPlan) -> [ManagerRef] {
+        var order: [ManagerRef] = []
+        func add(_ ref: ManagerRef) {
+            guard !order.contains(ref) else { return }
+            if let parent = pipeline.managers[ref.index].partitions?.parent { add(parent) }
+            order.append(ref)
+        }
+        for ref in plan.managers { add(ref) }
+        return order
+    }
+
+    /// A partition value as the parameter's declared kind: `--param ids=1,2` gives the whole
+    /// numbers 1 and 2 to an `int` parameter, not the texts.
+    static func typed(_ value: Value, as kind: ParamPlan.Kind?) -> Value {
+        guard case .string(let text) = value, let kind else { return value }
+        switch kind {
+        case .int: return Int(text).map { .int($0) } ?? value
+        case .double: return Double(text).map { .double($0) } ?? value
+        case .bool: return text == "true" ? .bool(true) : text == "false" ? .bool(false) : value
+        case .string: return value
+        }
+    }
+}

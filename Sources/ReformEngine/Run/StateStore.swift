@@ -1,0 +1,107 @@
+public import ReformSDK
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What incremental managers remember between runs, in one JSON file per pipeline: per manager
+/// and partition, the bookmark the next run asks from, the records at its edge, and — while a
+/// run is under way — the checkpoint it resumes from; and the outputs it describes (length and
+/// inode), so state and outputs are only ever taken together.
+///
+/// The file is the run's commit point: it is replaced atomically (written beside, synced, renamed)
+/// after the outputs it describes are synced, never before.
+public struct StateStore: Sendable {
+    /// The state file's path.
+    public let path: String
+    /// The saved state, as JSON.
+    public var document: Object
+
+    /// The format version written in every state file.
+    static let version = 1
+
+    /// The default state file of `pipeline`: `.NAME.reform-state.json` beside its first output
+    /// file (`firstOutput`), or in the working folder. Hidden, so engines that read an output
+    /// folder (Spark, Hadoop) do not take it for data.
+    public static func defaultPath(pipelineName: String, firstOutput: String?) -> String {
+        let name = ".\(pipelineName).reform-state.json"
+        guard let firstOutput, firstOutput.contains("/") else { return name }
+        return FilePaths.resolve(name, against: FilePaths.folder(of: firstOutput))
+    }
+
+    /// The state at `path`; an empty state when there is no file yet.
+    public static func load(path: String) throws(RunError) -> StateStore {
+        guard FilePaths.isFile(path) else { return StateStore(path: path, document: Object()) }
+        let bytes: [UInt8]
+        do { bytes = try FilePaths.readAll(path) } catch {
+            throw RunError(.system, "cannot read the state file \(path): \(error)")
+        }
+        guard case .object(let document)? = try? JSON.parse(bytes), case .int(StateStore.version)? = document["reform_state"] else {
+            throw RunError(
+                .system,
+                "the state file \(path) is not a Reform state file (or is from another version); "
+                    + "move it away, or run 'reform state reset' to start from nothing")
+        }
+        return StateStore(path: path, document: document)
+    }
+
+    /// Writes the state atomically (beside, synced, renamed).
+    public func save() throws(RunError) {
+        var document = document
+        document["reform_state"] = .int(StateStore.version)
+        do {
+            let file = try OutputFile.atomic(path: path)
+            JSON.writePretty(.object(document), into: &file.buffer)
+            file.buffer.append(UInt8(ascii: "\n"))
+            try file.commit()
+        } catch {
+            throw RunError(.output, "cannot save the state file: \(error)", cause: error)
+        }
+    }
+
+    /// The state of `manager`'s partition `partition` (`""` when it does not fan out).
+    func partition(_ partition: String, of manager: String) -> Object {
+        document["managers"]?.objectValue?[manager]?.objectValue?[partition]?.objectValue ?? Object()
+    }
+
+    /// Replaces the state of one partition.
+    mutating func setPartition(_ partition: String, of manager: String, to value: Object) {
+        var managers = document["managers"]?.objectValue ?? Object()
+        var partitions = managers[manager]?.objectValue ?? Object()
+        partitions[partition] = .object(value)
+        managers[manager] = .object(partitions)
+        document["managers"] = .object(managers)
+    }
+
+    /// Forgets `manager` (every manager when `nil`), and the outputs with it, so the next run
+    /// starts from nothing.
+    public mutating func reset(manager: String?) {
+        guard let manager else {
+            document = Object()
+            return
+        }
+        var managers = document["managers"]?.objectValue ?? Object()
+        managers[manager] = nil
+        document["managers"] = .object(managers)
+        document["outputs"] = nil
+        document["run"] = nil
+    }
+
+    /// The saved outputs: path → length and inode.
+    var outputs: [String: (bytes: Int, inode: Int)] {
+        var out: [String: (Int, Int)] = [:]
+        for member in document["outputs"]?.objectValue?.members ?? [] {
+            guard case .int(let bytes)? = member.value.objectValue?["bytes"], case .int(let inode)? = member.value.objectValue?["inode"]
+            else { continue }
+            out[member.key] = (bytes, inode)
+        }
+        return out
+    }
+}
+
+/// The inode and length of the file at `path`, when it is a regular file.
+func fileIdentity(_ path: String) -> (inode: Int, bytes: Int)? {
+    var info = stat()
+    guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+    return (Int(info.st_ino), Int(info.st_size))
+}
