@@ -112,6 +112,7 @@ def main():
     c = Client(port)
     try:
         run_checks(c, port)
+        run_gh_checks(c, port)
     finally:
         c.close()
         proc.send_signal(signal.SIGTERM)
@@ -369,6 +370,201 @@ def run_checks(c, port):
     check(c.json("GET", "/flaky?key=f1&fail=1")[0] == 503, "reset clears counters")
     _, _, t4 = c.json("POST", "/oauth/token", body="grant_type=refresh_token&refresh_token=r-1", headers=form)
     check(t4["access_token"] == "tok-1", "reset clears tokens")
+
+
+
+def parse_link(value):
+    """{rel: url} from a Link header."""
+    links = {}
+    for part in (value or "").split(", "):
+        if part:
+            url, _, rel = part.partition("; ")
+            links[rel.split('"')[1]] = url[1:-1]
+    return links
+
+
+def run_gh_checks(c, port):
+    """The GitHub-like API: orgs -> repos -> issues, since, Link paging, rate limits, delay."""
+    base = f"http://127.0.0.1:{port}"
+    c.json("POST", "/_reset")
+
+    # ---- repos of org-25, 10 a page: 3 pages and GitHub's Link header
+    ids, target, pages, links = [], "/gh/orgs/org-25/repos?per_page=10&page=1", 0, []
+    while target:
+        status, hdrs, body = c.json("GET", target)
+        check(status == 200 and isinstance(body, list), f"gh repos: 200 array ({target})")
+        check("x-ratelimit-limit" not in hdrs and "ratelimit" not in hdrs, "gh repos: no rate limit headers without a limit")
+        ids += [r["id"] for r in body]
+        pages += 1
+        links.append(hdrs.get("link"))
+        nxt = parse_link(hdrs.get("link")).get("next")
+        target = nxt[len(base):] if nxt else None
+    repos_url = base + "/gh/orgs/org-25/repos?per_page=10&page="
+    check(ids == list(range(200001, 200026)) and pages == 3, f"gh repos: org-25 is 25 repos in 3 pages ({ids})")
+    check(links[0] == f'<{repos_url}2>; rel="next", <{repos_url}3>; rel="last"', f"gh repos: page 1 Link ({links[0]})")
+    check(links[1] == f'<{repos_url}1>; rel="prev", <{repos_url}3>; rel="next", <{repos_url}3>; rel="last", '
+                      f'<{repos_url}1>; rel="first"', f"gh repos: page 2 Link ({links[1]})")
+    check("next" not in parse_link(links[2]) and parse_link(links[2]).get("last") == repos_url + "3",
+          f"gh repos: no rel=next on the last page ({links[2]})")
+    _, hdrs, body = c.json("GET", "/gh/orgs/org-25/repos?page=3&per_page=10")
+    check(len(body) == 5 and body[0] == {"id": 200021, "name": "repo-21", "full_name": "org-25/repo-21",
+                                         "owner": {"login": "org-25"}, "private": False,
+                                         "updated_at": "2026-01-01T00:12:00Z"}, f"gh repos: repo shape ({body[0]})")
+    check(parse_link(hdrs.get("link")).get("prev") == repos_url + "2", "gh repos: Link keeps per_page before page")
+    _, hdrs, body = c.json("GET", "/gh/orgs/acme/repos")
+    check([r["name"] for r in body] == ["widgets", "gadgets", "gizmos", "doohickeys"]
+          and [r["id"] for r in body] == [100001, 100002, 100003, 100004] and body[1]["full_name"] == "acme/gadgets",
+          "gh repos: acme's 4 repositories")
+    check("link" not in hdrs, "gh repos: no Link when everything fits on one page")
+    _, hdrs, body = c.json("GET", "/gh/orgs/org-250/repos?per_page=500")
+    check(len(body) == 100 and parse_link(hdrs.get("link")).get("last") == base + "/gh/orgs/org-250/repos?per_page=100&page=3",
+          "gh repos: per_page is at most 100")
+    check(len(c.json("GET", "/gh/orgs/org-25/repos?per_page=10&page=4")[2]) == 0, "gh repos: past the last page: []")
+
+    # ---- 404, 422, 405
+    for target in ["/gh/orgs/nope/repos", "/gh/orgs/org-0/repos", "/gh/orgs/org-1001/repos", "/gh/orgs/org-07/repos",
+                   "/gh/repos/acme/nope/issues", "/gh/repos/org-3/repo-4/issues", "/gh/repos/nope/repo-1/issues",
+                   "/gh/orgs/acme/nope"]:
+        status, _, body = c.json("GET", target)
+        check(status == 404 and body == {"message": "Not Found"}, f"gh: 404 Not Found for {target} ({status} {body})")
+    for target in ["/gh/repos/acme/widgets/issues?since=yesterday", "/gh/repos/acme/widgets/issues?since=2026-13-01T00:00:00Z",
+                   "/gh/repos/acme/widgets/issues?state=maybe", "/gh/repos/acme/widgets/issues?per_page=x"]:
+        status, _, body = c.json("GET", target)
+        check(status == 422 and body == {"message": "Validation Failed"}, f"gh: 422 Validation Failed for {target}")
+    status, hdrs, _ = c.json("POST", "/gh/orgs/acme/repos")
+    check(status == 405 and hdrs.get("allow") == "GET", "gh: wrong method on a pattern route is 405")
+
+    # ---- issues: the default is state=open, newest first
+    _, hdrs, body = c.json("GET", "/gh/repos/acme/widgets/issues")
+    check([i["number"] for i in body] == [11, 10, 8, 7, 5, 4, 2, 1], f"gh issues: open ones, desc ({[i['number'] for i in body]})")
+    check("link" not in hdrs, "gh issues: one page, no Link")
+    by_number = {i["number"]: i for i in c.json("GET", "/gh/repos/acme/widgets/issues?state=all&per_page=100")[2]}
+    check(sorted(by_number) == list(range(1, 13)), "gh issues: state=all has 12")
+    check(by_number[4] == {"id": 1000004, "number": 4, "title": '修复 "bug" 4 of widgets', "state": "open",
+                           "labels": [{"name": "bug"}, {"name": "p1"}], "user": {"login": "user-4"}, "comments": 0,
+                           "updated_at": "2026-01-01T00:04:00Z"}, f"gh issues: issue 4 shape ({by_number[4]})")
+    check(by_number[5]["labels"] == [{"name": "docs"}] and by_number[1]["labels"] == [] and by_number[5]["title"] == "Issue 5 of widgets",
+          "gh issues: labels and titles")
+    check(by_number[12]["state"] == "closed" and by_number[3]["state"] == "closed" and by_number[7]["comments"] == 3,
+          "gh issues: state and comments")
+    _, _, body = c.json("GET", "/gh/repos/acme/widgets/issues?state=closed&direction=asc")
+    check([i["number"] for i in body] == [3, 6, 9, 12], "gh issues: state=closed, asc")
+    other = c.json("GET", "/gh/repos/org-3/repo-2/issues?state=all")[2]
+    check(len({i["id"] for i in other} | set(i["id"] for i in by_number.values())) == 24, "gh issues: ids unique across repos")
+
+    # ---- issues: Link keeps the client's query, in its order, with page replaced or appended
+    issues = "/gh/repos/acme/widgets/issues"
+    _, hdrs, body = c.json("GET", issues + "?state=all&direction=asc&per_page=5")
+    links = parse_link(hdrs.get("link"))
+    check(links.get("next") == base + issues + "?state=all&direction=asc&per_page=5&page=2"
+          and links.get("last") == base + issues + "?state=all&direction=asc&per_page=5&page=3",
+          f"gh issues: page appended in Link ({hdrs.get('link')})")
+    numbers, target = [], issues + "?state=all&page=1&per_page=5&direction=asc&since=2026-01-01T00%3A00%3A00Z"
+    while target:
+        _, hdrs, body = c.json("GET", target)
+        numbers += [i["number"] for i in body]
+        nxt = parse_link(hdrs.get("link")).get("next")
+        if nxt:
+            check(nxt.startswith(base + issues + "?state=all&page=") and nxt.endswith("&per_page=5&direction=asc&since=2026-01-01T00%3A00%3A00Z"),
+                  f"gh issues: page replaced in place, the rest kept verbatim ({nxt})")
+        target = nxt[len(base):] if nxt else None
+    check(numbers == list(range(1, 13)), f"gh issues: paging asc through 12 ({numbers})")
+
+    # ---- since, inclusive; then advance and fetch exactly what changed
+    _, _, body = c.json("GET", issues + "?state=all&since=2026-01-01T00:10:00Z&direction=asc")
+    check([i["number"] for i in body] == [10, 11, 12], "gh issues: since is inclusive")
+    _, _, body = c.json("GET", issues + "?state=all&since=2026-01-01T01:10:00%2B01:00&direction=asc")
+    check([i["number"] for i in body] == [10, 11, 12], "gh issues: since with a zone offset")
+    _, hdrs, body = c.json("POST", "/gh/_admin/advance")
+    check(body == {"generation": 1, "touch": 2, "add": 1}, f"gh advance: defaults touch 2, add 1 ({body})")
+    _, _, body = c.json("GET", issues + "?state=all&since=2026-01-02T00:00:00Z&direction=asc")
+    check([i["number"] for i in body] == [1, 2, 13], f"gh advance: since returns the touched and added ({[i['number'] for i in body]})")
+    check([i["updated_at"] for i in body] == ["2026-01-02T00:01:00Z", "2026-01-02T00:02:00Z", "2026-01-02T00:13:00Z"]
+          and body[0]["title"] == "Issue 1 of widgets (edited g1)" and body[2]["title"] == "Issue 13 of widgets",
+          f"gh advance: times and titles ({body})")
+    _, _, body = c.json("POST", "/gh/_admin/advance", body=json.dumps({"touch": 3, "add": 2}))
+    check(body["generation"] == 2, "gh advance: generation 2")
+    for repo in ["acme/widgets", "org-3/repo-2"]:
+        _, _, body = c.json("GET", f"/gh/repos/{repo}/issues?state=all&since=2026-01-03T00:00:00Z&direction=asc")
+        check([i["number"] for i in body] == [1, 2, 3, 14, 15], f"gh advance: every repo changes ({repo})")
+        check(body[0]["title"].endswith(" (edited g2)") and body[0]["updated_at"] == "2026-01-03T00:01:00Z",
+              "gh advance: the newest edit wins")
+    _, _, body = c.json("GET", issues + "?state=all&per_page=100")
+    check([i["number"] for i in body] == [15, 14, 3, 2, 1, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4],
+          f"gh advance: 15 issues, desc by updated_at ({[i['number'] for i in body]})")
+    _, _, body = c.json("GET", "/gh/orgs/acme/repos")
+    check(body[0]["updated_at"] == "2026-01-03T00:15:00Z", f"gh advance: repo updated_at follows ({body[0]['updated_at']})")
+    check(c.json("POST", "/gh/_admin/advance", body='{"touch": -1}')[0] == 400, "gh advance: bad body 400")
+
+    # ---- config
+    _, _, cfg = c.json("POST", "/gh/_admin/config", body="{}")
+    check(cfg == {"issues_per_repo": 12, "delay_ms": 0, "rate_limit": None, "rate_window": 60.0,
+                  "rate_style": "github", "rate_status": 403}, f"gh config: defaults ({cfg})")
+    check(c.json("POST", "/gh/_admin/config", body='{"nope": 1}')[0] == 400, "gh config: unknown key 400")
+    check(c.json("POST", "/gh/_admin/config", body='{"rate_style": "x"}')[0] == 400, "gh config: bad value 400")
+    c.json("POST", "/_reset")
+    _, _, cfg = c.json("POST", "/gh/_admin/config", body='{"issues_per_repo": 40}')
+    check(cfg["issues_per_repo"] == 40, "gh config: issues_per_repo")
+    _, hdrs, body = c.json("GET", issues + "?state=all&per_page=30")
+    check(len(body) == 30 and parse_link(hdrs.get("link")).get("last", "").endswith("page=2"), "gh config: 40 issues, 2 pages")
+
+    # ---- delay_ms
+    c.json("POST", "/gh/_admin/config", body='{"delay_ms": 200}')
+    t = time.monotonic()
+    check(c.json("GET", "/gh/orgs/acme/repos")[0] == 200 and time.monotonic() - t >= 0.2, "gh delay_ms: answers after the delay")
+    t = time.monotonic()
+    c.json("POST", "/gh/_admin/config", body='{"delay_ms": 0}')
+    check(time.monotonic() - t < 0.2, "gh delay_ms: admin requests are not delayed")
+
+    # ---- rate limit, GitHub style: 3 per 0.5 s, then 403, then a fresh window
+    _, _, cfg = c.json("POST", "/gh/_admin/config", body='{"rate_limit": 3, "rate_window": 0.5}')
+    check(cfg["rate_limit"] == 3 and cfg["rate_window"] == 0.5 and cfg["rate_status"] == 403, "gh rate: config")
+    seen = []
+    for target in ["/gh/orgs/acme/repos", issues, "/gh/orgs/nope/repos"]:
+        status, hdrs, _ = c.json("GET", target)
+        seen.append((status, hdrs.get("x-ratelimit-limit"), hdrs.get("x-ratelimit-remaining"),
+                     hdrs.get("x-ratelimit-used"), hdrs.get("x-ratelimit-resource")))
+    check(seen == [(200, "3", "2", "1", "core"), (200, "3", "1", "2", "core"), (404, "3", "0", "3", "core")],
+          f"gh rate: Limit, Remaining, Used, Resource on every answer ({seen})")
+    reset_at = int(hdrs.get("x-ratelimit-reset", "0"))
+    check(time.time() <= reset_at <= time.time() + 2, f"gh rate: X-RateLimit-Reset is the window's end, epoch seconds ({reset_at})")
+    status, hdrs, body = c.json("GET", "/gh/orgs/acme/repos")
+    check(status == 403 and body == {"message": "API rate limit exceeded for 127.0.0.1. (But here's the good news: "
+                                                "Authenticated requests get a higher rate limit.)",
+                                     "documentation_url": "https://docs.github.com/rest/overview/resources-in-the-rest-api#rate-limiting"},
+          f"gh rate: 403 with GitHub's message when spent ({status} {body})")
+    check(hdrs.get("x-ratelimit-remaining") == "0" and hdrs.get("x-ratelimit-limit") == "3"
+          and hdrs.get("x-ratelimit-reset") == str(reset_at), "gh rate: Remaining 0, same Reset")
+    status, hdrs, _ = c.json("POST", "/gh/_admin/advance")
+    check(status == 200 and "x-ratelimit-limit" not in hdrs, "gh rate: admin endpoints are not limited")
+    check(log(c, "/gh/orgs/acme/repos")[-1]["status"] == 403, "gh rate: the refused request is logged with 403")
+    time.sleep(0.6)
+    status, hdrs, _ = c.json("GET", "/gh/orgs/acme/repos")
+    check(status == 200 and hdrs.get("x-ratelimit-remaining") == "2" and hdrs.get("x-ratelimit-used") == "1",
+          "gh rate: the budget refills after the window")
+    c.json("POST", "/gh/_admin/config", body='{"rate_status": 429}')
+    statuses = [c.json("GET", "/gh/orgs/acme/repos")[0] for _ in range(4)]
+    check(statuses == [200, 200, 200, 429], f"gh rate: rate_status ({statuses})")
+
+    # ---- rate limit, IETF style
+    _, _, cfg = c.json("POST", "/gh/_admin/config", body='{"rate_style": "ietf", "rate_limit": 2, "rate_status": null}')
+    check(cfg["rate_status"] == 429, "gh rate ietf: 429 by default")
+    status, hdrs, _ = c.json("GET", "/gh/orgs/acme/repos")
+    check(status == 200 and hdrs.get("ratelimit-policy") == '"default";q=2;w=1' and hdrs.get("ratelimit") == '"default";r=1;t=1'
+          and "x-ratelimit-limit" not in hdrs, f"gh rate ietf: RateLimit-Policy and RateLimit ({hdrs})")
+    c.json("GET", "/gh/orgs/acme/repos")
+    status, hdrs, body = c.json("GET", "/gh/orgs/acme/repos")
+    check(status == 429 and body == {"message": "rate limit exceeded"} and hdrs.get("retry-after") == "1"
+          and hdrs.get("ratelimit") == '"default";r=0;t=1', f"gh rate ietf: 429, Retry-After, r=0 ({status} {hdrs})")
+    time.sleep(0.6)
+    check(c.json("GET", "/gh/orgs/acme/repos")[0] == 200, "gh rate ietf: refills")
+
+    # ---- /_reset returns to generation 0 and the default config
+    c.json("POST", "/_reset")
+    _, hdrs, body = c.json("GET", issues + "?state=all&per_page=100")
+    check(len(body) == 12 and body[0]["updated_at"] == "2026-01-01T00:12:00Z" and "ratelimit" not in hdrs
+          and "x-ratelimit-limit" not in hdrs, "gh reset: generation 0, 12 issues, no rate limit")
+    check(c.json("POST", "/gh/_admin/config")[2]["rate_style"] == "github", "gh reset: default config")
 
 
 if __name__ == "__main__":

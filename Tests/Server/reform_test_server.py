@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Reform's HTTP test server: paged APIs, failures, auth and OAuth2 on loopback (stdlib only).
+"""Reform's HTTP test server: paged APIs, failures, auth, OAuth2 and a GitHub-like API on loopback (stdlib only).
 
     python3 Tests/Server/reform_test_server.py [--port 0] [--host 127.0.0.1] [--quiet] [--verbose]
 
@@ -16,11 +16,14 @@ server stays cheap enough to benchmark clients against (Benchmarks/http).
 import argparse
 import base64
 import binascii
+import calendar
+import datetime
 import email.utils
 import hashlib
 import hmac
 import itertools
 import json
+import math
 import re
 import os
 import select
@@ -34,7 +37,7 @@ import time
 import traceback
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from urllib.parse import parse_qsl, quote, unquote, urlencode
+from urllib.parse import parse_qsl, quote, unquote, unquote_plus, urlencode
 
 DEFAULT_TOTAL = 47
 BASIC_USER, BASIC_PASS = "reform", "s3cret"
@@ -63,6 +66,7 @@ class State:
         self.lock = threading.Lock()
         self.datasets = {}
         self.bench_cache = {}
+        self.gh_timelines = {}
         self.seq = itertools.count(1)
         self.connections = itertools.count(1)
         self.reset()
@@ -75,6 +79,11 @@ class State:
             self.current_token = None
             self.signing = None
             self.signed = {}
+            self.gh_config = dict(GH_DEFAULTS)
+            self.gh_events = ()  # one (touch, add) per POST /gh/_admin/advance; generation = len
+            self.gh_window_start = None  # time.monotonic() of the rate window's first counted request
+            self.gh_window_wall = 0.0  # the same instant as time.time(), for X-RateLimit-Reset
+            self.gh_used = 0
 
     def dataset(self, total):
         items = self.datasets.get(total)
@@ -120,6 +129,202 @@ class State:
     def token_ok(self, token):
         with self.lock:
             return token is not None and token == self.current_token
+
+    # ---- GitHub-like API
+
+    def gh_configure(self, changes):
+        """Applies validated config changes; returns the effective config. Changing a rate_* key
+        starts a fresh rate window."""
+        with self.lock:
+            config = dict(self.gh_config, **changes)
+            if "issues_per_repo" in changes:
+                gh_check_issue_count(config["issues_per_repo"], self.gh_events)
+            self.gh_config = config
+            if any(k.startswith("rate_") for k in changes):
+                self.gh_window_start, self.gh_used = None, 0
+            return gh_effective(config)
+
+    def gh_advance(self, touch, add):
+        with self.lock:
+            events = self.gh_events + ((touch, add),)
+            gh_check_issue_count(self.gh_config["issues_per_repo"], events)
+            self.gh_events = events
+            return len(events)
+
+    def gh_timeline(self):
+        """(updated, edited, newest) for the current generation; the same for every repository."""
+        with self.lock:
+            key = (self.gh_config["issues_per_repo"], self.gh_events)
+        timeline = self.gh_timelines.get(key)
+        if timeline is None:
+            timeline = gh_build_timeline(*key)
+            if len(self.gh_timelines) > 64:
+                self.gh_timelines.clear()
+            self.gh_timelines[key] = timeline
+        return timeline
+
+    def gh_take(self):
+        """Counts one /gh data request against the rate limit. None without a limit, else
+        (config, used, allowed, seconds until the window ends, epoch second it ends)."""
+        with self.lock:
+            config = self.gh_config
+            limit = config["rate_limit"]
+            if limit is None:
+                return None
+            window = config["rate_window"]
+            now = time.monotonic()
+            if self.gh_window_start is None or now >= self.gh_window_start + window:
+                self.gh_window_start, self.gh_window_wall, self.gh_used = now, time.time(), 0
+            allowed = self.gh_used < limit
+            if allowed:
+                self.gh_used += 1
+            left = self.gh_window_start + window - now
+            return config, self.gh_used, allowed, left, math.ceil(self.gh_window_wall + window)
+
+
+# --------------------------------------------------------------------------- GitHub-like API data
+
+GH_T0 = calendar.timegm((2026, 1, 1, 0, 0, 0))  # 2026-01-01T00:00:00Z, issue times count from here
+GH_ACME_REPOS = ["widgets", "gadgets", "gizmos", "doohickeys"]
+GH_MAX_ORG = 1000
+GH_MAX_ISSUES = 999999  # issue ids are (org * 10000 + repo) * 1000000 + number
+GH_DEFAULTS = {"issues_per_repo": 12, "delay_ms": 0, "rate_limit": None, "rate_window": 60.0,
+               "rate_style": "github", "rate_status": None}
+GH_NOT_FOUND = {"message": "Not Found"}
+GH_INVALID = {"message": "Validation Failed"}
+GH_RATE_BODY = {"message": "API rate limit exceeded for 127.0.0.1. (But here's the good news: "
+                           "Authenticated requests get a higher rate limit.)",
+                "documentation_url": "https://docs.github.com/rest/overview/resources-in-the-rest-api#rate-limiting"}
+GH_ORG_RE = re.compile(r"org-([1-9][0-9]{0,3})")
+GH_REPO_RE = re.compile(r"repo-([1-9][0-9]{0,3})")
+
+
+class GhError(Exception):
+    """A GitHub-style error answer: status and {"message": ...}."""
+
+    def __init__(self, status, body):
+        super().__init__(body["message"])
+        self.status, self.body = status, body
+
+
+def gh_org(org):
+    """(code, number of repositories) for an existing organisation (acme is code 0, org-N is N), else None."""
+    if org == "acme":
+        return 0, len(GH_ACME_REPOS)
+    m = GH_ORG_RE.fullmatch(org)
+    if m and int(m.group(1)) <= GH_MAX_ORG:
+        n = int(m.group(1))
+        return n, n
+    return None
+
+
+def gh_repo_name(code, k):
+    return GH_ACME_REPOS[k - 1] if code == 0 else f"repo-{k}"
+
+
+def gh_repo_index(code, count, name):
+    """The 1-based index k of repository `name`, or None."""
+    if code == 0:
+        return GH_ACME_REPOS.index(name) + 1 if name in GH_ACME_REPOS else None
+    m = GH_REPO_RE.fullmatch(name)
+    return int(m.group(1)) if m and int(m.group(1)) <= count else None
+
+
+def gh_time(epoch):
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(epoch))
+
+
+def gh_parse_time(text):
+    """An ISO 8601 timestamp as epoch seconds (no zone = UTC); GhError 422 if it is not one."""
+    t = text.find("T")
+    if t >= 0:
+        text = text[:t] + text[t:].replace(" ", "+")  # an unencoded '+' in "+01:00" arrives as a space
+    try:
+        value = datetime.datetime.fromisoformat(text)
+    except ValueError:
+        raise GhError(422, GH_INVALID)
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=datetime.timezone.utc)
+    return value.timestamp()
+
+
+def gh_check_issue_count(n0, events):
+    if n0 + sum(add for _, add in events) > GH_MAX_ISSUES:
+        raise BadRequest(f"at most {GH_MAX_ISSUES} issues per repository")
+
+
+def gh_build_timeline(n0, events):
+    """Replays the advances: updated[i] is issue i's updated_at (epoch), edited[i] the generation
+    of its last edit (0: never); index 0 is unused. Every repository has the same timeline."""
+    updated = [GH_T0 + 60 * i for i in range(n0 + 1)]
+    edited = [0] * (n0 + 1)
+    for generation, (touch, add) in enumerate(events, start=1):
+        day = GH_T0 + 86400 * generation
+        n = len(updated) - 1
+        for i in range(1, min(touch, n) + 1):
+            updated[i] = day + 60 * i
+            edited[i] = generation
+        for i in range(n + 1, n + add + 1):
+            updated.append(day + 60 * i)
+            edited.append(0)
+    newest = max(updated[1:], default=GH_T0)
+    return updated, edited, newest
+
+
+def gh_repo(code, k, org, newest):
+    name = gh_repo_name(code, k)
+    return {"id": (100000 if code == 0 else 200000) + k, "name": name, "full_name": f"{org}/{name}",
+            "owner": {"login": org}, "private": False, "updated_at": gh_time(newest)}
+
+
+def gh_issue(code, k, repo, number, updated, edited):
+    title = f'修复 "bug" {number} of {repo}' if number % 4 == 0 else f"Issue {number} of {repo}"
+    if edited:
+        title += f" (edited g{edited})"
+    if number % 2 == 0:
+        labels = [{"name": "bug"}, {"name": "p1"}]
+    elif number % 5 == 0:
+        labels = [{"name": "docs"}]
+    else:
+        labels = []
+    return {"id": (code * 10000 + k) * 1000000 + number, "number": number, "title": title,
+            "state": "open" if number % 3 else "closed", "labels": labels,
+            "user": {"login": f"user-{number % 7}"}, "comments": number % 4, "updated_at": gh_time(updated)}
+
+
+def gh_effective(config):
+    """The config as /gh/_admin/config answers it (rate_status filled in from rate_style)."""
+    answer = dict(config)
+    if answer["rate_status"] is None:
+        answer["rate_status"] = 429 if answer["rate_style"] == "ietf" else 403
+    return answer
+
+
+def gh_int(query, name, default):
+    text = query.get(name)
+    if text is None:
+        return default
+    try:
+        return int(text)
+    except ValueError:
+        raise GhError(422, GH_INVALID)
+
+
+def gh_json_object(body):
+    """The admin endpoints' optional JSON object body ({} when empty)."""
+    if not body.strip():
+        return {}
+    try:
+        value = json.loads(body.decode("utf-8"))
+    except (ValueError, UnicodeDecodeError) as e:
+        raise BadRequest(f"body is not JSON: {e}")
+    if not isinstance(value, dict):
+        raise BadRequest("body must be a JSON object")
+    return value
+
+
+def is_int(value):
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 # --------------------------------------------------------------------------- helpers
@@ -440,14 +645,24 @@ class Handler(BaseHTTPRequestHandler):
     # ---- routing
 
     def dispatch(self, method, path, query):
-        route = ROUTES.get(path)
+        route = ROUTES.get(path)  # exact paths first: one dict lookup, as before
+        args = ()
         if route is None:
-            return self.json(404, {"error": f"no endpoint {path}"})
+            for prefix, pattern, methods_fn in PATTERN_ROUTES:
+                if path.startswith(prefix):
+                    m = pattern.fullmatch(path)
+                    if m:
+                        route, args = methods_fn, m.groups()
+                        break
+            if route is None:
+                if path.startswith("/gh/"):
+                    return self.json(404, GH_NOT_FOUND)
+                return self.json(404, {"error": f"no endpoint {path}"})
         methods, fn = route
         if methods is not None and method not in methods:
             return self.json(405, {"error": f"{method} is not allowed on {path}; use {' or '.join(methods)}"},
                              headers=[("Allow", ", ".join(methods))])
-        fn(self, query)
+        fn(self, query, *args)
 
     # ---- paged endpoints
 
@@ -766,6 +981,145 @@ class Handler(BaseHTTPRequestHandler):
                          % (len(body), body))
         self.done(200)
 
+    # ---- GitHub-like API (/gh/...): organisations -> repositories -> issues
+
+    def gh_serve(self, build, *args):
+        """Runs one /gh data request: the configured delay (watching the socket), the rate limit,
+        then `build(*args)` -> (status, value, headers); a GhError becomes its GitHub-style answer.
+        Every answer carries the rate limit headers when a limit is set."""
+        delay = self.server.state.gh_config["delay_ms"]
+        if delay:
+            self.wait_watching(delay / 1000.0)
+        headers = []
+        rate = self.server.state.gh_take()
+        if rate is not None:
+            config, used, allowed, left, reset_at = rate
+            limit = config["rate_limit"]
+            status = gh_effective(config)["rate_status"]
+            if config["rate_style"] == "ietf":
+                headers = [("RateLimit-Policy", f'"default";q={limit};w={math.ceil(config["rate_window"])}'),
+                           ("RateLimit", f'"default";r={limit - used};t={math.ceil(left)}')]
+                if not allowed:
+                    return self.json(status, {"message": "rate limit exceeded"},
+                                     headers=headers + [("Retry-After", str(math.ceil(left)))])
+            else:
+                headers = [("X-RateLimit-Limit", str(limit)), ("X-RateLimit-Remaining", str(limit - used)),
+                           ("X-RateLimit-Reset", str(reset_at)), ("X-RateLimit-Used", str(used)),
+                           ("X-RateLimit-Resource", "core")]
+                if not allowed:
+                    return self.json(status, GH_RATE_BODY, headers=headers)
+        try:
+            status, value, extra = build(*args)
+        except GhError as e:
+            status, value, extra = e.status, e.body, []
+        self.json(status, value, headers=extra + headers)
+
+    def gh_raw_query(self):
+        """The query's `&`-separated parts exactly as the client sent them (encoding and order kept)."""
+        return [part for part in self.path.partition("?")[2].split("&") if part]
+
+    def gh_link(self, page, last, query_for):
+        """GitHub's Link header: prev, next, last, first (next only before the last page, prev and
+        first only after page 1); none at all when everything fits on page 1, as GitHub does."""
+        if page == 1 and last == 1:
+            return []
+        path = self.path.partition("?")[0]
+        if path.startswith("http://") or path.startswith("https://"):
+            path = "/" + path.split("/", 3)[3] if path.count("/") >= 3 else "/"
+        base = f"http://{self.host()}{path}?"
+        rels = ([(page - 1, "prev")] if page > 1 else []) + ([(page + 1, "next")] if page < last else []) \
+            + [(last, "last")] + ([(1, "first")] if page > 1 else [])
+        return [("Link", ", ".join(f'<{base}{query_for(p)}>; rel="{rel}"' for p, rel in rels))]
+
+    def gh_page(self, q, total):
+        """(page, per_page, last) from ?page= (default 1) and ?per_page= (default 30, at most 100)."""
+        page = gh_int(q, "page", 1)
+        per_page = min(gh_int(q, "per_page", 30), 100)
+        if page < 1 or per_page < 1:
+            raise GhError(422, GH_INVALID)
+        return page, per_page, max(1, -(-total // per_page))
+
+    def ep_gh_org_repos(self, q, org):
+        self.gh_serve(self.gh_org_repos, q, org)
+
+    def gh_org_repos(self, q, org):
+        found = gh_org(org)
+        if found is None:
+            raise GhError(404, GH_NOT_FOUND)
+        code, count = found
+        page, per_page, last = self.gh_page(q, count)
+        newest = self.server.state.gh_timeline()[2]
+        repos = [gh_repo(code, k, org, newest) for k in range((page - 1) * per_page + 1, min(count, page * per_page) + 1)]
+        others = [p for p in self.gh_raw_query() if unquote_plus(p.partition("=")[0]) not in ("page", "per_page")]
+        link = self.gh_link(page, last, lambda n: "&".join([f"per_page={per_page}", f"page={n}"] + others))
+        return 200, repos, link
+
+    def ep_gh_repo_issues(self, q, owner, repo):
+        self.gh_serve(self.gh_repo_issues, q, owner, repo)
+
+    def gh_repo_issues(self, q, owner, repo):
+        found = gh_org(owner)
+        k = gh_repo_index(*found, repo) if found else None
+        if k is None:
+            raise GhError(404, GH_NOT_FOUND)
+        state = q.get("state", "open")
+        direction = q.get("direction", "desc")
+        if state not in ("open", "closed", "all") or direction not in ("asc", "desc") \
+                or q.get("sort", "updated") not in ("created", "updated", "comments"):
+            raise GhError(422, GH_INVALID)
+        since = gh_parse_time(q["since"]) if "since" in q else None
+        updated, edited, _ = self.server.state.gh_timeline()
+        numbers = [i for i in range(1, len(updated))
+                   if (state == "all" or (state == "open") == (i % 3 != 0)) and (since is None or updated[i] >= since)]
+        if direction == "asc":
+            numbers.sort(key=lambda i: (updated[i], i))
+        else:
+            numbers.sort(key=lambda i: (-updated[i], i))
+        page, per_page, last = self.gh_page(q, len(numbers))
+        code, name = found[0], gh_repo_name(found[0], k)
+        issues = [gh_issue(code, k, name, i, updated[i], edited[i]) for i in numbers[(page - 1) * per_page: page * per_page]]
+        parts = self.gh_raw_query()
+
+        def query_for(n):  # the client's query, in its order, with page replaced (or appended)
+            out, replaced = [], False
+            for part in parts:
+                if unquote_plus(part.partition("=")[0]) != "page":
+                    out.append(part)
+                elif not replaced:
+                    out.append(f"page={n}")
+                    replaced = True
+            return "&".join(out if replaced else out + [f"page={n}"])
+
+        return 200, issues, self.gh_link(page, last, query_for)
+
+    def ep_gh_admin_advance(self, q):
+        body = gh_json_object(self.body)
+        touch, add = body.get("touch", 2), body.get("add", 1)
+        if not (is_int(touch) and is_int(add) and touch >= 0 and add >= 0):
+            raise BadRequest("'touch' and 'add' must be whole numbers >= 0")
+        generation = self.server.state.gh_advance(touch, add)
+        self.json(200, {"generation": generation, "touch": touch, "add": add})
+
+    def ep_gh_admin_config(self, q):
+        body = gh_json_object(self.body)
+        unknown = set(body) - set(GH_DEFAULTS)
+        if unknown:
+            raise BadRequest(f"unknown config keys {sorted(unknown)}; known: {sorted(GH_DEFAULTS)}")
+        checks = {
+            "issues_per_repo": lambda v: is_int(v) and 0 <= v <= GH_MAX_ISSUES,
+            "delay_ms": lambda v: is_int(v) and 0 <= v <= 120000,
+            "rate_limit": lambda v: v is None or (is_int(v) and v >= 0),
+            "rate_window": lambda v: (is_int(v) or isinstance(v, float)) and 0 < v <= 86400,
+            "rate_style": lambda v: v in ("github", "ietf"),
+            "rate_status": lambda v: v is None or (is_int(v) and 200 <= v <= 599),
+        }
+        for key, value in body.items():
+            if not checks[key](value):
+                raise BadRequest(f"bad value for '{key}': {json.dumps(value)}")
+        if "rate_window" in body:
+            body["rate_window"] = float(body["rate_window"])
+        self.json(200, self.server.state.gh_configure(body))
+
     # ---- introspection
 
     def ep_log(self, q):
@@ -827,9 +1181,17 @@ ROUTES = {
     "/idle-close": (GET, Handler.ep_idle_close),
     "/redirect": (None, Handler.ep_redirect),
     "/raw": (GET, Handler.ep_raw),
+    "/gh/_admin/advance": (POST, Handler.ep_gh_admin_advance),
+    "/gh/_admin/config": (POST, Handler.ep_gh_admin_config),
     "/_log": (GET, Handler.ep_log),
     "/_reset": (POST, Handler.ep_reset_state),
 }
+# Paths with parameters, tried (prefix first, then the whole pattern) only when ROUTES has no exact
+# match; the groups are passed to the endpoint after the query.
+PATTERN_ROUTES = [
+    ("/gh/orgs/", re.compile(r"/gh/orgs/([^/]+)/repos"), (GET, Handler.ep_gh_org_repos)),
+    ("/gh/repos/", re.compile(r"/gh/repos/([^/]+)/([^/]+)/issues"), (GET, Handler.ep_gh_repo_issues)),
+]
 
 
 # --------------------------------------------------------------------------- server
