@@ -18,7 +18,10 @@ struct Reform: AsyncParsableCommand {
             Exit codes: 0 done; 1 run failed (outputs untouched); 2 invalid pipeline or input;
             3 finished with rejected records (see the dead-letter file); 64 usage error.
             """,
-        subcommands: [RunCommand.self, ValidateCommand.self, TestCommand.self, CatCommand.self, KeysCommand.self, PluginsCommand.self]
+        subcommands: [
+            RunCommand.self, ValidateCommand.self, TestCommand.self, CatCommand.self, KeysCommand.self, PluginsCommand.self,
+            StateCommand.self,
+        ]
     )
 
     /// Guards closed standard streams (``StandardStreams``), then parses and runs the command.

@@ -38,6 +38,10 @@ public struct PageLoader: Sendable {
             if let problem = param.problem(with: value) { problems.append("'\(param.name)': \(problem)") }
             resolved.append((param.name, value))
         }
+        // The cursor parameter of an incremental manager need not be declared: the run gives it.
+        if let cursor = manager.incremental?.param, !manager.params.contains(where: { $0.name == cursor }), let value = params[cursor] {
+            resolved.append((cursor, value))
+        }
         guard problems.isEmpty else {
             throw ManagerError(
                 .invalidParams, manager: manager.ref.name, request: nil,
@@ -55,6 +59,12 @@ public struct PageLoader: Sendable {
     public mutating func resume(at request: HTTPRequest, pagesDone: Int) {
         next = request
         page = pagesDone
+        // Page and offset paging count on from the position the request asks for.
+        if manager.paging.policy == .page || manager.paging.policy == .offset, let param = manager.paging.param,
+            let value = request.query.last(where: { $0.name == param }).flatMap({ Int($0.value) })
+        {
+            position = value
+        }
     }
 
     /// The next page's request, or `nil` when paging has stopped.

@@ -69,7 +69,7 @@ final class IncrementalRun {
         let outputs = runPlan.outputs.enumerated().compactMap { index, plan in
             OutputRuntime.path(of: plan, options: options).map { (index, $0) }
         }
-        let path = options.statePath ?? StateStore.defaultPath(pipelineName: runner.pipeline.name, firstOutput: outputs.first?.1)
+        let path = StateStore.path(of: runner.pipeline, options: options)
         var store = options.fullRefresh ? StateStore(path: path, document: Object()) : try StateStore.load(path: path)
         for (index, plan) in runPlan.outputs.enumerated() {
             let format = (plan.path == nil ? options.format : nil) ?? plan.format ?? (plan.rows != nil ? .table : .ndjson)
@@ -164,7 +164,7 @@ final class IncrementalRun {
 
     private static func progress(from saved: Object, resuming: Bool) -> PartitionProgress {
         var progress = PartitionProgress()
-        progress.bookmark = saved["bookmark"].flatMap { $0.isNull ? nil : $0 }
+        if let bookmark = saved["bookmark"], !bookmark.isNull { progress.bookmark = bookmark }
         for entry in saved["edge"]?.arrayValue ?? [] { if let text = entry.stringValue { progress.edge.insert(text) } }
         if resuming {
             if case .bool(true)? = saved["done"] { progress.done = true }
@@ -210,13 +210,13 @@ final class IncrementalRun {
         let identity = id + "\u{0}" + JSON.compactString(cursorValue)
         var entry = progress[manager]?[partition] ?? PartitionProgress()
         defer { progress[manager, default: [:]][partition] = entry }
-        if entry.edge.contains(identity) {
-            skippedAsSeen += 1
-            return false
-        }
-        guard let position = IncrementalCursor(format: plan.format).position(of: cursorValue) else { return true }
+        let seen = entry.edge.contains(identity)
+        if seen { skippedAsSeen += 1 }
+        guard let position = IncrementalCursor(format: plan.format).position(of: cursorValue) else { return !seen }
         if entry.highest.map({ position > $0.position }) ?? true { entry.highest = (position, cursorValue) }
+        // Seen or not, it is in this run's window: the next run's edge may need it.
         entry.nearTop.append((position, identity, cursorValue))
+        if seen { return false }
         if entry.nearTop.count > 4096 {
             entry.nearTop = IncrementalRun.edge(of: entry.nearTop, top: entry.highest?.position, lookback: plan.lookback)
         }
@@ -294,6 +294,7 @@ final class IncrementalRun {
 
     private func saved(_ entry: PartitionProgress, final: Bool, manager: String) -> Object {
         let lookback = plans[manager]?.lookback ?? 0
+        let format = plans[manager]?.format ?? .opaque
         var object = Object()
         if final {
             let moved =
@@ -306,7 +307,11 @@ final class IncrementalRun {
             let edge =
                 moved
                 ? IncrementalRun.edge(of: entry.nearTop, top: entry.highest?.position, lookback: lookback).map(\.id)
-                : Array(entry.edge) + entry.nearTop.map(\.id)
+                : Array(entry.edge)
+                    + IncrementalRun.edge(
+                        of: entry.nearTop, top: entry.bookmark.flatMap { IncrementalCursor(format: format).position(of: $0) },
+                        lookback: lookback
+                    ).map(\.id)
             object["edge"] = .array(Set(edge).sorted().map { .string($0) })
             if object["bookmark"] == nil { object["bookmark"] = .null }
             return object

@@ -21,12 +21,21 @@ public struct StateStore: Sendable {
     static let version = 1
 
     /// The default state file of `pipeline`: `.NAME.reform-state.json` beside its first output
-    /// file (`firstOutput`), or in the working folder. Hidden, so engines that read an output
-    /// folder (Spark, Hadoop) do not take it for data.
-    public static func defaultPath(pipelineName: String, firstOutput: String?) -> String {
-        let name = ".\(pipelineName).reform-state.json"
-        guard let firstOutput, firstOutput.contains("/") else { return name }
+    /// file (`firstOutput`), or in `folder` (the working folder when `nil`). Hidden, so engines
+    /// that read an output folder (Spark, Hadoop) do not take it for data.
+    public static func defaultPath(pipelineName: String, firstOutput: String?, folder: String? = nil) -> String {
+        let name = ".\(pipelineName.isEmpty ? "pipeline" : pipelineName).reform-state.json"
+        guard let firstOutput, firstOutput.contains("/") else { return folder.map { FilePaths.resolve(name, against: $0) } ?? name }
         return FilePaths.resolve(name, against: FilePaths.folder(of: firstOutput))
+    }
+
+    /// The state file a run of `pipeline` uses with `options` (`--state`, or the default beside
+    /// the run's first output file).
+    public static func path(of pipeline: Pipeline, options: RunOptions) -> String {
+        if let statePath = options.statePath { return statePath }
+        let plan = pipeline.run(named: options.runName)
+        let first = plan?.outputs.lazy.compactMap { OutputRuntime.path(of: $0, options: options) }.first
+        return defaultPath(pipelineName: pipeline.name, firstOutput: first, folder: options.outputFolder)
     }
 
     /// The state at `path`; an empty state when there is no file yet.
@@ -58,6 +67,19 @@ public struct StateStore: Sendable {
             throw RunError(.output, "cannot save the state file: \(error)", cause: error)
         }
     }
+
+    /// The bookmark of each partition of `manager` (`""` when it does not fan out): what its next
+    /// run asks from.
+    public func bookmarks(of manager: String) -> [String: Value] {
+        var out: [String: Value] = [:]
+        for member in document["managers"]?.objectValue?[manager]?.objectValue?.members ?? [] {
+            if let bookmark = member.value.objectValue?["bookmark"], !bookmark.isNull { out[member.key] = bookmark }
+        }
+        return out
+    }
+
+    /// The managers the state knows, in the order they were saved.
+    public var managers: [String] { document["managers"]?.objectValue?.keys ?? [] }
 
     /// The state of `manager`'s partition `partition` (`""` when it does not fan out).
     func partition(_ partition: String, of manager: String) -> Object {

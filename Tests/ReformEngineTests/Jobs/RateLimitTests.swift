@@ -1,0 +1,102 @@
+import ReformEngine
+import ReformEngineTesting
+import ReformSDK
+import Synchronization
+import Testing
+
+/// Rate limits as GitHub and the IETF draft report them: a spent limit is waited for (within
+/// `retry.max`) or fails as `rate-limited` saying when it resets, never as bad credentials.
+@Suite struct RateLimitTests {
+    static func pipeline(retry: String) -> String {
+        """
+        reform: 1
+        services:
+          gh: { base_url: "http://gh.test"\(retry) }
+        managers:
+          issues:
+            service: gh
+            path: /issues
+            params: { per_page: 2 }
+            paging: { policy: page, param: page, stop: { short_page: per_page } }
+        runs:
+          default: { managers: [issues], output: { format: ndjson, path: out/issues.ndjson } }
+        """
+    }
+
+    static let spent: [(String, String)] = [
+        ("X-RateLimit-Limit", "60"), ("X-RateLimit-Remaining", "0"), ("X-RateLimit-Used", "60"), ("X-RateLimit-Reset", "1"),
+    ]
+    static let limited = ScriptedTransport.Answer.json(
+        #"{"message": "API rate limit exceeded for 127.0.0.1."}"#, status: 403, headers: spent)
+
+    @Test func aSpentLimitIsWaitedForAndThePagesGoOn() async throws {
+        let harness = try RunHarness()
+        try harness.write("pipeline.yaml", Self.pipeline(retry: ", retry: { attempts: 2, max: 5s }"))
+        let transport = ScriptedTransport()
+        transport.on("/issues", query: ["page": "1"], .json(#"[{"id": 1}, {"id": 2}]"#))
+        // Two rate-limited answers in a row: waits are not attempts (attempts: 2 would allow one).
+        transport.on("/issues", query: ["page": "2"], Self.limited)
+        transport.on("/issues", query: ["page": "2"], Self.limited)
+        transport.on("/issues", query: ["page": "2"], .json(#"[{"id": 3}]"#))
+        let events = EventLog()
+        var options = RunOptions()
+        options.onEvent = { events.add($0) }
+        let summary = try await harness.run("pipeline.yaml", options: options, transport: transport)
+        #expect(summary.recordsIn == 3)
+        #expect(events.all.contains { if case .rateLimited = $0 { true } else { false } })
+        #expect(!events.all.contains { if case .credentialsRejected = $0 { true } else { false } })
+    }
+
+    @Test func aLimitThatResetsLaterThanTheRetryWaitsFailsAsRateLimited() async throws {
+        let harness = try RunHarness()
+        try harness.write("pipeline.yaml", Self.pipeline(retry: ""))
+        let transport = ScriptedTransport()
+        transport.on("/issues", query: ["page": "1"], Self.limited)
+        do {
+            _ = try await harness.run("pipeline.yaml", transport: transport)
+            Issue.record("the run succeeded")
+        } catch {
+            #expect(error.managerError?.kind == .rateLimited)
+            #expect(error.message.contains("rate limited: service 'gh' takes no more requests until"))
+            #expect(error.message.contains("declare 'retry:"))
+            #expect(!error.message.contains("credentials"))
+        }
+    }
+
+    @Test(arguments: [
+        [("RateLimit-Limit", "10"), ("RateLimit-Remaining", "0"), ("RateLimit-Reset", "1")],
+        [("RateLimit", #""default";r=0;t=1"#), ("RateLimit-Policy", #""default";q=10;w=60"#)],
+        [("RateLimit", "limit=10, remaining=0, reset=1")],
+    ])
+    func theIETFHeadersAreReadToo(headers: [(String, String)]) async throws {
+        let harness = try RunHarness()
+        try harness.write("pipeline.yaml", Self.pipeline(retry: ", retry: { attempts: 2, max: 5s }"))
+        let transport = ScriptedTransport()
+        transport.on("/issues", query: ["page": "1"], .json(#"{"message": "slow down"}"#, status: 429, headers: headers))
+        transport.on("/issues", query: ["page": "1"], .json(#"[{"id": 1}]"#))
+        let started = ContinuousClock.now
+        let summary = try await harness.run("pipeline.yaml", transport: transport)
+        #expect(summary.recordsIn == 1)
+        #expect(ContinuousClock.now - started >= .milliseconds(900), "waited for the reset the headers gave")
+    }
+
+    @Test func aForbiddenAnswerWithoutRateLimitSignsStillBlamesTheCredentials() async throws {
+        let harness = try RunHarness()
+        try harness.write("pipeline.yaml", Self.pipeline(retry: ""))
+        let transport = ScriptedTransport()
+        transport.on("/issues", query: ["page": "1"], .json(#"{"message": "Bad credentials"}"#, status: 403))
+        do {
+            _ = try await harness.run("pipeline.yaml", transport: transport)
+            Issue.record("the run succeeded")
+        } catch {
+            #expect(error.managerError?.kind == .credentialsRejected)
+        }
+    }
+}
+
+/// Service events seen by a run, in order.
+final class EventLog: Sendable {
+    private let events = Mutex<[ServiceEvent]>([])
+    func add(_ event: ServiceEvent) { events.withLock { $0.append(event) } }
+    var all: [ServiceEvent] { events.withLock { $0 } }
+}
