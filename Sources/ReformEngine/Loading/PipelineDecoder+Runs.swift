@@ -26,7 +26,14 @@ extension PipelineDecoder {
             }
             var params: [String: Value] = [:]
             if let p = m["params"], let pm = context.mapping(p, "'params' of \(what)", allowed: nil) {
-                let runManagers = refs.map { managers[$0.index] }
+                // The parents a fan-out lands for its children take the run's parameters too.
+                var runManagers: [ManagerPlan] = []
+                func add(_ manager: ManagerPlan) {
+                    guard !runManagers.contains(where: { $0.ref == manager.ref }) else { return }
+                    runManagers.append(manager)
+                    if let parent = manager.partitions?.parent, parent.index < managers.count { add(managers[parent.index]) }
+                }
+                for ref in refs where ref.index < managers.count { add(managers[ref.index]) }
                 for e in pm.entries {
                     guard let value = context.value(e.value, "parameter '\(e.key)' of \(what)") else { continue }
                     let declared = runManagers.compactMap { mgr in mgr.params.first { $0.name == e.key } }

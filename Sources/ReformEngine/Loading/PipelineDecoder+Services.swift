@@ -1,7 +1,7 @@
 import ReformYAML
 
 extension PipelineDecoder {
-    static let serviceKeys = ["base_url", "headers", "timeout", "retry", "auth", "interceptors", "description"]
+    static let serviceKeys = ["base_url", "headers", "timeout", "retry", "auth", "interceptors", "connections", "description"]
 
     func decodeServices(_ node: YAMLNode) -> [ServicePlan] {
         namedEntries(node, "services").compactMap { entry in
@@ -30,11 +30,13 @@ extension PipelineDecoder {
             let headers = m["headers"].map { decodeHeaders($0, "'headers' of \(what)") } ?? []
             let timeout = m["timeout"].flatMap { context.positiveDuration($0, "'timeout' of \(what)") }
             let retry = m["retry"].flatMap { decodeRetry($0, what) }
-            return ServicePlan(
+            var plan = ServicePlan(
                 name: entry.key, baseURLs: baseURLs, headers: headers, timeout: timeout, retry: retry,
                 auth: m["auth"].flatMap { decodeAuth($0, what) },
                 interceptors: m["interceptors"].map { decodeInterceptors($0, what) } ?? [],
                 location: entry.keyLocation)
+            plan.connections = m["connections"].flatMap { context.int($0, "'connections' of \(what)", in: 1...256) }
+            return plan
         }
     }
 }

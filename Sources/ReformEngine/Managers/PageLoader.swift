@@ -95,6 +95,12 @@ public struct PageLoader: Sendable {
                     "status \(response.status): the service rejected the credentials; check the variables its 'auth', 'headers' or 'sign' use"
                 )
             }
+            if response.status == 404 && page == 1 {
+                throw fail(
+                    .httpStatus,
+                    "status 404, expected \(expected): the service has no \(sent?.path ?? "such path"); check the manager's path ('\(manager.path ?? "/")'), "
+                        + "the parameters that fill it, and the service's base_url")
+            }
             throw fail(.httpStatus, "status \(response.status), expected \(expected)")
         }
         if let type = manager.expect.contentType, !(response.header("content-type") ?? "").hasPrefix(type) {
@@ -173,7 +179,7 @@ public struct PageLoader: Sendable {
             } else {
                 token = nil
             }
-            guard let token else { return stop(StopReason(.noNextToken)) }
+            guard let token else { return stop(StopReason(paging.policy == .link ? .noNextLink : .noNextToken)) }
             if paging.policy == .cursor {
                 next = PageLoader.request(manager, params, paging: paging.param.map { ($0, token) })
             } else {

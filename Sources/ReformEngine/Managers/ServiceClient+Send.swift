@@ -151,7 +151,19 @@ extension ServiceClient {
     private func exchange(_ outgoing: HTTPRequest, call: Call, context: CallContext) async -> Result<HTTPResponse, TransportError> {
         let started = MonotonicClock.now()
         let result: Result<HTTPResponse, TransportError>
-        do { result = .success(try await transport.send(outgoing, for: call.manager.ref)) } catch { result = .failure(error) }
+        do {
+            let response: HTTPResponse
+            if let connections {
+                response = try await connections.withPlace { try await transport.send(outgoing, for: call.manager.ref) }
+            } else {
+                response = try await transport.send(outgoing, for: call.manager.ref)
+            }
+            result = .success(response)
+        } catch let error as TransportError {
+            result = .failure(error)
+        } catch {
+            result = .failure(TransportError(.cancelled, manager: call.manager.ref.name, request: outgoing.matchKey, message: "\(error)"))
+        }
         let seconds = MonotonicClock.now() - started
         for interceptor in call.chain { await interceptor.afterCall(outgoing, result: result, seconds: seconds, context: context) }
         return result

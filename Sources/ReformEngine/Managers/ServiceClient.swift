@@ -1,3 +1,4 @@
+import ReformConcurrency
 import ReformSDK
 
 /// The intensive core (seeds/004): everything that is the same for every API of one service —
@@ -17,6 +18,8 @@ public final class ServiceClient: Sendable {
     let redactor: Redactor
     /// The service's rate limit as its responses report it.
     let rateLimit = RateLimitGate()
+    /// The bound on requests in flight to the service (`connections:`), when declared.
+    let connections: ConnectionLimit?
 
     /// A client for `service` in environment `env` (`nil`: `default`), sending through `transport`;
     /// `interceptors` run after the service's declared ones. Throws when the environment has no
@@ -37,6 +40,7 @@ public final class ServiceClient: Sendable {
                 .configuration, manager: "-", request: nil, message: "base URL of service '\(service.name)': \(error.message)")
         }
         self.service = service
+        connections = service.connections.map { ConnectionLimit(limit: $0) }
         self.environment = environment
         self.transport = transport
         self.events = events

@@ -14,8 +14,10 @@ public struct StopReason: Sendable, Hashable, CustomStringConvertible {
         case emptyPage = "empty page"
         /// A page came back with fewer records than the page size asked for.
         case shortPage = "short page"
-        /// The response named no next page (no cursor, next URL or `Link: rel="next"`).
+        /// The response named no next page (no cursor or next URL).
         case noNextToken = "no next token"
+        /// The response had no `Link: rel="next"` (RFC 8288 paging).
+        case noNextLink = "no next link"
     }
 
     /// What ended the paging.

@@ -20,6 +20,9 @@ public struct ServicePlan: Sendable {
     public let interceptors: [InterceptorPlan]
     /// Where the service is declared.
     public let location: SourceLocation
+    /// The most requests in flight to the service at once, across its managers and partitions
+    /// (`connections:`); `nil`: no bound beyond each manager's own.
+    public var connections: Int? = nil
 
     /// The environment names the service has base URLs for, sorted.
     public var environments: [String] { baseURLs.keys.sorted() }

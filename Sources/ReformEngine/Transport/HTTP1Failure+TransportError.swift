@@ -21,7 +21,7 @@ extension HTTP1Failure {
                 "could not connect to \(host):\(port) within \(limit) s (the connect timeout, or the request's 'timeout' if shorter); "
                     + "check the base_url and the network, or retry on timeout")
         case .refused:
-            return make(.unreachable, "connection refused; is the service running at its base_url? (or use --env)")
+            return make(.unreachable, "connection refused by \(host):\(port); is the service running at its base_url? (or use --env)")
         case .connect(let reason):
             return make(.unreachable, "cannot connect to \(host):\(port) (\(reason)); check the base_url and the network")
         case .closed(_, reset: true):

@@ -51,12 +51,29 @@ extension LiveTransport {
         } catch let error as TransportError {
             throw error
         } catch {
-            throw LiveTransport.classify(error, manager: manager.name, request: shown, maxBodyBytes: maxBodyBytes)
+            throw LiveTransport.classify(
+                error, manager: manager.name, request: shown, maxBodyBytes: maxBodyBytes, address: LiveTransport.address(of: prepared.url))
         }
     }
 
+    /// `host:port` of `url` (the scheme's port when none is written), for messages.
+    static func address(of url: String) -> String {
+        var rest = Substring(url)
+        var port = "80"
+        if let scheme = rest.firstRange(of: "://") {
+            if rest[..<scheme.lowerBound].lowercased() == "https" { port = "443" }
+            rest = rest[scheme.upperBound...]
+        }
+        let authority = rest.prefix { $0 != "/" && $0 != "?" }
+        let host = authority.split(separator: "@").last.map(String.init) ?? String(authority)
+        if host.hasPrefix("[") || !host.contains(":") { return host.contains("]:") ? host : "\(host):\(port)" }
+        return host
+    }
+
     /// Maps what AsyncHTTPClient and NIO throw to a transport failure with advice.
-    static func classify(_ error: any Error, manager: String, request: String, maxBodyBytes: Int) -> TransportError {
+    static func classify(_ error: any Error, manager: String, request: String, maxBodyBytes: Int, address: String = "the service")
+        -> TransportError
+    {
         func make(_ kind: TransportError.Kind, _ message: String) -> TransportError {
             TransportError(kind, manager: manager, request: request, message: message)
         }
@@ -83,7 +100,7 @@ extension LiveTransport {
         if let io = error as? IOError {
             switch io.errnoCode {
             case ECONNREFUSED:
-                return make(.unreachable, "connection refused; is the service running at its base_url? (or use --env)")
+                return make(.unreachable, "connection refused by \(address); is the service running at its base_url? (or use --env)")
             case ECONNRESET, EPIPE:
                 return make(.reset, "the connection was reset; nothing of the response was landed")
             default:
@@ -95,7 +112,7 @@ extension LiveTransport {
             return make(
                 .unreachable,
                 refused
-                    ? "connection refused; is the service running at its base_url? (or use --env)"
+                    ? "connection refused by \(address); is the service running at its base_url? (or use --env)"
                     : "cannot connect to \(connect.host):\(connect.port) (\(connect)); check the base_url and the network")
         }
         if error is HTTPParserError {

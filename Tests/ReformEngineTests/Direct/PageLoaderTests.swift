@@ -43,7 +43,7 @@ import Testing
                 ([:], .json(#"{"items": [1, 2, 3]}"#, headers: [("Link", #"<http://api.test/items?page=2&per_page=3>; rel="next""#)])),
                 (["page": "2"], .json(#"{"items": [4]}"#)),
             ],
-            requests: ["GET /items?per_page=3", "GET /items?page=2&per_page=3"], records: 4, stop: StopReason(.noNextToken)),
+            requests: ["GET /items?per_page=3", "GET /items?page=2&per_page=3"], records: 4, stop: StopReason(.noNextLink)),
         Case(
             name: "max_pages before the API runs out", paging: "{ policy: page, param: page, max_pages: 2 }",
             script: [

@@ -49,6 +49,17 @@ final class TestServer: @unchecked Sendable {
         return entries.compactMap { if case .object(let o) = $0 { o } else { nil } }
     }
 
+    /// POSTs `json` to the server's `path` (its admin endpoints), and returns the answer's body.
+    @discardableResult
+    func post(_ path: String, _ json: String = "{}") async throws -> Value? {
+        var request = HTTPRequest(
+            method: "POST", path: path, headers: [QueryItem(name: "Content-Type", value: "application/json")], body: Array(json.utf8))
+        request.baseURL = url
+        let response = try await LiveTransport().send(request, for: ManagerRef(index: 0, name: "test"))
+        guard response.status == 200 else { throw ServerStartError(output: "POST \(path): status \(response.status)") }
+        return response.body
+    }
+
     /// Waits (up to 10 s) until the server has received a request for `path`.
     func waitForRequest(path: String) async throws {
         for _ in 0..<200 {

@@ -15,14 +15,9 @@ struct MutatedPipelineTests {
 
     /// A small deterministic generator (SplitMix64), so every run tries the same mutants.
     struct Mutator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
+        var random: SeededGenerator
+        init(state: UInt64) { random = SeededGenerator(seed: state) }
+        mutating func next() -> UInt64 { random.next() }
 
         /// `source` changed in one of six ways.
         mutating func mutate(_ source: String) -> String {
