@@ -73,6 +73,10 @@ final class PartitionedSource: RecordSource {
         }
     }
 
+    /// Opens the first partitions (up to `concurrency`), so live ones start fetching before the
+    /// first record is asked for.
+    func start() throws(SourceError) { try fill() }
+
     /// Opens partitions until `concurrency` are open (or none are left).
     private func fill() throws(SourceError) {
         while opened.count < concurrency, nextToOpen < partitions.count {

@@ -24,6 +24,7 @@ extension PipelineDecoder {
                     return manager.ref
                 }
             }
+            checkIncrementalMix(refs.map { managers[$0.index] }, what, at: entry.keyLocation)
             var params: [String: Value] = [:]
             if let p = m["params"], let pm = context.mapping(p, "'params' of \(what)", allowed: nil) {
                 // The parents a fan-out lands for its children take the run's parameters too.
@@ -146,4 +147,18 @@ extension ParamPlan {
 
 extension Double {
     var clean: String { rounded() == self && abs(self) < 1e15 ? String(Int(self)) : String(self) }
+}
+
+extension PipelineDecoder {
+    /// An incremental run appends to its outputs: a manager of it that is not incremental would
+    /// write all its records again on every run.
+    func checkIncrementalMix(_ managers: [ManagerPlan], _ what: String, at location: SourceLocation) {
+        guard managers.contains(where: { $0.incremental != nil }) else { return }
+        for manager in managers where manager.incremental == nil {
+            context.warning(
+                "manager '\(manager.ref.name)' of \(what) is not incremental, but the run appends to its outputs (others are): "
+                    + "its records are written again on every run; give it 'incremental:', or land it in a run of its own",
+                at: location)
+        }
+    }
 }

@@ -66,6 +66,12 @@ final class IncrementalRun {
         guard !plans.isEmpty, runner.options.inputs.isEmpty else { return nil }
         self.plans = plans
         let options = runner.options
+        if options.limit != nil || options.sample != nil {
+            throw RunError(
+                .system,
+                "--limit and --sample land part of the data, and an incremental run would save a bookmark past what they left "
+                    + "out; try the pipeline with --state PATH --full-refresh into a scratch folder instead")
+        }
         let outputs = runPlan.outputs.enumerated().compactMap { index, plan in
             OutputRuntime.path(of: plan, options: options).map { (index, $0) }
         }
@@ -135,7 +141,7 @@ final class IncrementalRun {
         for (manager, _) in plans {
             for member in store.document["managers"]?.objectValue?[manager]?.objectValue?.members ?? [] {
                 progress[manager, default: [:]][member.key] = IncrementalRun.progress(
-                    from: member.value.objectValue ?? Object(), resuming: resuming)
+                    from: member.value.objectValue ?? Object(), resuming: resuming, format: plans[manager]?.format ?? .opaque)
             }
         }
     }
@@ -162,12 +168,21 @@ final class IncrementalRun {
         return nil
     }
 
-    private static func progress(from saved: Object, resuming: Bool) -> PartitionProgress {
+    private static func progress(from saved: Object, resuming: Bool, format: IncrementalPlan.Format) -> PartitionProgress {
         var progress = PartitionProgress()
         if let bookmark = saved["bookmark"], !bookmark.isNull { progress.bookmark = bookmark }
         for entry in saved["edge"]?.arrayValue ?? [] { if let text = entry.stringValue { progress.edge.insert(text) } }
         if resuming {
             if case .bool(true)? = saved["done"] { progress.done = true }
+            // What the stopped run landed before its checkpoint counts for the bookmark it leaves.
+            let cursor = IncrementalCursor(format: format)
+            if let highest = saved["highest"], let position = cursor.position(of: highest) { progress.highest = (position, highest) }
+            for pair in saved["near_top"]?.arrayValue ?? [] {
+                guard let items = pair.arrayValue, items.count == 2, let id = items[1].stringValue,
+                    let position = cursor.position(of: items[0])
+                else { continue }
+                progress.nearTop.append((position, id, items[0]))
+            }
             if let resume = saved["resume"]?.objectValue, let request = IncrementalRun.request(from: resume["request"]),
                 case .int(let pages)? = resume["pages_done"]
             {
@@ -297,8 +312,11 @@ final class IncrementalRun {
         let format = plans[manager]?.format ?? .opaque
         var object = Object()
         if final {
+            // A partition read only in part (skipped after a failure) keeps its bookmark: what it
+            // did not land is still to come.
             let moved =
-                entry.highest.map { highest in
+                entry.done
+                && entry.highest.map { highest in
                     entry.bookmark.flatMap { IncrementalCursor(format: plans[manager]?.format ?? .opaque).position(of: $0) }.map {
                         highest.position > $0
                     } ?? true
@@ -319,6 +337,11 @@ final class IncrementalRun {
         object["bookmark"] = entry.bookmark ?? .null
         object["edge"] = .array(entry.edge.sorted().map { .string($0) })
         object["done"] = .bool(entry.done)
+        if let highest = entry.highest {
+            object["highest"] = highest.value
+            let near = IncrementalRun.edge(of: entry.nearTop, top: highest.position, lookback: lookback)
+            object["near_top"] = .array(near.map { .array([$0.cursor, .string($0.id)]) })
+        }
         if let resume = entry.resume {
             object["resume"] = .object(["request": IncrementalRun.value(of: resume.request), "pages_done": .int(resume.pagesDone)])
         }

@@ -29,6 +29,9 @@ public struct RunSummary: Sendable, CustomStringConvertible {
     /// Partitions skipped after a failure (`on_error: skip`): manager, partition, why.
     public var failedPartitions: [(manager: String, partition: String, reason: String)] = []
 
+    /// Records an incremental manager landed again within its lookback window, unchanged since
+    /// the last run: dropped, not written twice.
+    public var alreadyLanded = 0
     /// What each manager that paged an API (live or replayed) did, in run order.
     public var paging: [PagingReport] = []
 
@@ -45,6 +48,7 @@ public struct RunSummary: Sendable, CustomStringConvertible {
         }
         var line = "reform: \(recordsIn) in, \(out), \(rejected) rejected"
         if rejected > 0, let deadLetterPath { line += " → \(deadLetterPath)" }
+        if alreadyLanded > 0 { line += "; \(alreadyLanded) already landed by the last run (lookback), dropped" }
         for (manager, count) in partitions { line += "; \(manager): \(count) partition\(count == 1 ? "" : "s")" }
         if !failedPartitions.isEmpty {
             line +=

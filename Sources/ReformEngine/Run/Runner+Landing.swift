@@ -5,8 +5,17 @@ import ReformSDK
 extension Runner {
     /// Lands every record of `ref` into every output; returns how many landed and the input
     /// bytes read.
-    func land(_ ref: ManagerRef, sources: LandingSources, into state: inout RunState) throws(RunError) -> (records: Int, bytes: Int) {
-        let (landing, meter) = try landing(of: ref, sources: sources, into: &state)
+    /// `prepared`: its landing, when it was made (and its requests started) earlier.
+    func land(_ ref: ManagerRef, sources: LandingSources, prepared: (ManagerLanding, ProgressMeter?)? = nil, into state: inout RunState)
+        throws(RunError) -> (records: Int, bytes: Int)
+    {
+        let landing: ManagerLanding
+        let meter: ProgressMeter?
+        if let prepared {
+            (landing, meter) = prepared
+        } else {
+            (landing, meter) = try self.landing(of: ref, sources: sources, into: &state)
+        }
         switch landing {
         case .parallel(let parallel, let files):
             return try parallel.land(files, into: &state)

@@ -46,9 +46,10 @@ extension Runner {
                 sources = [try partitionedSource(manager, partitions, sources: landing, state: &state)]
             } else if isLive(manager), let client = manager.service.flatMap({ landing.clients[$0] }) {
                 let recorder = try recorder(for: manager, client: client, recorders: &state.recorders)
+                // A few pages ahead: managers fetch side by side while an earlier one lands.
                 let live = liveSource(
                     manager, params: params(of: state.plan).merging(incrementalParams(manager, "", state)) { $1 }, client: client,
-                    recorder: recorder, resumeAt: state.incremental?.resumePoint(ref.name, partition: ""))
+                    recorder: recorder, ahead: 8, resumeAt: state.incremental?.resumePoint(ref.name, partition: ""))
                 follow(live, of: manager, partition: "", state: state)
                 sources = [live]
             } else if manager.fixtures != nil {
@@ -194,7 +195,7 @@ extension Runner {
             // Partitions after the one being read fetch ahead meanwhile: far enough that they keep
             // their connections busy, bounded so memory stays a few pages per open partition.
             let ahead = plan.concurrency > 1 ? 64 : 2
-            return PartitionedSource(
+            let source = PartitionedSource(
                 manager: manager.ref.name, inputName: client.redact(client.baseURL + (manager.path ?? "/")), partitions: partitions,
                 concurrency: plan.concurrency, policy: plan.onError
             ) { [self] partition in
@@ -204,6 +205,9 @@ extension Runner {
                 follow(live, of: manager, partition: partition.label, state: runState)
                 return live
             }
+            // The first partitions start fetching now (side by side with managers landing earlier).
+            try source.start()
+            return source
         }
         let replay = landing.replay
         return PartitionedSource(

@@ -111,13 +111,23 @@ public struct Runner: Sendable {
         state.children = children(in: state.plan)
         let order = landingOrder(of: state.plan)
         state.parentsOnly = Set(order.filter { !state.plan.managers.contains($0) }.map(\.index))
+        // Live managers that need no other manager's records start fetching now, side by side;
+        // their records still land in run order.
+        var prepared: [Int: (ManagerLanding, ProgressMeter?)] = [:]
+        if !batch {
+            for ref in order.dropFirst() {
+                let manager = pipeline.managers[ref.index]
+                guard isLive(manager), manager.partitions?.parent == nil else { continue }
+                prepared[ref.index] = try landing(of: ref, sources: sources, into: &state)
+            }
+        }
         for ref in order {
             if batch && !options.inputs.contains(where: { $0.manager == ref.name }) {
                 state.summary.skipped.append(ref.name)
                 continue
             }
             let started = MonotonicClock.now()
-            let (count, bytes) = try land(ref, sources: sources, into: &state)
+            let (count, bytes) = try land(ref, sources: sources, prepared: prepared.removeValue(forKey: ref.index), into: &state)
             state.summary.landed.append((ref.name, count))
             state.stats?.managers.append(.init(name: ref.name, records: count, bytes: bytes, seconds: MonotonicClock.now() - started))
         }
@@ -172,6 +182,7 @@ public struct Runner: Sendable {
     /// The counts of a committed run, with its stats when they were asked for.
     private func summary(of state: RunState) -> RunSummary {
         var summary = state.summary
+        summary.alreadyLanded = state.incremental?.skippedAsSeen ?? 0
         summary.recorded = state.recorders.map { ($0.folder, $0.count) }
         summary.written = state.outputs.map { ($0.file.displayPath, $0.written) }
         summary.rejected = state.deadLetter.count

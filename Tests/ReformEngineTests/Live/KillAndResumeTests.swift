@@ -127,6 +127,11 @@ import Testing
             #expect(
                 output == (duringSecond ? afterSecond : afterFirst),
                 "trial \(trial): killed after \(bytes.map { "\($0) bytes" } ?? "\(moment) ms")")
+            // The state the resumed run left is right too: one more run with nothing new adds nothing.
+            if trial % 2 == 1 {
+                try await Self.runToEnd(in: folder.path, server: server)
+                #expect(try folder.read("out/issues.ndjson") == output, "trial \(trial): the run after the resumed one")
+            }
             #expect(
                 !FileManager.default.fileExists(atPath: folder.path + "/out/.issues.ndjson.reform-staging"),
                 "trial \(trial): the staging file is gone once the run ends")
