@@ -7,24 +7,13 @@ extension Runner {
     func partitions(of manager: ManagerPlan, plan: PartitionPlan, params: [String: Value], state: RunState) throws(SourceError)
         -> [Partition]
     {
-        var partitions: [Partition] = []
-        switch plan.source {
-        case .values(let param, let declared):
-            var values = declared
-            if let given = params[param] {
-                values = given.plainText.split(separator: ",").map { .string($0.trimmingCharacters(in: " ")) }.filter { $0.plainText != "" }
-            }
-            guard !values.isEmpty else {
-                throw SourceError(
-                    manager: manager.ref.name,
-                    message: "no partitions: 'for_each' runs it once per value of '\(param)'; give them with --param \(param)=A,B,C "
-                        + "or in the run's params, or declare 'values:'")
-            }
-            partitions = values.enumerated().map { Partition(index: $0.offset, params: [(param, $0.element)]) }
-        case .range(let param, let range):
-            partitions = range.values.enumerated().map { Partition(index: $0.offset, params: [(param, $0.element)]) }
-        case .parent:
-            partitions = state.childPartitions[manager.ref.index]?.list ?? []
+        if case .parent = plan.source { return state.childPartitions[manager.ref.index]?.list ?? [] }
+        let partitions = try plan.partitions(params: params)
+        if partitions.isEmpty, case .values(let param, _) = plan.source {
+            throw SourceError(
+                manager: manager.ref.name,
+                message: "no partitions: 'for_each' runs it once per value of '\(param)'; give them with --param \(param)=A,B,C "
+                    + "or in the run's params, or declare 'values:'")
         }
         return partitions
     }
