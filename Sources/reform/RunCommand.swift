@@ -209,7 +209,7 @@ struct RunCommand: ParsableCommand {
 
     /// Prints the service events a person waiting for the run wants to know about.
     @Sendable static func describe(_ event: ServiceEvent) {
-        guard case .rateLimited(let service, let manager, let wait?) = event, wait >= 1 else { return }
+        guard case .rateLimited(let service, let manager, let wait?) = event, wait >= 0.5 else { return }
         if Terminal.standardErrorIsTerminal { ProgressLine.clear() }
         Terminal.error(
             "reform: service '\(service)' (manager '\(manager)'): rate limit reached; waiting \(Int(wait.rounded(.up))) s for it to reset")
