@@ -95,6 +95,12 @@ struct RunCommand: ParsableCommand {
     @Flag(name: .shortAndLong, help: "Print nothing on standard error unless something fails.")
     var quiet = false
 
+    @Option(
+        help: ArgumentHelp(
+            "Run only this task's share of each fan-out: the I-th of N contiguous blocks of partitions (0-based); managers that do not fan out run in shard 0 only. Shards 0..N-1 concatenated in order equal one run.",
+            valueName: "I/N"))
+    var shard: String?
+
     @Flag(help: "Ignore the incremental managers' saved state: fetch everything again and replace the outputs.")
     var fullRefresh = false
 
@@ -138,6 +144,9 @@ struct RunCommand: ParsableCommand {
         }
         if StandardStreams.closed.contains(0), inputs.contains(where: { $0.hasSuffix("=-") }) {
             throw ValidationError("--input MANAGER=- reads standard input, which is closed; pipe records in, or give a file")
+        }
+        if let shard, RunCommand.parseShard(shard) == nil {
+            throw ValidationError("--shard '\(shard)' must be I/N with 0 <= I < N, as in --shard 2/8")
         }
         for param in params where !param.contains("=") {
             throw ValidationError("--param '\(param)' must be K=V, as in --param city=shanghai")
@@ -183,6 +192,7 @@ struct RunCommand: ParsableCommand {
         if let sortMemory { options.sortMemory = sortMemory }
         if let httpClient { options.httpClient = httpClient }
         options.fullRefresh = fullRefresh
+        options.shard = shard.flatMap(RunCommand.parseShard)
         options.statePath = state
         if !quiet { options.onEvent = RunCommand.describe }
         let summary: RunSummary
@@ -205,6 +215,15 @@ struct RunCommand: ParsableCommand {
         if !quiet || summary.rejected > 0 { Terminal.error(summary.description) }
         if let stats = summary.stats { Terminal.error(stats.json) }
         if summary.rejected > 0 { throw ExitCode(ExitStatus.rejected.rawValue) }
+    }
+
+    /// `I/N` as a shard, when 0 <= I < N.
+    static func parseShard(_ text: String) -> (index: Int, count: Int)? {
+        let parts = text.split(separator: "/")
+        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count >= 1, index >= 0, index < count else {
+            return nil
+        }
+        return (index, count)
     }
 
     /// Prints the service events a person waiting for the run wants to know about.

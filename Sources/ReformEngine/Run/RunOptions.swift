@@ -92,6 +92,12 @@ public struct RunOptions: Sendable {
     /// The state file of incremental managers; `nil`: beside the first output (see ``StateStore``).
     public var statePath: String?
 
+    /// This task's share of a fan-out split across tasks (`--shard I/N`, 0-based): each
+    /// partitioned manager runs only its `index`-th contiguous block of partitions, and managers
+    /// that do not fan out land only in shard 0, so the outputs of shards 0…N-1 concatenated in
+    /// order are the output of one run.
+    public var shard: (index: Int, count: Int)?
+
     /// Options for the default run with nothing overridden.
     public init() {}
 }

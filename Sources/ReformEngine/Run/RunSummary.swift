@@ -13,6 +13,8 @@ public struct RunSummary: Sendable, CustomStringConvertible {
     /// Managers of the run that landed nothing because the run read `--input` files (batch mode)
     /// and none was given for them.
     public var skipped: [String] = []
+    /// Managers that do not fan out, left to shard 0 (`--shard I/N` with I > 0).
+    public var otherShard: [String] = []
 
     /// Counts and timings, when ``RunOptions/collectsStats`` asked for them.
     public var stats: RunStats?
@@ -48,6 +50,7 @@ public struct RunSummary: Sendable, CustomStringConvertible {
         }
         var line = "reform: \(recordsIn) in, \(out), \(rejected) rejected"
         if rejected > 0, let deadLetterPath { line += " → \(deadLetterPath)" }
+        if !otherShard.isEmpty { line += " (\(otherShard.joined(separator: ", ")): shard 0's to land)" }
         if alreadyLanded > 0 { line += "; \(alreadyLanded) already landed by the last run (lookback), dropped" }
         for (manager, count) in partitions { line += "; \(manager): \(count) partition\(count == 1 ? "" : "s")" }
         if !failedPartitions.isEmpty {

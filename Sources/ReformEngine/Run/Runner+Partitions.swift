@@ -18,6 +18,15 @@ extension Runner {
         return partitions
     }
 
+    /// The contiguous block of `partitions` that shard `shard.index` of `shard.count` runs (all of
+    /// them without a shard): blocks in shard order make the whole list in order.
+    static func share(of partitions: [Partition], shard: (index: Int, count: Int)?) -> [Partition] {
+        guard let shard, shard.count > 1 else { return partitions }
+        let start = partitions.count * shard.index / shard.count
+        let end = partitions.count * (shard.index + 1) / shard.count
+        return Array(partitions[start..<end])
+    }
+
     /// Reads the partition parameters `child` needs out of one record its parent landed; `nil`
     /// (with the reason) when the record lacks one of the fields.
     static func partitionParams(for child: PartitionPlan, from record: Value) -> Result<[(name: String, value: Value)], RecordError> {

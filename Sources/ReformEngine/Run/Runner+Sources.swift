@@ -179,7 +179,9 @@ extension Runner {
     {
         let base = params(of: state.plan)
         let incremental = manager.incremental == nil ? nil : state.incremental
-        let partitions = try partitions(of: manager, plan: plan, params: base, state: state).filter { partition in
+        let partitions = try Runner.share(of: partitions(of: manager, plan: plan, params: base, state: state), shard: options.shard).filter
+        {
+            partition in
             // Partitions a resumed run finished before its last checkpoint are not fetched again.
             !(incremental?.isDone(manager.ref.name, partition: partition.label) ?? false)
         }

@@ -122,6 +122,13 @@ public struct Runner: Sendable {
             }
         }
         for ref in order {
+            // A manager that does not fan out is all of shard 0's work (the others would repeat it).
+            if let shard = options.shard, shard.index > 0, pipeline.managers[ref.index].partitions == nil,
+                !state.parentsOnly.contains(ref.index)
+            {
+                state.summary.otherShard.append(ref.name)
+                continue
+            }
             if batch && !options.inputs.contains(where: { $0.manager == ref.name }) {
                 state.summary.skipped.append(ref.name)
                 continue

@@ -189,4 +189,19 @@ import Testing
             #expect(error.description.contains("pipeline.yaml:1"), "located: \(error.description)")
         }
     }
+
+    @Test func shardsConcatenatedInOrderAreTheWholeRun() async throws {
+        var concatenated = ""
+        for index in 0..<3 {
+            let harness = try RunHarness()
+            try harness.write("pipeline.yaml", Self.pipeline(forEach: "param: repo, values: [widgets, gadgets, gizmos]"))
+            var options = RunOptions()
+            options.shard = (index, 3)
+            let transport = Self.script()
+            _ = try await harness.run("pipeline.yaml", options: options, transport: transport)
+            #expect(transport.requestKeys.count == [2, 1, 1][index], "shard \(index) fetches its own partition only")
+            concatenated += (try? harness.read("out/issues.ndjson")) ?? ""
+        }
+        #expect(concatenated == Self.expected.joined(separator: "\n") + "\n")
+    }
 }
