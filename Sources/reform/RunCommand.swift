@@ -53,6 +53,18 @@ struct RunCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Print counts and timings per manager and reformer step on standard error at the end.", valueName: "json"))
     var stats: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Write the --stats json object to this file (atomically) instead of standard error; implies --stats json.",
+            valueName: "PATH"))
+    var statsFile: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Exit 0 when at most N records were rejected (they are still in the dead-letter file and the summary), 3 above; by default any rejected record exits 3.",
+            valueName: "N"))
+    var maxRejects: Int?
+
     @Option(help: "The service environment whose base URLs to use (for --live and --record).")
     var env: String?
 
@@ -127,6 +139,7 @@ struct RunCommand: ParsableCommand {
         if let sample, sample < 0 { throw ValidationError("--sample \(sample) must be 0 or more") }
         if limit != nil && sample != nil { throw ValidationError("--limit and --sample cannot be used together; choose one") }
         if let stats, stats != "json" { throw ValidationError("--stats '\(stats)': the only stats format is json") }
+        if let maxRejects, maxRejects < 0 { throw ValidationError("--max-rejects \(maxRejects) must be 0 or more") }
         if live && record {
             throw ValidationError("--live and --record: pick one (--record calls the live APIs too, and keeps what they answer)")
         }
@@ -180,7 +193,7 @@ struct RunCommand: ParsableCommand {
         options.jobs = jobs
         options.limit = limit
         options.sample = sample
-        options.collectsStats = stats != nil
+        options.collectsStats = stats != nil || statsFile != nil
         if !quiet && Terminal.standardErrorIsTerminal { options.progress = ProgressLine.show }
         options.mode = record ? .record : live ? .live : .replay
         options.environmentName = env
@@ -213,8 +226,17 @@ struct RunCommand: ParsableCommand {
             for paging in summary.paging { Terminal.error("reform: " + paging.description) }
         }
         if !quiet || summary.rejected > 0 { Terminal.error(summary.description) }
-        if let stats = summary.stats { Terminal.error(stats.json) }
-        if summary.rejected > 0 { throw ExitCode(ExitStatus.rejected.rawValue) }
+        if let stats = summary.stats {
+            if let statsFile {
+                do { try TextFiles.write(stats.json, to: statsFile) } catch {
+                    Terminal.error("reform: error: the stats file: \(error)")
+                    throw ExitCode(ExitStatus.runFailed.rawValue)
+                }
+            } else {
+                Terminal.error(stats.json)
+            }
+        }
+        if summary.rejected > (maxRejects ?? 0) { throw ExitCode(ExitStatus.rejected.rawValue) }
     }
 
     /// `I/N` as a shard, when 0 <= I < N.
