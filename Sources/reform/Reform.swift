@@ -1,4 +1,5 @@
 import ArgumentParser
+import ReformEngine
 
 /// The `reform` command: a table of contents of the engine's entry points.
 ///
@@ -18,6 +19,7 @@ struct Reform: AsyncParsableCommand {
             Exit codes: 0 done; 1 run failed (outputs untouched); 2 invalid pipeline or input;
             3 finished with rejected records (see the dead-letter file); 64 usage error.
             """,
+        version: "reform \(ReformVersion.description)",
         subcommands: [RunCommand.self, ValidateCommand.self, TestCommand.self, CatCommand.self, KeysCommand.self, PluginsCommand.self]
     )
 
