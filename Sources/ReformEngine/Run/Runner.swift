@@ -88,6 +88,9 @@ public struct Runner: Sendable {
     /// The outputs (each with its chain and temporary file) and the dead-letter file of `plan`.
     private func prepare(_ plan: RunPlan, incremental: IncrementalRun?) throws(RunError) -> RunState {
         var outputs: [OutputRuntime] = []
+        // An HTML page without a row shape is named after the pipeline (`name:`, else its file).
+        let file = pipeline.file.split(separator: "/").last.map(String.init) ?? pipeline.file
+        let title = pipeline.name.isEmpty ? String(file.hasSuffix(".yaml") ? file.dropLast(5) : file[...]) : pipeline.name
         for (index, output) in plan.outputs.enumerated() {
             var file: OutputFile?
             if let target = incremental?.targets.first(where: { $0.output == index }) {
@@ -95,7 +98,7 @@ public struct Runner: Sendable {
                     throw RunError(error)
                 }
             }
-            outputs.append(try OutputRuntime(output, index: index, options: options, managers: plan.managers, file: file))
+            outputs.append(try OutputRuntime(output, index: index, options: options, managers: plan.managers, file: file, title: title))
         }
         var state = RunState(
             plan: plan, outputs: outputs, deadLetter: DeadLetter(path: deadLetterPath),
