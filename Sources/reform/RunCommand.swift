@@ -36,6 +36,11 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Write the output to PATH (atomically) instead of standard output.")
     var output: String?
 
+    @Flag(
+        name: .customLong("csv-bom"),
+        help: "Start every CSV output with the UTF-8 byte-order mark, which spreadsheet programs need to read CJK text.")
+    var csvByteOrderMark = false
+
     @Option(
         name: .customLong("dead-letter"),
         help: "Where rejected records go (default: reform-dead-letter.ndjson, created only when needed).")
@@ -166,6 +171,7 @@ struct RunCommand: ParsableCommand {
         options.format = format.flatMap { try? OutputFormat(parsing: $0) }
         options.outputPath = output
         options.deadLetterPath = deadLetter
+        options.csvByteOrderMark = csvByteOrderMark
         options.maxWidth = Terminal.width
         if let mode = ColourMode(rawValue: colour), mode != .auto { options.colour = mode == .always }
         options.jobs = jobs

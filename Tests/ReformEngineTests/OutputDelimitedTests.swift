@@ -1,3 +1,4 @@
+import Foundation
 import ReformEngine
 import ReformSDK
 import Testing
@@ -29,6 +30,26 @@ extension OutputTests {
                 """
             let actual = try OutputTests.render(.csv, OutputTests.mixed, columns: columns)
             #expect(actual == expected)
+        }
+
+        /// Spreadsheet programs read a CSV file as UTF-8 (CJK text) only when it starts with the
+        /// byte-order mark; it comes once, before the header, and never into an empty file.
+        @Test func theByteOrderMarkComesFirstWhenAsked() throws {
+            let folder = try TemporaryFolder()
+            for (name, records, columns) in [
+                ("rows", [["城市": "上海"]], nil), ("header only", [], [OutputColumn(key: "城市")]),
+                ("nothing", [], nil),
+            ] as [(String, [Value], [OutputColumn]?)] {
+                let output = try OutputFile.atomic(path: folder.path + "/out.csv")
+                var writer = OutputFormat.csv.makeWriter(columns: columns, output: output, byteOrderMark: true)
+                for record in records { try writer.write(record) }
+                try writer.finish()
+                try output.commit()
+                let bytes = [UInt8](try #require(FileManager.default.contents(atPath: folder.path + "/out.csv")))
+                let text = Array("城市\n".utf8) + (records.isEmpty ? [] : Array("上海\n".utf8))
+                #expect(bytes == (name == "nothing" ? [] : [0xEF, 0xBB, 0xBF] + text), "\(name)")
+            }
+            #expect(try OutputTests.render(.csv, [["a": 1]]) == "a\n1\n")
         }
 
         @Test func carriageReturnsAreQuotedAndALoneEmptyFieldIsNotABlankLine() throws {

@@ -62,7 +62,7 @@ struct OutputRuntime {
         writer = format.makeWriter(
             columns: columns, output: file, colour: options.colour ?? colour,
             maxWidth: isTerminal ? options.maxWidth : nil, title: plan.rows?.name ?? title,
-            expectedKeys: plan.rows == nil ? plan.keys : nil)
+            expectedKeys: plan.rows == nil ? plan.keys : nil, byteOrderMark: plan.byteOrderMark || options.csvByteOrderMark)
         chain.timing = options.collectsStats
         self.format = format
     }

@@ -31,6 +31,10 @@ public struct RunOptions: Sendable {
     public var colour: Bool?
     /// The width to fit table output to (`nil`: no limit).
     public var maxWidth: Int?
+    /// Whether every CSV output of the run starts with the UTF-8 byte-order mark (`--csv-bom`),
+    /// which spreadsheet programs need to read CJK text as UTF-8; an output can ask for it alone
+    /// with `bom: true`.
+    public var csvByteOrderMark = false
 
     /// Whether plain field mappings to NDJSON may copy values straight from input bytes (the batch
     /// fast path, see `DirectMapping`); the output is the same either way.
