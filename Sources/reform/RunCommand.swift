@@ -178,7 +178,11 @@ struct RunCommand: ParsableCommand {
         options.limit = limit
         options.sample = sample
         options.collectsStats = stats != nil
-        if !quiet && Terminal.standardErrorIsTerminal { options.progress = ProgressLine.show }
+        if !quiet && Terminal.standardErrorIsTerminal {
+            options.progress = ProgressLine.show
+            // One screen for both streams: erase the progress line before output lands under it.
+            if Terminal.standardOutputIsTerminal { options.beforeStandardOutput = ProgressLine.clear }
+        }
         options.mode = record ? .record : live ? .live : .replay
         options.environmentName = env
         options.environment = Terminal.environment

@@ -73,4 +73,19 @@ struct RoughEdgeTests {
         #expect(
             output.stderr.contains("standard output is closed, and the run writes an output there; give --output PATH"), "\(output.stderr)")
     }
+
+    /// On a terminal, stdout and stderr are one screen: the progress line (stderr) must be gone
+    /// before the table (stdout) starts, or its first line reads `…9,241 records/sdate      label`.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
+    func theProgressLineIsClearedBeforeTheTableIsWritten() async throws {
+        let command = "\(CLIRunner.executable) run Pipelines/reminders.yaml"
+        let screen = try await CLIRunner.run(["-qec", command, "/dev/null"], executable: "/usr/bin/script").stdout
+        #expect(screen.contains("records/s"), "no progress line was shown: \(screen.debugDescription)")
+        let header = try #require(screen.range(of: "date      label"), "\(screen.debugDescription)")
+        let lineStart = screen[..<header.lowerBound].lastIndex(of: "\n").map { screen.index(after: $0) } ?? screen.startIndex
+        // What the terminal shows before the header on its line: the text after the last carriage
+        // return, with erase-line sequences taken out.
+        let shown = screen[lineStart..<header.lowerBound].split(separator: "\r", omittingEmptySubsequences: false).last ?? ""
+        #expect(shown.replacingOccurrences(of: "\u{1B}[K", with: "") == "", "\(screen.prefix(400).debugDescription)")
+    }
 }

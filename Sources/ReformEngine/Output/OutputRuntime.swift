@@ -46,6 +46,7 @@ struct OutputRuntime {
         } catch {
             throw RunError(error)
         }
+        if path == nil { file.willWrite = options.beforeStandardOutput }
         let columns: [OutputColumn]?
         if let rows = plan.rows {
             columns = rows.shape.outputColumns

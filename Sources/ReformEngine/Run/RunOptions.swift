@@ -62,6 +62,10 @@ public struct RunOptions: Sendable {
 
     /// Called on the running thread about five times a second while a manager lands records.
     public var progress: (@Sendable (RunProgress) -> Void)?
+    /// Called on the writing thread just before bytes go to standard output. On a terminal the
+    /// command line erases its progress line (standard error) here, so that a table starts on a
+    /// clean line instead of after `… records/s`.
+    public var beforeStandardOutput: (@Sendable () -> Void)?
     /// Whether to time every manager and reformer step for ``RunSummary/stats``.
     public var collectsStats = false
     /// Where managers with a service land from: recorded fixtures, the live API, or the live API
