@@ -88,4 +88,55 @@ struct RoughEdgeTests {
         let shown = screen[lineStart..<header.lowerBound].split(separator: "\r", omittingEmptySubsequences: false).last ?? ""
         #expect(shown.replacingOccurrences(of: "\u{1B}[K", with: "") == "", "\(screen.prefix(400).debugDescription)")
     }
+
+    /// The README's `reform validate Pipelines/*.yaml` takes in the `*.test.yaml` files too: each is
+    /// checked as a test file, not reported as a pipeline with 3 false errors.
+    @Test func validateChecksTestFilesAsTestFiles() async throws {
+        let shipped = try FileManager.default.contentsOfDirectory(atPath: CLIRunner.projectRoot + "/Pipelines")
+            .filter { $0.hasSuffix(".yaml") }.sorted().map { "Pipelines/" + $0 }
+        #expect(shipped.contains("Pipelines/orders.test.yaml"))
+        let all = try await CLIRunner.run(["validate"] + shipped)
+        #expect(all.status == 0, "\(all.stderr)")
+        #expect(all.stderr == "")
+        #expect(all.stdout.contains("Pipelines/orders.test.yaml: ok (3 tests of Pipelines/orders.yaml)\n"), "\(all.stdout)")
+        #expect(all.stdout.contains("Pipelines/orders.yaml: ok ("))
+
+        let dir = try folder([
+            "p.yaml": "reform: 1\nmanagers: { m: {} }\nruns: { default: {}, rows: {} }\n",
+            "p.test.yaml": """
+            tests:
+              - name: typo
+                run: rowz
+                expect: { counts: { in: 0 } }
+              - name: an unknown run on purpose
+                run: nope
+                expect: { error: "no run called 'nope'" }
+              - name: bad key
+                runn: default
+                expect: {}
+
+            """,
+            "orphan.test.yaml": "tests:\n  - name: x\n    expect: {}\n",
+        ])
+        let bad = try await ReformProcess.run(["validate", "p.test.yaml", "orphan.test.yaml"], in: dir)
+        #expect(bad.status == 2)
+        #expect(bad.stderr.contains("p.test.yaml:9:5: error: unknown key 'runn' in a test"), "\(bad.stderr)")
+        #expect(!bad.stderr.contains("'nope'"), "\(bad.stderr)")
+        #expect(
+            bad.stderr.contains(
+                "orphan.test.yaml:1:1: error: the pipeline this file tests, orphan.yaml, does not exist; "
+                    + "write it, or name the pipeline with 'pipeline: PATH'"),
+            "\(bad.stderr)")
+        let typo = try await ReformProcess.run(
+            ["validate", "p.test.yaml"],
+            in: try folder([
+                "p.yaml": "reform: 1\nmanagers: { m: {} }\nruns: { default: {}, rows: {} }\n",
+                "p.test.yaml": "tests:\n  - name: typo\n    run: rowz\n    expect: { counts: { in: 0 } }\n",
+            ]))
+        #expect(typo.status == 2)
+        #expect(
+            typo.stderr.contains(
+                "p.test.yaml:3:10: error: test 'typo' runs 'rowz', which p.yaml does not have; did you mean 'rows'? (runs: default, rows)"),
+            "\(typo.stderr)")
+    }
 }
