@@ -33,8 +33,11 @@ struct RunCommand: ParsableCommand {
         help: "Colour table rows by their style: auto (on a terminal, unless NO_COLOR is set), always, never.")
     var colour: String = ColourMode.auto.rawValue
 
-    @Option(help: "Write the output to PATH (atomically) instead of standard output.")
+    @Option(help: "Write the output to PATH (atomically) instead of standard output; - is standard output.")
     var output: String?
+
+    /// `--output`, with `-` read as standard output (no path).
+    private var outputPath: String? { output == "-" ? nil : output }
 
     @Flag(
         name: .customLong("csv-bom"),
@@ -158,7 +161,7 @@ struct RunCommand: ParsableCommand {
         if !quiet {
             for warning in loaded.warnings { Terminal.error(warning.description) }
         }
-        if StandardStreams.closed.contains(1), output == nil,
+        if StandardStreams.closed.contains(1), outputPath == nil,
             loaded.run(named: runName)?.outputs.contains(where: { $0.path == nil }) == true
         {
             Terminal.error("reform: error: standard output is closed, and the run writes an output there; give --output PATH")
@@ -169,7 +172,7 @@ struct RunCommand: ParsableCommand {
         options.inputs = inputs.map(split).map { (manager: $0.0, path: $0.1) }
         for (key, text) in params.map(split) { options.params[key] = CommandLineValue.parse(text) }
         options.format = format.flatMap { try? OutputFormat(parsing: $0) }
-        options.outputPath = output
+        options.outputPath = outputPath
         options.deadLetterPath = deadLetter
         options.csvByteOrderMark = csvByteOrderMark
         options.maxWidth = Terminal.width

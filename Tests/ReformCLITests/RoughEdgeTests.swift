@@ -139,4 +139,16 @@ struct RoughEdgeTests {
                 "p.test.yaml:3:10: error: test 'typo' runs 'rowz', which p.yaml does not have; did you mean 'rows'? (runs: default, rows)"),
             "\(typo.stderr)")
     }
+
+    /// `-` is standard output, as for `--input MANAGER=-` and every Unix tool; it wrote a file named `-`.
+    @Test func outputDashIsStandardOutput() async throws {
+        let dir = try folder([
+            "p.yaml": "reform: 1\nmanagers: { m: {} }\nruns: { default: { output: { format: ndjson } } }\n",
+            "in.ndjson": "{\"a\":1}\n",
+        ])
+        let result = try await ReformProcess.run(["run", "p.yaml", "--input", "m=in.ndjson", "--output", "-", "--quiet"], in: dir)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "{\"a\":1}\n")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/-"), "a file named '-' was written")
+    }
 }
