@@ -15,7 +15,7 @@ struct ValidateCommand: ParsableCommand {
             'reform validate Pipelines/*.yaml' checks pipelines and their tests together.
             """)
 
-    @Argument(help: "Pipeline files and test files (NAME.test.yaml).")
+    @Argument(help: "Pipeline files and test files (NAME.test.yaml); - reads a pipeline from standard input.")
     var pipelines: [String]
 
     @OptionGroup var load: LoadOptions
@@ -31,11 +31,11 @@ struct ValidateCommand: ParsableCommand {
                     try validateTestFile(path)
                     continue
                 }
-                let pipeline = try load.loader().load(path: path)
+                let pipeline = try path == "-" ? loadStandardInput() : load.loader().load(path: path)
                 for warning in pipeline.warnings { Terminal.error(warning.description) }
                 if !quiet {
                     print(
-                        "\(path): ok (\(pipeline.managers.count) managers, \(pipeline.reformers.count) reformers, \(pipeline.runs.count) runs)"
+                        "\(path == "-" ? "<stdin>" : path): ok (\(pipeline.managers.count) managers, \(pipeline.reformers.count) reformers, \(pipeline.runs.count) runs)"
                     )
                 }
             } catch {
@@ -44,6 +44,17 @@ struct ValidateCommand: ParsableCommand {
             }
         }
         if failed { throw ExitCode(ExitStatus.invalid.rawValue) }
+    }
+
+    /// The pipeline piped in: `<stdin>` in messages, its relative paths relative to the working folder.
+    private func loadStandardInput() throws(PipelineLoadError) -> Pipeline {
+        let bytes: [UInt8]
+        do { bytes = try FilePaths.readStandardInput() } catch {
+            throw PipelineLoadError(
+                diagnostics: [Diagnostic(file: "<stdin>", location: SourceLocation(line: 1, column: 1), message: error.description)],
+                source: nil)
+        }
+        return try load.loader().load(bytes: bytes, file: "<stdin>", folder: ".")
     }
 
     /// Checks a test file: its keys and values, then what it asks of the pipeline it tests.

@@ -151,4 +151,18 @@ struct RoughEdgeTests {
         #expect(result.stdout == "{\"a\":1}\n")
         #expect(!FileManager.default.fileExists(atPath: dir + "/-"), "a file named '-' was written")
     }
+
+    /// `reform validate -` reads the pipeline from standard input (an editor or a generator pipes
+    /// it in); its relative paths are relative to the working folder.
+    @Test func validateDashReadsStandardInput() async throws {
+        let pipeline = try String(contentsOfFile: CLIRunner.projectRoot + "/Pipelines/orders.yaml", encoding: .utf8)
+            .replacingOccurrences(of: "fixtures: fixtures/", with: "fixtures: Pipelines/fixtures/")
+        let valid = try await CLIRunner.run(["validate", "-"], stdin: pipeline)
+        #expect(valid.status == 0, "\(valid.stderr)")
+        #expect(valid.stdout == "<stdin>: ok (2 managers, 3 reformers, 2 runs)\n")
+        let invalid = try await CLIRunner.run(["validate", "-"], stdin: "reform: 1\nmanagers: { m: {} }\nrunz: {}\n")
+        #expect(invalid.status == 2)
+        #expect(
+            invalid.stderr.hasPrefix("<stdin>:3:1: error: unknown key 'runz' in the pipeline; did you mean 'runs'?"), "\(invalid.stderr)")
+    }
 }

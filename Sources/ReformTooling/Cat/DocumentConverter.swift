@@ -2,10 +2,6 @@ package import ReformEngine
 import ReformSDK
 import ReformYAML
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// `reform cat`: reads JSON, NDJSON or YAML documents and writes them back in another notation,
 /// for looking at raw API data. NDJSON is streamed in constant memory.
 package struct DocumentConverter {
@@ -44,7 +40,7 @@ package struct DocumentConverter {
             return try convertLines(path: path, name: name)
         }
         let bytes: [UInt8]
-        do { bytes = try path == "-" ? DocumentConverter.readStandardInput() : FilePaths.readAll(path) } catch {
+        do { bytes = try path == "-" ? FilePaths.readStandardInput() : FilePaths.readAll(path) } catch {
             return ["\(name): error: \(error.reason)"]
         }
         let isYAML =
@@ -134,19 +130,5 @@ package struct DocumentConverter {
     private static func looksLikeJSON(_ bytes: [UInt8]) -> Bool {
         guard let first = bytes.first(where: { $0 != 32 && $0 != 9 && $0 != 10 && $0 != 13 }) else { return true }
         return first == UInt8(ascii: "{") || first == UInt8(ascii: "[") || first == UInt8(ascii: "\"")
-    }
-
-    private static func readStandardInput() throws(FileReadError) -> [UInt8] {
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw FileReadError(path: "<stdin>", reason: String(cString: strerror(errno)))
-            }
-            if n == 0 { return bytes }
-            bytes.append(contentsOf: chunk[0..<n])
-        }
     }
 }
