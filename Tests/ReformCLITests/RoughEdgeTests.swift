@@ -165,4 +165,16 @@ struct RoughEdgeTests {
         #expect(
             invalid.stderr.hasPrefix("<stdin>:3:1: error: unknown key 'runz' in the pipeline; did you mean 'runs'?"), "\(invalid.stderr)")
     }
+
+    /// `--param cty=x` was silently ignored (and the run used its own city): now it fails and says
+    /// which managers take which parameters.
+    @Test func aMistypedParamIsAnErrorWithDidYouMean() async throws {
+        let result = try await CLIRunner.run(["run", "Pipelines/property-list.yaml", "--param", "cty=beijing"])
+        #expect(result.status == 1)
+        #expect(
+            result.stderr
+                == "reform: error: --param 'cty' is not a parameter of any manager of run 'default'; did you mean 'city'? "
+                + "(zufang, xinfang and ershoufang take city, page_size)\n")
+        #expect(result.stdout == "")
+    }
 }

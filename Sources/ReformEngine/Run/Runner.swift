@@ -26,6 +26,7 @@ public struct Runner: Sendable {
     public func run() throws(RunError) -> RunSummary {
         let plan = try chosenRun()
         try checkInputs(of: plan)
+        try checkParams(of: plan)
         try checkPaths(of: plan)
         let incremental = try IncrementalRun(runner: self, runPlan: plan)
         var state = try prepare(plan, incremental: incremental)
@@ -64,6 +65,43 @@ public struct Runner: Sendable {
                     + Suggestions.hint(for: input.manager, in: plan.managers.map(\.name))
                     + " (its managers: \(plan.managers.map(\.name).joined(separator: ", ")))",
                 manager: input.manager)
+        }
+    }
+
+    /// Refuses a `--param` that no manager of the run declares (a typo would send nothing), saying
+    /// which managers take which parameters.
+    private func checkParams(of plan: RunPlan) throws(RunError) {
+        let managers = plan.managers.map { pipeline.managers[$0.index] }
+        func names(_ manager: ManagerPlan) -> [String] {
+            var names = manager.params.map(\.name)
+            for name in (manager.partitions?.params ?? []) + [manager.incremental?.param].compactMap({ $0 }) where !names.contains(name) {
+                names.append(name)
+            }
+            return names
+        }
+        let known = managers.flatMap(names)
+        for name in options.params.keys.sorted() where !known.contains(name) {
+            // Managers that take the same parameters are named together.
+            var groups: [(managers: [String], params: [String])] = []
+            for manager in managers {
+                let params = names(manager)
+                if let i = groups.firstIndex(where: { $0.params == params }) {
+                    groups[i].managers.append(manager.ref.name)
+                } else {
+                    groups.append(([manager.ref.name], params))
+                }
+            }
+            let takes = groups.map { group in
+                let who =
+                    group.managers.count == 1
+                    ? group.managers[0] : group.managers.dropLast().joined(separator: ", ") + " and " + (group.managers.last ?? "")
+                let what = group.params.isEmpty ? "none" : group.params.joined(separator: ", ")
+                return "\(who) \(group.managers.count == 1 ? "takes" : "take") \(what)"
+            }
+            throw RunError(
+                .unknownParam,
+                "--param '\(name)' is not a parameter of any manager of run '\(plan.name)'"
+                    + Suggestions.hint(for: name, in: known) + " (\(takes.joined(separator: "; ")))")
         }
     }
 
