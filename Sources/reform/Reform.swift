@@ -26,6 +26,9 @@ struct Reform: AsyncParsableCommand {
     /// Guards closed standard streams (``StandardStreams``), then parses and runs the command.
     static func main() async {
         StandardStreams.reopenClosed()
+        if let problem = unknownCommand(in: Array(CommandLine.arguments.dropFirst())) {
+            exit(withError: ValidationError(problem))
+        }
         do {
             var command = try parseAsRoot()
             if var asynchronous = command as? any AsyncParsableCommand {
@@ -36,5 +39,15 @@ struct Reform: AsyncParsableCommand {
         } catch {
             exit(withError: error)
         }
+    }
+
+    /// What is wrong when the first argument is meant as a command but names none (`reform rn`
+    /// would otherwise say `2 unexpected arguments`): the closest command, and the choices.
+    static func unknownCommand(in arguments: [String]) -> String? {
+        guard let first = arguments.first, !first.hasPrefix("-") else { return nil }
+        let names = configuration.subcommands.map { $0.configuration.commandName ?? "" }
+        guard !names.contains(first), first != "help" else { return nil }
+        let hint = Suggestions.hint(for: first, in: names)
+        return "unknown command '\(first)'" + (hint.isEmpty ? "." : hint) + " Choose one of: \(names.joined(separator: ", "))"
     }
 }

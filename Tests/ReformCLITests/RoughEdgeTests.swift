@@ -177,4 +177,21 @@ struct RoughEdgeTests {
                 + "(zufang, xinfang and ershoufang take city, page_size)\n")
         #expect(result.stdout == "")
     }
+
+    /// `reform rn` said `2 unexpected arguments`; a mistyped command now names the right one.
+    @Test func aMistypedCommandSuggestsTheRightOne() async throws {
+        let usage = "Usage: reform <subcommand>\n  See 'reform --help' for more information.\n"
+        let typo = try await CLIRunner.run(["rn", "Pipelines/property-list.yaml"])
+        #expect(typo.status == 64)
+        #expect(
+            typo.stderr
+                == "Error: unknown command 'rn'; did you mean 'run'? Choose one of: run, validate, test, cat, keys, plugins\n" + usage)
+        let validate = try await CLIRunner.run(["valdiate"])
+        #expect(validate.stderr.hasPrefix("Error: unknown command 'valdiate'; did you mean 'validate'?"), "\(validate.stderr)")
+        let unknown = try await CLIRunner.run(["frobnicate"])
+        #expect(unknown.status == 64)
+        #expect(
+            unknown.stderr.hasPrefix("Error: unknown command 'frobnicate'. Choose one of: run, validate, test, cat"), "\(unknown.stderr)")
+        #expect(try await CLIRunner.run(["help", "run"]).status == 0)
+    }
 }
