@@ -194,4 +194,33 @@ struct RoughEdgeTests {
             unknown.stderr.hasPrefix("Error: unknown command 'frobnicate'. Choose one of: run, validate, test, cat"), "\(unknown.stderr)")
         #expect(try await CLIRunner.run(["help", "run"]).status == 0)
     }
+
+    /// A `.json` file is one document: a second one, trailing text or nothing at all was accepted
+    /// (several documents belong in `.ndjson`/`.jsonl`). `reform run` stops with exit 1 (a damaged
+    /// input: nothing written), `reform cat` with exit 2, both at the line and column.
+    @Test func aJSONFileHoldsExactlyOneDocument() async throws {
+        let dir = try folder([
+            "p.yaml": "reform: 1\nmanagers: { m: {} }\nruns: { default: { output: { format: ndjson, path: out.ndjson } } }\n",
+            "value-then-text.json": #"{"a":true}"x""#,
+            "two-arrays.json": "[][]",
+            "two-lines.json": "{\"a\":1}\n{\"a\":2}\n",
+            "empty.json": "",
+        ])
+        let cases = [
+            ("value-then-text.json", "1:11: text after the JSON value"), ("two-arrays.json", "1:3: text after the JSON array"),
+            ("two-lines.json", "2:1: text after the JSON value"), ("empty.json", "1:1: the file is empty"),
+        ]
+        for (file, problem) in cases {
+            let run = try await ReformProcess.run(["run", "p.yaml", "--input", "m=\(file)"], in: dir)
+            #expect(run.status == 1, "\(file): \(run.stderr)")
+            #expect(run.stderr.contains("reform: error: manager 'm': \(file):\(problem)"), "\(file): \(run.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: dir + "/out.ndjson"))
+            let cat = try await ReformProcess.run(["cat", file], in: dir)
+            #expect(cat.status == 2, "\(file): \(cat.stderr)")
+            #expect(cat.stderr.hasPrefix("\(file):\(problem.prefix(4))"), "\(file): \(cat.stderr)")
+            #expect(cat.stdout == "")
+        }
+        let lines = try await ReformProcess.run(["cat", "--to", "ndjson", "-"], stdin: "{\"a\":1}\n{\"a\":2}\n", in: dir)
+        #expect(lines.stdout == "{\"a\":1}\n{\"a\":2}\n", "standard input may still hold several documents")
+    }
 }

@@ -59,9 +59,15 @@ package struct DocumentConverter {
             return []
         }
         do {
-            for document in try JSON.parseSequence(bytes) { try emit(document) }
+            // A .json file is one document; several (one a line) are NDJSON. Standard input and
+            // files named otherwise may hold a sequence, as jq reads them.
+            if lower.hasSuffix(".json") {
+                try emit(try JSON.parse(bytes))
+            } else {
+                for document in try JSON.parseSequence(bytes) { try emit(document) }
+            }
         } catch let error as JSONError {
-            return [DocumentConverter.diagnostic(error, file: name, source: bytes)]
+            return [DocumentConverter.diagnostic(DocumentConverter.oneDocument(error, source: bytes), file: name, source: bytes)]
         } catch let error as OutputError {
             throw error
         } catch {
@@ -120,6 +126,20 @@ package struct DocumentConverter {
             for record in value.arrayValue ?? [value] { try table?.write(record, style: .plain) }
         }
         try output.flushIfFull()
+    }
+
+    /// `error` from parsing a `.json` file, saying what a `.json` file holds when it is empty or
+    /// has text after its document.
+    private static func oneDocument(_ error: JSONError, source: [UInt8]) -> JSONError {
+        let message: String
+        if !source.contains(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) {
+            message = "the file is empty; a .json file holds one JSON document"
+        } else if error.message.hasPrefix("expected end of input after the value") {
+            message = error.message + "; a .json file holds one JSON document: put several, one a line, in a .ndjson or .jsonl file"
+        } else {
+            return error
+        }
+        return JSONError(code: error.code, message: message, line: error.line, column: error.column, offset: error.offset)
     }
 
     static func diagnostic(_ error: JSONError, file: String, source: [UInt8]) -> String {
