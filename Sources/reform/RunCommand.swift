@@ -7,7 +7,11 @@ import ReformYAML
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
-        abstract: "Run a pipeline: land records (fixtures by default, or --input files), reform them, write outputs.")
+        abstract: "Run a pipeline: land records (fixtures by default, or --input files), reform them, write outputs.",
+        discussion: """
+            Paths: --input, --output, --dead-letter, --state and the outputs' 'path:' are relative to the \
+            working folder; 'fixtures:' and 'plugin_paths:' are relative to the pipeline file.
+            """)
 
     @Argument(help: "The pipeline file.")
     var pipeline: String
@@ -33,7 +37,7 @@ struct RunCommand: ParsableCommand {
         help: "Colour table rows by their style: auto (on a terminal, unless NO_COLOR is set), always, never.")
     var colour: String = ColourMode.auto.rawValue
 
-    @Option(help: "Write the output to PATH (atomically) instead of standard output; - is standard output.")
+    @Option(help: "Write the output to PATH (relative to the working folder, atomically) instead of standard output; - is standard output.")
     var output: String?
 
     /// `--output`, with `-` read as standard output (no path).

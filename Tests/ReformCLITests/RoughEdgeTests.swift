@@ -223,4 +223,18 @@ struct RoughEdgeTests {
         let lines = try await ReformProcess.run(["cat", "--to", "ndjson", "-"], stdin: "{\"a\":1}\n{\"a\":2}\n", in: dir)
         #expect(lines.stdout == "{\"a\":1}\n{\"a\":2}\n", "standard input may still hold several documents")
     }
+
+    /// Output paths are relative to the working folder, `fixtures:` to the pipeline file: a user
+    /// who runs from another folder needs to be told, in `--help` and not only in the docs.
+    @Test func runHelpSaysWhatPathsAreRelativeTo() async throws {
+        let help = try await CLIRunner.run(["run", "--help"])
+        #expect(help.status == 0)
+        let text = help.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(
+            text.contains(
+                "Paths: --input, --output, --dead-letter, --state and the outputs' 'path:' are relative to the working folder; "
+                    + "'fixtures:' and 'plugin_paths:' are relative to the pipeline file."),
+            "\(help.stdout)")
+        #expect(text.contains("--output <output> Write the output to PATH (relative to the working folder, atomically)"), "\(help.stdout)")
+    }
 }
