@@ -6,7 +6,7 @@ public import ReformSDK
 /// markup: `|` is written `\|` and line breaks (LF, CR or CRLF) `<br>`, so a cell never splits its
 /// row; `<` and `>` become `&lt;` and `&gt;` and an `&` that would start an entity `&amp;`, so no
 /// inline HTML (a `<script>` in a field) reaches the renderer; and what CommonMark or GitHub would
-/// read as markup gets a backslash: `\`, `` ` ``, `*`, `_`, `[`, `~`, `$` anywhere, `#` at the
+/// read as markup gets a backslash: `\`, the backtick, `*`, `_`, `[`, `~`, `$` anywhere, `#` at the
 /// start of a cell. Cells read as in the table format. Rows styled
 /// ``RowStyle/Emphasis/highlight`` or ``RowStyle/Emphasis/bold`` have bold cells (`**…**`),
 /// ``RowStyle/Emphasis/dim`` italic ones (`_…_`); colours are not shown. Columns are the explicit
