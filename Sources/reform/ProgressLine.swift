@@ -1,10 +1,14 @@
 import ReformEngine
 import ReformSDK
+import Synchronization
 
 /// The progress line on a terminal's standard error: one line, rewritten in place.
 ///
 /// `reform: zufang 1,204,332 records · 96.1 MB of 812.0 MB · 402,110 records/s · ETA 0:17`
 enum ProgressLine {
+    /// Whether a progress line is on the screen now (shown and not erased since).
+    private static let shown = Atomic(false)
+
     @Sendable static func show(_ progress: RunProgress) {
         var line = "\r\u{1B}[Kreform: \(progress.manager) \(grouped(progress.records)) records"
         if progress.bytes > 0 {
@@ -14,11 +18,13 @@ enum ProgressLine {
         line += " · \(grouped(Int(progress.recordsPerSecond))) records/s"
         if !progress.finished, let left = progress.secondsLeft { line += " · ETA \(clock(left))" }
         Terminal.write(line)
+        shown.store(true, ordering: .relaxed)
     }
 
-    /// Erases the line, so the summary starts on a clean one.
-    static func clear() {
-        Terminal.write("\r\u{1B}[K")
+    /// Erases the line, if one is shown, so that what comes next (the summary, or a table on
+    /// standard output when both go to the terminal) starts on a clean one.
+    @Sendable static func clear() {
+        if shown.exchange(false, ordering: .relaxed) { Terminal.write("\r\u{1B}[K") }
     }
 
     private static let thousands = NumberPattern("#,##0").map(ValueFormat.number)

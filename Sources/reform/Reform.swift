@@ -1,4 +1,5 @@
 import ArgumentParser
+import ReformEngine
 
 /// The `reform` command: a table of contents of the engine's entry points.
 ///
@@ -18,6 +19,7 @@ struct Reform: AsyncParsableCommand {
             Exit codes: 0 done; 1 run failed (outputs untouched); 2 invalid pipeline or input;
             3 finished with rejected records (see the dead-letter file); 64 usage error.
             """,
+        version: "reform \(ReformVersion.description)",
         subcommands: [
             RunCommand.self, ValidateCommand.self, TestCommand.self, CatCommand.self, KeysCommand.self, PluginsCommand.self,
             StateCommand.self,
@@ -27,6 +29,9 @@ struct Reform: AsyncParsableCommand {
     /// Guards closed standard streams (``StandardStreams``), then parses and runs the command.
     static func main() async {
         StandardStreams.reopenClosed()
+        if let problem = unknownCommand(in: Array(CommandLine.arguments.dropFirst())) {
+            exit(withError: ValidationError(problem))
+        }
         do {
             var command = try parseAsRoot()
             if var asynchronous = command as? any AsyncParsableCommand {
@@ -37,5 +42,15 @@ struct Reform: AsyncParsableCommand {
         } catch {
             exit(withError: error)
         }
+    }
+
+    /// What is wrong when the first argument is meant as a command but names none (`reform rn`
+    /// would otherwise say `2 unexpected arguments`): the closest command, and the choices.
+    static func unknownCommand(in arguments: [String]) -> String? {
+        guard let first = arguments.first, !first.hasPrefix("-") else { return nil }
+        let names = configuration.subcommands.map { $0.configuration.commandName ?? "" }
+        guard !names.contains(first), first != "help" else { return nil }
+        let hint = Suggestions.hint(for: first, in: names)
+        return "unknown command '\(first)'" + (hint.isEmpty ? "." : hint) + " Choose one of: \(names.joined(separator: ", "))"
     }
 }

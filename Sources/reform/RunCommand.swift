@@ -7,7 +7,11 @@ import ReformYAML
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
-        abstract: "Run a pipeline: land records (fixtures by default, or --input files), reform them, write outputs.")
+        abstract: "Run a pipeline: land records (fixtures by default, or --input files), reform them, write outputs.",
+        discussion: """
+            Paths: --input, --output, --dead-letter, --state and the outputs' 'path:' are relative to the \
+            working folder; 'fixtures:' and 'plugin_paths:' are relative to the pipeline file.
+            """)
 
     @Argument(help: "The pipeline file.")
     var pipeline: String
@@ -33,8 +37,16 @@ struct RunCommand: ParsableCommand {
         help: "Colour table rows by their style: auto (on a terminal, unless NO_COLOR is set), always, never.")
     var colour: String = ColourMode.auto.rawValue
 
-    @Option(help: "Write the output to PATH (atomically) instead of standard output.")
+    @Option(help: "Write the output to PATH (relative to the working folder, atomically) instead of standard output; - is standard output.")
     var output: String?
+
+    /// `--output`, with `-` read as standard output (no path).
+    private var outputPath: String? { output == "-" ? nil : output }
+
+    @Flag(
+        name: .customLong("csv-bom"),
+        help: "Start every CSV output with the UTF-8 byte-order mark, which spreadsheet programs need to read CJK text.")
+    var csvByteOrderMark = false
 
     @Option(
         name: .customLong("dead-letter"),
@@ -175,7 +187,7 @@ struct RunCommand: ParsableCommand {
         if !quiet {
             for warning in loaded.warnings { Terminal.error(warning.description) }
         }
-        if StandardStreams.closed.contains(1), output == nil,
+        if StandardStreams.closed.contains(1), outputPath == nil,
             loaded.run(named: runName)?.outputs.contains(where: { $0.path == nil }) == true
         {
             Terminal.error("reform: error: standard output is closed, and the run writes an output there; give --output PATH")
@@ -186,15 +198,20 @@ struct RunCommand: ParsableCommand {
         options.inputs = inputs.map(split).map { (manager: $0.0, path: $0.1) }
         for (key, text) in params.map(split) { options.params[key] = CommandLineValue.parse(text) }
         options.format = format.flatMap { try? OutputFormat(parsing: $0) }
-        options.outputPath = output
+        options.outputPath = outputPath
         options.deadLetterPath = deadLetter
+        options.csvByteOrderMark = csvByteOrderMark
         options.maxWidth = Terminal.width
         if let mode = ColourMode(rawValue: colour), mode != .auto { options.colour = mode == .always }
         options.jobs = jobs
         options.limit = limit
         options.sample = sample
         options.collectsStats = stats != nil || statsFile != nil
-        if !quiet && Terminal.standardErrorIsTerminal { options.progress = ProgressLine.show }
+        if !quiet && Terminal.standardErrorIsTerminal {
+            options.progress = ProgressLine.show
+            // One screen for both streams: erase the progress line before output lands under it.
+            if Terminal.standardOutputIsTerminal { options.beforeStandardOutput = ProgressLine.clear }
+        }
         options.mode = record ? .record : live ? .live : .replay
         options.environmentName = env
         options.environment = Terminal.environment

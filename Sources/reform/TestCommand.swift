@@ -24,6 +24,12 @@ struct TestCommand: ParsableCommand {
     @Option(help: "Run only tests whose 'pipeline › test' name contains NAME.")
     var filter: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Also write a JUnit XML report to PATH (relative to the working folder) for CI dashboards: a suite per test file.",
+            valueName: "PATH"))
+    var junit: String?
+
     func run() throws {
         let found = TestDiscovery(paths: paths)
         for path in found.missing { Terminal.error("reform: error: \(path): no such file or folder") }
@@ -32,6 +38,7 @@ struct TestCommand: ParsableCommand {
         var failed = 0
         var updated: [String] = []
         var tested: Set<String> = []
+        var junitReport = JUnitReport()
         let runner = PipelineTestRunner(update: update, environment: Terminal.environment)
         for path in found.testFiles {
             let file: PipelineTestFile
@@ -39,6 +46,8 @@ struct TestCommand: ParsableCommand {
                 file = try PipelineTestLoader(environment: Terminal.environment, allowOutsidePaths: load.allowOutsidePaths).load(path: path)
             } catch {
                 Terminal.error(error.description)
+                junitReport.addInvalid(
+                    file: path, name: Self.name(of: PipelineTestFile.defaultPipeline(for: path)), reason: error.description)
                 invalid = true
                 // The pipeline has a test file (an invalid one, reported above), not none.
                 tested.insert(PipelineTestFile.defaultPipeline(for: path))
@@ -59,6 +68,7 @@ struct TestCommand: ParsableCommand {
                     result.failures = ["the pipeline does not load:\n" + error.description]
                 }
                 report(result)
+                junitReport.add(result, file: path)
                 if result.passed { passed += 1 } else { failed += 1 }
                 updated += result.updated
             }
@@ -66,12 +76,20 @@ struct TestCommand: ParsableCommand {
         if filter == nil {
             for pipeline in found.pipelines where !tested.contains(pipeline) {
                 let name = Self.name(of: pipeline)
-                print("FAIL \(name) › (no tests: write \(String(pipeline.dropLast(5))).test.yaml beside it)")
+                let reason = "no tests: write \(String(pipeline.dropLast(5))).test.yaml beside it"
+                print("FAIL \(name) › (\(reason))")
+                junitReport.addUntested(pipeline: pipeline, name: name, reason: reason)
                 failed += 1
             }
         }
         for path in updated { print("updated \(path)") }
         print("\(passed) passed, \(failed) failed")
+        if let junit {
+            do { try junitReport.write(to: junit) } catch {
+                Terminal.error("reform: error: the JUnit report: \(error.description)")
+                throw ExitCode(ExitStatus.runFailed.rawValue)
+            }
+        }
         if invalid { throw ExitCode(ExitStatus.invalid.rawValue) }
         if failed > 0 || passed == 0 { throw ExitCode(ExitStatus.runFailed.rawValue) }
     }

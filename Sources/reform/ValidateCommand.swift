@@ -1,14 +1,21 @@
 import ArgumentParser
 import ReformEngine
+import ReformTooling
 import ReformYAML
 
-/// `reform validate`: check pipeline files completely without running them.
+/// `reform validate`: check pipeline files (and test files, `NAME.test.yaml`) completely without
+/// running them.
 struct ValidateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "validate",
-        abstract: "Check pipelines: every error as file:line:column, exit 0 when all are valid.")
+        abstract: "Check pipelines and test files: every error as file:line:column, exit 0 when all are valid.",
+        discussion: """
+            A file named NAME.test.yaml is checked as a test file: its structure, that the pipeline \
+            it tests exists, and that each test's run is one the pipeline has. So \
+            'reform validate Pipelines/*.yaml' checks pipelines and their tests together.
+            """)
 
-    @Argument(help: "Pipeline files.")
+    @Argument(help: "Pipeline files and test files (NAME.test.yaml); - reads a pipeline from standard input.")
     var pipelines: [String]
 
     @OptionGroup var load: LoadOptions
@@ -20,11 +27,15 @@ struct ValidateCommand: ParsableCommand {
         var failed = false
         for path in pipelines {
             do {
-                let pipeline = try load.loader().load(path: path)
+                if TestDiscovery.isTestFile(path) {
+                    try validateTestFile(path)
+                    continue
+                }
+                let pipeline = try path == "-" ? loadStandardInput() : load.loader().load(path: path)
                 for warning in pipeline.warnings { Terminal.error(warning.description) }
                 if !quiet {
                     print(
-                        "\(path): ok (\(pipeline.managers.count) managers, \(pipeline.reformers.count) reformers, \(pipeline.runs.count) runs)"
+                        "\(path == "-" ? "<stdin>" : path): ok (\(pipeline.managers.count) managers, \(pipeline.reformers.count) reformers, \(pipeline.runs.count) runs)"
                     )
                 }
             } catch {
@@ -33,5 +44,39 @@ struct ValidateCommand: ParsableCommand {
             }
         }
         if failed { throw ExitCode(ExitStatus.invalid.rawValue) }
+    }
+
+    /// The pipeline piped in: `<stdin>` in messages, its relative paths relative to the working folder.
+    private func loadStandardInput() throws(PipelineLoadError) -> Pipeline {
+        let bytes: [UInt8]
+        do { bytes = try FilePaths.readStandardInput() } catch {
+            throw PipelineLoadError(
+                diagnostics: [Diagnostic(file: "<stdin>", location: SourceLocation(line: 1, column: 1), message: error.description)],
+                source: nil)
+        }
+        return try load.loader().load(bytes: bytes, file: "<stdin>", folder: ".")
+    }
+
+    /// Checks a test file: its keys and values, then what it asks of the pipeline it tests.
+    private func validateTestFile(_ path: String) throws(PipelineLoadError) {
+        let file = try PipelineTestLoader(environment: Terminal.environment, allowOutsidePaths: load.allowOutsidePaths).load(path: path)
+        let problems: [Diagnostic]
+        if !FilePaths.isFile(file.pipeline) {
+            problems = file.problems(with: nil)
+        } else if let pipeline = try? load.loader().load(path: file.pipeline) {
+            problems = file.problems(with: pipeline)
+        } else {
+            // Its own errors are the pipeline's to report; here, one line saying where to look.
+            problems = [
+                Diagnostic(
+                    file: path, location: file.pipelineLocation ?? SourceLocation(line: 1, column: 1),
+                    message: "the pipeline this file tests, \(file.pipeline), does not load; 'reform validate \(file.pipeline)' shows why")
+            ]
+        }
+        if !problems.isEmpty {
+            let source = (try? FilePaths.readAll(path)).map { String(decoding: $0, as: UTF8.self) }
+            throw PipelineLoadError(diagnostics: problems, source: source)
+        }
+        if !quiet { print("\(path): ok (\(file.cases.count) tests of \(file.pipeline))") }
     }
 }

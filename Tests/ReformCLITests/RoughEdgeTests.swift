@@ -73,4 +73,168 @@ struct RoughEdgeTests {
         #expect(
             output.stderr.contains("standard output is closed, and the run writes an output there; give --output PATH"), "\(output.stderr)")
     }
+
+    /// On a terminal, stdout and stderr are one screen: the progress line (stderr) must be gone
+    /// before the table (stdout) starts, or its first line reads `…9,241 records/sdate      label`.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
+    func theProgressLineIsClearedBeforeTheTableIsWritten() async throws {
+        let command = "\(CLIRunner.executable) run Pipelines/reminders.yaml"
+        let screen = try await CLIRunner.run(["-qec", command, "/dev/null"], executable: "/usr/bin/script").stdout
+        #expect(screen.contains("records/s"), "no progress line was shown: \(screen.debugDescription)")
+        let header = try #require(screen.range(of: "date      label"), "\(screen.debugDescription)")
+        let lineStart = screen[..<header.lowerBound].lastIndex(of: "\n").map { screen.index(after: $0) } ?? screen.startIndex
+        // What the terminal shows before the header on its line: the text after the last carriage
+        // return, with erase-line sequences taken out.
+        let shown = screen[lineStart..<header.lowerBound].split(separator: "\r", omittingEmptySubsequences: false).last ?? ""
+        #expect(shown.replacingOccurrences(of: "\u{1B}[K", with: "") == "", "\(screen.prefix(400).debugDescription)")
+    }
+
+    /// The README's `reform validate Pipelines/*.yaml` takes in the `*.test.yaml` files too: each is
+    /// checked as a test file, not reported as a pipeline with 3 false errors.
+    @Test func validateChecksTestFilesAsTestFiles() async throws {
+        let shipped = try FileManager.default.contentsOfDirectory(atPath: CLIRunner.projectRoot + "/Pipelines")
+            .filter { $0.hasSuffix(".yaml") }.sorted().map { "Pipelines/" + $0 }
+        #expect(shipped.contains("Pipelines/orders.test.yaml"))
+        let all = try await CLIRunner.run(["validate"] + shipped)
+        #expect(all.status == 0, "\(all.stderr)")
+        #expect(all.stderr == "")
+        #expect(all.stdout.contains("Pipelines/orders.test.yaml: ok (3 tests of Pipelines/orders.yaml)\n"), "\(all.stdout)")
+        #expect(all.stdout.contains("Pipelines/orders.yaml: ok ("))
+
+        let dir = try folder([
+            "p.yaml": "reform: 1\nmanagers: { m: {} }\nruns: { default: {}, rows: {} }\n",
+            "p.test.yaml": """
+            tests:
+              - name: typo
+                run: rowz
+                expect: { counts: { in: 0 } }
+              - name: an unknown run on purpose
+                run: nope
+                expect: { error: "no run called 'nope'" }
+              - name: bad key
+                runn: default
+                expect: {}
+
+            """,
+            "orphan.test.yaml": "tests:\n  - name: x\n    expect: {}\n",
+        ])
+        let bad = try await ReformProcess.run(["validate", "p.test.yaml", "orphan.test.yaml"], in: dir)
+        #expect(bad.status == 2)
+        #expect(bad.stderr.contains("p.test.yaml:9:5: error: unknown key 'runn' in a test"), "\(bad.stderr)")
+        #expect(!bad.stderr.contains("'nope'"), "\(bad.stderr)")
+        #expect(
+            bad.stderr.contains(
+                "orphan.test.yaml:1:1: error: the pipeline this file tests, orphan.yaml, does not exist; "
+                    + "write it, or name the pipeline with 'pipeline: PATH'"),
+            "\(bad.stderr)")
+        let typo = try await ReformProcess.run(
+            ["validate", "p.test.yaml"],
+            in: try folder([
+                "p.yaml": "reform: 1\nmanagers: { m: {} }\nruns: { default: {}, rows: {} }\n",
+                "p.test.yaml": "tests:\n  - name: typo\n    run: rowz\n    expect: { counts: { in: 0 } }\n",
+            ]))
+        #expect(typo.status == 2)
+        #expect(
+            typo.stderr.contains(
+                "p.test.yaml:3:10: error: test 'typo' runs 'rowz', which p.yaml does not have; did you mean 'rows'? (runs: default, rows)"),
+            "\(typo.stderr)")
+    }
+
+    /// `-` is standard output, as for `--input MANAGER=-` and every Unix tool; it wrote a file named `-`.
+    @Test func outputDashIsStandardOutput() async throws {
+        let dir = try folder([
+            "p.yaml": "reform: 1\nmanagers: { m: {} }\nruns: { default: { output: { format: ndjson } } }\n",
+            "in.ndjson": "{\"a\":1}\n",
+        ])
+        let result = try await ReformProcess.run(["run", "p.yaml", "--input", "m=in.ndjson", "--output", "-", "--quiet"], in: dir)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "{\"a\":1}\n")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/-"), "a file named '-' was written")
+    }
+
+    /// `reform validate -` reads the pipeline from standard input (an editor or a generator pipes
+    /// it in); its relative paths are relative to the working folder.
+    @Test func validateDashReadsStandardInput() async throws {
+        let pipeline = try String(contentsOfFile: CLIRunner.projectRoot + "/Pipelines/orders.yaml", encoding: .utf8)
+            .replacingOccurrences(of: "fixtures: fixtures/", with: "fixtures: Pipelines/fixtures/")
+        let valid = try await CLIRunner.run(["validate", "-"], stdin: pipeline)
+        #expect(valid.status == 0, "\(valid.stderr)")
+        #expect(valid.stdout == "<stdin>: ok (2 managers, 3 reformers, 2 runs)\n")
+        let invalid = try await CLIRunner.run(["validate", "-"], stdin: "reform: 1\nmanagers: { m: {} }\nrunz: {}\n")
+        #expect(invalid.status == 2)
+        #expect(
+            invalid.stderr.hasPrefix("<stdin>:3:1: error: unknown key 'runz' in the pipeline; did you mean 'runs'?"), "\(invalid.stderr)")
+    }
+
+    /// `--param cty=x` was silently ignored (and the run used its own city): now it fails and says
+    /// which managers take which parameters.
+    @Test func aMistypedParamIsAnErrorWithDidYouMean() async throws {
+        let result = try await CLIRunner.run(["run", "Pipelines/property-list.yaml", "--param", "cty=beijing"])
+        #expect(result.status == 1)
+        #expect(
+            result.stderr
+                == "reform: error: --param 'cty' is not a parameter of any manager of run 'default'; did you mean 'city'? "
+                + "(zufang, xinfang and ershoufang take city, page_size)\n")
+        #expect(result.stdout == "")
+    }
+
+    /// `reform rn` said `2 unexpected arguments`; a mistyped command now names the right one.
+    @Test func aMistypedCommandSuggestsTheRightOne() async throws {
+        let usage = "Usage: reform <subcommand>\n  See 'reform --help' for more information.\n"
+        let typo = try await CLIRunner.run(["rn", "Pipelines/property-list.yaml"])
+        #expect(typo.status == 64)
+        #expect(
+            typo.stderr
+                == "Error: unknown command 'rn'; did you mean 'run'? Choose one of: run, validate, test, cat, keys, plugins, state\n" + usage)
+        let validate = try await CLIRunner.run(["valdiate"])
+        #expect(validate.stderr.hasPrefix("Error: unknown command 'valdiate'; did you mean 'validate'?"), "\(validate.stderr)")
+        let unknown = try await CLIRunner.run(["frobnicate"])
+        #expect(unknown.status == 64)
+        #expect(
+            unknown.stderr.hasPrefix("Error: unknown command 'frobnicate'. Choose one of: run, validate, test, cat"), "\(unknown.stderr)")
+        #expect(try await CLIRunner.run(["help", "run"]).status == 0)
+    }
+
+    /// A `.json` file is one document: a second one, trailing text or nothing at all was accepted
+    /// (several documents belong in `.ndjson`/`.jsonl`). `reform run` stops with exit 1 (a damaged
+    /// input: nothing written), `reform cat` with exit 2, both at the line and column.
+    @Test func aJSONFileHoldsExactlyOneDocument() async throws {
+        let dir = try folder([
+            "p.yaml": "reform: 1\nmanagers: { m: {} }\nruns: { default: { output: { format: ndjson, path: out.ndjson } } }\n",
+            "value-then-text.json": #"{"a":true}"x""#,
+            "two-arrays.json": "[][]",
+            "two-lines.json": "{\"a\":1}\n{\"a\":2}\n",
+            "empty.json": "",
+        ])
+        let cases = [
+            ("value-then-text.json", "1:11: text after the JSON value"), ("two-arrays.json", "1:3: text after the JSON array"),
+            ("two-lines.json", "2:1: text after the JSON value"), ("empty.json", "1:1: the file is empty"),
+        ]
+        for (file, problem) in cases {
+            let run = try await ReformProcess.run(["run", "p.yaml", "--input", "m=\(file)"], in: dir)
+            #expect(run.status == 1, "\(file): \(run.stderr)")
+            #expect(run.stderr.contains("reform: error: manager 'm': \(file):\(problem)"), "\(file): \(run.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: dir + "/out.ndjson"))
+            let cat = try await ReformProcess.run(["cat", file], in: dir)
+            #expect(cat.status == 2, "\(file): \(cat.stderr)")
+            #expect(cat.stderr.hasPrefix("\(file):\(problem.prefix(4))"), "\(file): \(cat.stderr)")
+            #expect(cat.stdout == "")
+        }
+        let lines = try await ReformProcess.run(["cat", "--to", "ndjson", "-"], stdin: "{\"a\":1}\n{\"a\":2}\n", in: dir)
+        #expect(lines.stdout == "{\"a\":1}\n{\"a\":2}\n", "standard input may still hold several documents")
+    }
+
+    /// Output paths are relative to the working folder, `fixtures:` to the pipeline file: a user
+    /// who runs from another folder needs to be told, in `--help` and not only in the docs.
+    @Test func runHelpSaysWhatPathsAreRelativeTo() async throws {
+        let help = try await CLIRunner.run(["run", "--help"])
+        #expect(help.status == 0)
+        let text = help.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(
+            text.contains(
+                "Paths: --input, --output, --dead-letter, --state and the outputs' 'path:' are relative to the working folder; "
+                    + "'fixtures:' and 'plugin_paths:' are relative to the pipeline file."),
+            "\(help.stdout)")
+        #expect(text.contains("--output <output> Write the output to PATH (relative to the working folder, atomically)"), "\(help.stdout)")
+    }
 }

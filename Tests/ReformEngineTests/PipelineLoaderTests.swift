@@ -175,6 +175,25 @@ struct PipelineLoaderTests {
         #expect(try loader.load(path: folder.path + "/q.yaml").name == "hangzhou-east")
     }
 
+    @Test func anOutputAsksForTheCSVByteOrderMarkWithBom() throws {
+        let folder = try TemporaryFolder()
+        let path = try folder.write(
+            "p.yaml",
+            "reform: 1\nmanagers: { m: {} }\nruns:\n  default: { output: { format: csv, bom: true } }\n"
+                + "  two: { outputs: [ { format: csv, path: a.csv, bom: true }, { path: b.csv } ] }\n")
+        let pipeline = try loader.load(path: path)
+        #expect(pipeline.run(named: "default")?.outputs.map(\.byteOrderMark) == [true])
+        #expect(pipeline.run(named: "two")?.outputs.map(\.byteOrderMark) == [true, false])
+        #expect(
+            try diagnostics("reform: 1\nmanagers: { m: {} }\nruns: { default: { output: { format: ndjson, bom: true } } }\n") == [
+                "p.yaml:3:51: error: 'bom' (the UTF-8 byte-order mark spreadsheet programs need) is for csv outputs; this output is ndjson"
+            ])
+        #expect(
+            try diagnostics("reform: 1\nmanagers: { m: {} }\nruns: { default: { output: { bom: yes } } }\n") == [
+                "p.yaml:3:35: error: 'bom' of run 'default' must be true or false, not the string 'yes'"
+            ])
+    }
+
     @Test func diagnosticsRenderTheSourceLineAndACaret() throws {
         let folder = try TemporaryFolder()
         let path = try folder.write("p.yaml", "reform: 1\nmanagers:\n  a: { takeoff: sometimes }\n")

@@ -217,6 +217,45 @@ struct RunnerTests {
         }
     }
 
+    /// A parameter no manager of the run declares was silently ignored: a typo sent nothing.
+    @Test func aParameterNoManagerDeclaresIsAnErrorThatSaysWhoTakesWhat() throws {
+        let yaml = """
+            reform: 1
+            managers:
+              a: { params: { city: {}, page_size: { default: 3 } } }
+              b: { params: { city: {}, page_size: { default: 3 } } }
+              c: { params: { since: {} } }
+              d: {}
+            runs: { default: {}, pair: { managers: [a, d] } }
+            """
+        let error = #expect(throws: RunError.self) {
+            try run(yaml, files: ["in.ndjson": "{}\n"]) { options, folder in
+                options.params = ["pagesize": 5]
+                options.inputs = [("a", folder.path + "/in.ndjson")]
+            }
+        }
+        #expect(error?.code == .unknownParam)
+        #expect(
+            error?.message
+                == "--param 'pagesize' is not a parameter of any manager of run 'default'; did you mean 'page_size'? "
+                + "(a and b take city, page_size; c takes since; d takes none)")
+        let other = #expect(throws: RunError.self) {
+            try run(yaml, files: ["in.ndjson": "{}\n"]) { options, folder in
+                options.runName = "pair"
+                options.params = ["since": "2026-01-01"]
+                options.inputs = [("a", folder.path + "/in.ndjson")]
+            }
+        }
+        #expect(
+            other?.message
+                == "--param 'since' is not a parameter of any manager of run 'pair' (a takes city, page_size; d takes none)")
+        let fine = try run(yaml, files: ["in.ndjson": "{}\n"]) { options, folder in
+            options.params = ["city": "x", "since": "2026-01-01"]
+            options.inputs = [("a", folder.path + "/in.ndjson")]
+        }
+        #expect(fine.summary.landed.map(\.count) == [1])
+    }
+
     @Test func theBatchFastPathWritesExactlyWhatTheGeneralPathWrites() throws {
         let yaml = """
             reform: 1

@@ -58,6 +58,16 @@ package enum FilePaths {
         let fd = open(path, O_RDONLY)
         guard fd >= 0 else { throw FileReadError(path: path, reason: String(cString: strerror(errno))) }
         defer { close(fd) }
+        return try readAll(descriptor: fd, path: path)
+    }
+
+    /// Everything standard input holds, to its end (`<stdin>` in messages).
+    package static func readStandardInput() throws(FileReadError) -> [UInt8] {
+        try readAll(descriptor: 0, path: "<stdin>")
+    }
+
+    /// Everything left to read from `fd`, which stays open; `path` names it in errors.
+    private static func readAll(descriptor fd: Int32, path: String) throws(FileReadError) -> [UInt8] {
         var out: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {

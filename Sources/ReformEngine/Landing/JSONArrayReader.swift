@@ -6,9 +6,10 @@ public import ReformSDK
 /// Elements are found by a light scan that tracks strings and nesting, then each is parsed on its
 /// own, so a malformed element becomes a bad record (located at its line and column in the file)
 /// and the reader carries on with the next. An element larger than
-/// `JSONLimits.maximumDocumentSize` is reported and skipped without being held in memory. When
-/// the array itself is broken (it never closes, or text follows it) the reader reports one bad
-/// record and stops.
+/// `JSONLimits.maximumDocumentSize` is reported and skipped without being held in memory. A file
+/// that is not one JSON document is damaged as a whole, and ``next()`` throws an ``InputError`` at
+/// the line and column: an empty file, text after the array or value (a second document: several
+/// belong in NDJSON), or an array that never closes (a file cut short).
 public struct JSONArrayReader: RecordReader, ~Copyable {
     private enum State {
         /// Before the first non-blank byte of the input.
@@ -17,8 +18,8 @@ public struct JSONArrayReader: RecordReader, ~Copyable {
         case beforeElement(afterComma: Bool)
         /// The top-level value is not an array: it is the only record.
         case single
-        /// After the closing `]`: only whitespace may follow.
-        case trailing
+        /// After the closing `]` (or the single value): only whitespace may follow.
+        case trailing(afterArray: Bool)
         case done
     }
 
@@ -64,7 +65,8 @@ public struct JSONArrayReader: RecordReader, ~Copyable {
         set { file.onRefill = newValue }
     }
 
-    /// The next element (or the single top-level value) as a record, or `nil` at the end.
+    /// The next element (or the single top-level value) as a record, or `nil` at the end; throws
+    /// when the file cannot be read or is not one JSON document.
     public mutating func next() throws(InputError) -> InputRecord? {
         while true {
             switch state {
@@ -73,7 +75,8 @@ public struct JSONArrayReader: RecordReader, ~Copyable {
             case .start:
                 guard try skipWhitespace() else {
                     state = .done
-                    return nil
+                    throw damage(
+                        "the file is empty; a .json input holds one JSON document (an array of records, or one record)", at: file.start)
                 }
                 if file.base[file.start] == UInt8(ascii: "[") {
                     advance(to: file.start + 1)
@@ -87,21 +90,26 @@ public struct JSONArrayReader: RecordReader, ~Copyable {
             case .beforeElement(let afterComma):
                 guard try skipWhitespace() else {
                     state = .done
-                    return structureError("expected a value or ']' in the array, found end of input")
+                    throw damage("expected a value or ']' in the array, found end of input" + Self.neverCloses, at: file.start)
                 }
                 if !afterComma && file.base[file.start] == UInt8(ascii: "]") {
                     advance(to: file.start + 1)
-                    state = .trailing
+                    state = .trailing(afterArray: true)
                     continue
                 }
                 return try readElement(single: false)
-            case .trailing:
+            case .trailing(let afterArray):
                 state = .done
                 guard try skipWhitespace() else { return nil }
-                return structureError("expected end of input after the array, found more text")
+                throw damage(
+                    "text after the JSON \(afterArray ? "array" : "value"); a .json input holds one JSON document: "
+                        + "put several, one a line, in a .ndjson or .jsonl file", at: file.start)
             }
         }
     }
+
+    /// Said of an array whose end the file does not reach.
+    private static let neverCloses = " (the array never closes: is the file cut short?)"
 
     // MARK: Scanning
 
@@ -149,8 +157,9 @@ public struct JSONArrayReader: RecordReader, ~Copyable {
         }
     }
 
-    /// Reads the element starting at `file.start` up to the `,` or `]` that ends it (or the end
-    /// of input, for a single value) and parses it.
+    /// Reads the element starting at `file.start` up to the `,` or `]` that ends it (or, for a
+    /// single value, up to its closing bracket or quote, or the blank after a number or literal)
+    /// and parses it.
     private mutating func readElement(single: Bool) throws(InputError) -> InputRecord? {
         let startOffset = file.inputOffset(file.start)
         let startLine = line
@@ -175,6 +184,10 @@ public struct JSONArrayReader: RecordReader, ~Copyable {
                         escaped = true
                     } else if c == UInt8(ascii: "\"") {
                         inString = false
+                        if single && depth == 0 {
+                            end = i + 1
+                            break scan
+                        }
                     }
                 } else if c == UInt8(ascii: "\"") {
                     inString = true
@@ -187,7 +200,14 @@ public struct JSONArrayReader: RecordReader, ~Copyable {
                         break scan
                     }
                     depth -= 1
+                    if single && depth == 0 {
+                        end = i + 1
+                        break scan
+                    }
                 } else if c == UInt8(ascii: ",") && depth == 0 && !single {
+                    end = i
+                    break scan
+                } else if single && depth == 0 && (c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09) {
                     end = i
                     break scan
                 }
@@ -207,13 +227,19 @@ public struct JSONArrayReader: RecordReader, ~Copyable {
         let elementEnd = end ?? file.filled
         defer {
             // Consume the element and the separator after it.
-            if let end {
+            if let end, single {
+                advance(to: end)
+                state = .trailing(afterArray: false)
+            } else if let end {
                 advance(to: end + 1)
-                state = closesArray ? .trailing : .beforeElement(afterComma: true)
+                state = closesArray ? .trailing(afterArray: true) : .beforeElement(afterComma: true)
             } else {
                 advance(to: file.filled)
                 state = .done
             }
+        }
+        if end == nil && !single {
+            throw damage("expected ',' or ']' after an array element, found end of input" + Self.neverCloses, at: elementEnd)
         }
         if oversized || elementEnd - file.start > parser.limits.maximumDocumentSize {
             let limit = parser.limits.maximumDocumentSize
@@ -231,13 +257,6 @@ public struct JSONArrayReader: RecordReader, ~Copyable {
         let bytes = UnsafeRawBufferPointer(start: file.base + file.start, count: elementEnd - file.start)
         do {
             let value = try parser.parse(bytes)
-            if end == nil && !single {
-                return InputRecord(
-                    position: position,
-                    payload: .failure(
-                        locatedError(
-                            "expected ',' or ']' after an array element, found end of input", at: elementEnd)))
-            }
             return InputRecord(position: position, payload: .success(value))
         } catch {
             let located = error.relocated(
@@ -254,11 +273,9 @@ public struct JSONArrayReader: RecordReader, ~Copyable {
             code: .syntax, message: message, line: line, column: offset - lineStartOffset + 1, offset: offset)
     }
 
-    /// A bad record for a problem with the array itself, at `file.start`.
-    private mutating func structureError(_ message: String) -> InputRecord {
-        let error = locatedError(message, at: file.start)
-        let position = RecordPosition(path: file.path, line: error.line, offset: error.offset, index: recordIndex)
-        recordIndex += 1
-        return InputRecord(position: position, payload: .failure(error))
+    /// The file is not one JSON document: `message` at buffer index `index`.
+    private mutating func damage(_ message: String, at index: Int) -> InputError {
+        let error = locatedError(message, at: index)
+        return InputError(path: file.path, message: message, line: error.line, column: error.column)
     }
 }

@@ -3,7 +3,7 @@ import ReformYAML
 
 extension PipelineDecoder {
     static let runKeys = ["managers", "params", "reform", "rows", "output", "outputs", "description"]
-    static let outputKeys = ["reform", "rows", "format", "path"]
+    static let outputKeys = ["reform", "rows", "format", "path", "bom"]
 
     func decodeRuns(
         _ node: YAMLNode, managers: [ManagerPlan], reformers: [String: ReformerPlan], rows: [String: RowsPlan]
@@ -76,7 +76,7 @@ extension PipelineDecoder {
                         at: list.location)
                 }
             } else {
-                let om = m["output"].flatMap { context.mapping($0, "'output' of \(what)", allowed: ["rows", "format", "path"]) }
+                let om = m["output"].flatMap { context.mapping($0, "'output' of \(what)", allowed: ["rows", "format", "path", "bom"]) }
                 if let output = decodeOutput(m, om, what, refs, reformers, rows) { outputs.append(output) }
             }
             return RunPlan(name: entry.key, managers: refs, params: params, outputs: outputs, location: entry.keyLocation)
@@ -101,6 +101,15 @@ extension PipelineDecoder {
         let path = settings?["path"].flatMap { node in
             context.string(node, "'path' of an output of \(what)").flatMap { checkedOutputPath($0, what, at: node.location) }
         }
+        var byteOrderMark = false
+        if let node = settings?["bom"], let bom = context.bool(node, "'bom' of \(what)") {
+            byteOrderMark = bom
+            if bom, let format, format != .csv {
+                context.error(
+                    "'bom' (the UTF-8 byte-order mark spreadsheet programs need) is for csv outputs; this output is \(format.rawValue)",
+                    at: node.location)
+            }
+        }
         let (chain, keys) = checkChain(names, managers: managers, reformers: reformers, what)
         var rowsPlan: RowsPlan?
         if let rowsNode, let name = context.string(rowsNode, "'rows' of \(what)") {
@@ -111,7 +120,7 @@ extension PipelineDecoder {
             }
         }
         return OutputPlan(
-            chain: chain, rows: rowsPlan, format: format, path: path, keys: keys?.constants,
+            chain: chain, rows: rowsPlan, format: format, path: path, keys: keys?.constants, byteOrderMark: byteOrderMark,
             location: chainSource.node.location)
     }
 }

@@ -1,7 +1,7 @@
 /// "Did you mean" suggestions by edit distance.
-enum Suggestions {
+package enum Suggestions {
     /// The candidate closest to `word`, when it is close enough to be a likely typo.
-    static func closest(to word: String, in candidates: some Sequence<String>) -> String? {
+    package static func closest(to word: String, in candidates: some Sequence<String>) -> String? {
         let target = Array(word.lowercased().unicodeScalars)
         var best: (String, Int)?
         let lowered = word.lowercased()
@@ -19,7 +19,7 @@ enum Suggestions {
     }
 
     /// `; did you mean 'x'?` or an empty string.
-    static func hint(for word: String, in candidates: some Sequence<String>) -> String {
+    package static func hint(for word: String, in candidates: some Sequence<String>) -> String {
         guard let match = closest(to: word, in: candidates) else { return "" }
         return "; did you mean '\(match)'?"
     }

@@ -10,16 +10,21 @@ public import ReformSDK
 ///
 /// Columns are the explicit list, or the keys of the first record; keys first seen later have no
 /// column in a streamed header and are left out. No records and no explicit columns write nothing.
+/// With `byteOrderMark`, the header is preceded by the UTF-8 byte-order mark (`EF BB BF`), which
+/// spreadsheet programs need to read the file as UTF-8 rather than the system's code page.
 public struct CSVWriter: RecordWriter {
     private let output: OutputFile
     private var columns: [OutputColumn]
     private var count = 0
     private var cell: [UInt8] = []
+    private let byteOrderMark: Bool
 
-    /// A writer into `output`; `columns` empty (or `nil`) takes them from the first record.
-    public init(output: OutputFile, columns: [OutputColumn]? = nil) {
+    /// A writer into `output`; `columns` empty (or `nil`) takes them from the first record;
+    /// `byteOrderMark` starts the file with the UTF-8 byte-order mark.
+    public init(output: OutputFile, columns: [OutputColumn]? = nil, byteOrderMark: Bool = false) {
         self.output = output
         self.columns = columns ?? []
+        self.byteOrderMark = byteOrderMark
     }
 
     /// Appends the record's line (after the header, for the first), and flushes when full.
@@ -61,6 +66,7 @@ public struct CSVWriter: RecordWriter {
     }
 
     private mutating func writeHeader() {
+        if byteOrderMark { output.buffer.append(contentsOf: [0xEF, 0xBB, 0xBF]) }
         for (i, column) in columns.enumerated() {
             if i > 0 { output.buffer.append(UInt8(ascii: ",")) }
             cell.removeAll(keepingCapacity: true)

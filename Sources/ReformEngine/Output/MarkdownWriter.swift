@@ -2,9 +2,12 @@ public import ReformSDK
 
 /// Writes a GitHub-flavoured Markdown pipe table, streamed.
 ///
-/// A header row, a `| --- |` row, then one row per record: `| a | b |`. In cells `|` is written
-/// `\|` and line breaks (LF, CR or CRLF) `<br>`, so a cell never splits its row; other Markdown in
-/// cells is left for the renderer. Cells read as in the table format. Rows styled
+/// A header row, a `| --- |` row, then one row per record: `| a | b |`. Cells are data, never
+/// markup: `|` is written `\|` and line breaks (LF, CR or CRLF) `<br>`, so a cell never splits its
+/// row; `<` and `>` become `&lt;` and `&gt;` and an `&` that would start an entity `&amp;`, so no
+/// inline HTML (a `<script>` in a field) reaches the renderer; and what CommonMark or GitHub would
+/// read as markup gets a backslash: `\`, the backtick, `*`, `_`, `[`, `~`, `$` anywhere, `#` at the
+/// start of a cell. Cells read as in the table format. Rows styled
 /// ``RowStyle/Emphasis/highlight`` or ``RowStyle/Emphasis/bold`` have bold cells (`**…**`),
 /// ``RowStyle/Emphasis/dim`` italic ones (`_…_`); colours are not shown. Columns are the explicit
 /// list, or the keys of the first record; keys first seen later are left out. No records and no
@@ -39,11 +42,7 @@ public struct MarkdownWriter: RecordWriter {
         for column in columns {
             cell.removeAll(keepingCapacity: true)
             if let value = object[column.key] { CellText.append(value, into: &cell) }
-            if let mark, !cell.isEmpty {
-                cell.insert(contentsOf: mark.utf8, at: 0)
-                cell.append(contentsOf: mark.utf8)
-            }
-            appendCell()
+            appendCell(mark: cell.isEmpty ? nil : mark)
         }
         output.buffer.append(UInt8(ascii: "\n"))
         try output.flushIfFull()
@@ -66,14 +65,15 @@ public struct MarkdownWriter: RecordWriter {
         output.buffer.append(UInt8(ascii: "\n"))
     }
 
-    /// Appends ` cell |` with pipes and line breaks escaped.
-    private func appendCell() {
-        MarkdownWriter.appendEscaped(cell, into: &output.buffer)
+    /// Appends ` cell |`, escaped, between the row style's `mark`s.
+    private func appendCell(mark: String? = nil) {
+        MarkdownWriter.appendEscaped(cell, mark: mark, into: &output.buffer)
     }
 
     /// The escaping loop, with the output buffer borrowed once rather than once a byte.
-    private static func appendEscaped(_ cell: [UInt8], into buffer: inout [UInt8]) {
+    private static func appendEscaped(_ cell: [UInt8], mark: String?, into buffer: inout [UInt8]) {
         buffer.append(UInt8(ascii: " "))
+        if let mark { buffer.append(contentsOf: mark.utf8) }
         var i = 0
         while i < cell.count {
             let byte = cell[i]
@@ -85,11 +85,39 @@ public struct MarkdownWriter: RecordWriter {
                 i += 1
             case 0x0A, 0x0D:
                 buffer.append(contentsOf: "<br>".utf8)
+            case UInt8(ascii: "<"):
+                buffer.append(contentsOf: "&lt;".utf8)
+            case UInt8(ascii: ">"):
+                buffer.append(contentsOf: "&gt;".utf8)
+            case UInt8(ascii: "&") where startsEntity(cell, at: i + 1):
+                buffer.append(contentsOf: "&amp;".utf8)
+            case UInt8(ascii: "#") where i == 0:
+                buffer.append(contentsOf: "\\#".utf8)
+            case UInt8(ascii: "\\"), UInt8(ascii: "`"), UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "["), UInt8(ascii: "~"),
+                UInt8(ascii: "$"):
+                buffer.append(UInt8(ascii: "\\"))
+                buffer.append(byte)
             default:
                 buffer.append(byte)
             }
             i += 1
         }
+        if let mark { buffer.append(contentsOf: mark.utf8) }
         buffer.append(contentsOf: " |".utf8)
+    }
+
+    /// Whether the bytes after an `&` make it an entity (`&copy;`, `&#169;`, `&#xA9;`), which a
+    /// renderer would turn into the character; `AT&T` and `a & b` stay as typed.
+    private static func startsEntity(_ cell: [UInt8], at start: Int) -> Bool {
+        var i = start
+        if i < cell.count && cell[i] == UInt8(ascii: "#") { i += 1 }
+        let name = i
+        while i < cell.count, i - name < 32 {
+            let byte = cell[i] | 0x20
+            guard (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (cell[i] >= UInt8(ascii: "0") && cell[i] <= UInt8(ascii: "9"))
+            else { break }
+            i += 1
+        }
+        return i > name && i < cell.count && cell[i] == UInt8(ascii: ";")
     }
 }

@@ -30,6 +30,9 @@ public final class OutputFile {
     public private(set) var resumedAt = 0
     /// Bytes written to the descriptor so far.
     private(set) var bytesWritten = 0
+    /// Called before each write to the descriptor (``RunOptions/beforeStandardOutput`` for
+    /// standard output).
+    var willWrite: (@Sendable () -> Void)?
 
     /// A file written in place, after the `offset` bytes it holds (``resumable(target:displayPath:offset:)``).
     convenience init(resumingDescriptor descriptor: Int32, displayPath: String, offset: Int) {
@@ -126,6 +129,7 @@ public final class OutputFile {
     }
 
     private func writeAll(_ bytes: [UInt8]) throws(OutputError) {
+        if !bytes.isEmpty { willWrite?() }
         var written = 0
         let total = bytes.count
         while written < total {

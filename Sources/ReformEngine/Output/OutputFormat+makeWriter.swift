@@ -12,19 +12,22 @@ extension OutputFormat {
     ///   - title: The HTML page's title; other formats ignore it.
     ///   - expectedKeys: The keys records usually have, in order, when known (a keyed chain's); the
     ///     NDJSON writer escapes them once instead of per record. Other formats ignore it.
+    ///   - byteOrderMark: Whether CSV starts with the UTF-8 byte-order mark (before the header);
+    ///     other formats ignore it.
     public func makeWriter(
         columns: [OutputColumn]? = nil,
         output: OutputFile,
         colour: Bool = false,
         maxWidth: Int? = nil,
         title: String? = nil,
-        expectedKeys: [String]? = nil
+        expectedKeys: [String]? = nil,
+        byteOrderMark: Bool = false
     ) -> any RecordWriter {
         switch self {
         case .ndjson: NDJSONWriter(output: output, columns: columns, expectedKeys: expectedKeys)
         case .json: JSONArrayWriter(output: output, columns: columns)
         case .table: TableWriter(output: output, columns: columns, colour: colour, maxWidth: maxWidth)
-        case .csv: CSVWriter(output: output, columns: columns)
+        case .csv: CSVWriter(output: output, columns: columns, byteOrderMark: byteOrderMark)
         case .markdown: MarkdownWriter(output: output, columns: columns)
         case .html: HTMLWriter(output: output, columns: columns, title: title ?? "reform")
         }

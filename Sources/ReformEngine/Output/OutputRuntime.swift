@@ -24,8 +24,12 @@ struct OutputRuntime {
     let format: OutputFormat
 
     /// The runtime of output `index` of a run; `file`, when given, is written instead of a new
-    /// atomic file at the output's path (an incremental run's resumable output).
-    init(_ plan: OutputPlan, index: Int, options: RunOptions, managers: [ManagerRef], file given: OutputFile? = nil) throws(RunError) {
+    /// atomic file at the output's path (an incremental run's resumable output). `title` names an
+    /// HTML page whose output has no row shape (the shape's name does otherwise).
+    init(
+        _ plan: OutputPlan, index: Int, options: RunOptions, managers: [ManagerRef], file given: OutputFile? = nil,
+        title: String? = nil
+    ) throws(RunError) {
         self.plan = plan
         chain = try ChainRunner(
             plans: plan.chain, origin: Origin(manager: managers.first ?? ManagerRef(index: 0, name: ""), sequence: 0),
@@ -42,6 +46,7 @@ struct OutputRuntime {
         } catch {
             throw RunError(error)
         }
+        if path == nil { file.willWrite = options.beforeStandardOutput }
         let columns: [OutputColumn]?
         if let rows = plan.rows {
             columns = rows.shape.outputColumns
@@ -57,8 +62,8 @@ struct OutputRuntime {
         let colour = ColourMode.auto.isEnabled(isTerminal: isTerminal, noColour: getenv("NO_COLOR").map { String(cString: $0) })
         writer = format.makeWriter(
             columns: columns, output: file, colour: options.colour ?? colour,
-            maxWidth: isTerminal ? options.maxWidth : nil, title: plan.rows?.name,
-            expectedKeys: plan.rows == nil ? plan.keys : nil)
+            maxWidth: isTerminal ? options.maxWidth : nil, title: plan.rows?.name ?? title,
+            expectedKeys: plan.rows == nil ? plan.keys : nil, byteOrderMark: plan.byteOrderMark || options.csvByteOrderMark)
         chain.timing = options.collectsStats
         self.format = format
     }

@@ -28,6 +28,9 @@ public struct OutputPlan: Sendable {
     public let path: String?
     /// The constant keys the chain ends with, when known (checked at load time).
     public let keys: [String]?
+    /// Whether a CSV output starts with the UTF-8 byte-order mark (`bom: true`), which spreadsheet
+    /// programs need to read CJK text as UTF-8.
+    public let byteOrderMark: Bool
     /// Where the output is declared.
     public let location: SourceLocation
 }

@@ -23,6 +23,8 @@ public struct RunError: Error, Sendable, CustomStringConvertible {
         public static let noSuchRun = Code("no-such-run")
         /// An `--input` names a manager the run does not use.
         public static let unknownInput = Code("unknown-input")
+        /// A `--param` (``RunOptions/params``) names a parameter no manager of the run declares.
+        public static let unknownParam = Code("unknown-param")
         /// Two files of the run are the same file (an output over an input, two outputs at one path).
         public static let pathCollision = Code("path-collision")
         /// A manager's API failed after its policies (retries, budget) gave up; ``managerError`` says how.

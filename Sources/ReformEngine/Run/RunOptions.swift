@@ -31,6 +31,10 @@ public struct RunOptions: Sendable {
     public var colour: Bool?
     /// The width to fit table output to (`nil`: no limit).
     public var maxWidth: Int?
+    /// Whether every CSV output of the run starts with the UTF-8 byte-order mark (`--csv-bom`),
+    /// which spreadsheet programs need to read CJK text as UTF-8; an output can ask for it alone
+    /// with `bom: true`.
+    public var csvByteOrderMark = false
 
     /// Whether plain field mappings to NDJSON may copy values straight from input bytes (the batch
     /// fast path, see `DirectMapping`); the output is the same either way.
@@ -58,6 +62,10 @@ public struct RunOptions: Sendable {
 
     /// Called on the running thread about five times a second while a manager lands records.
     public var progress: (@Sendable (RunProgress) -> Void)?
+    /// Called on the writing thread just before bytes go to standard output. On a terminal the
+    /// command line erases its progress line (standard error) here, so that a table starts on a
+    /// clean line instead of after `… records/s`.
+    public var beforeStandardOutput: (@Sendable () -> Void)?
     /// Whether to time every manager and reformer step for ``RunSummary/stats``.
     public var collectsStats = false
     /// Where managers with a service land from: recorded fixtures, the live API, or the live API

@@ -26,6 +26,7 @@ public struct Runner: Sendable {
     public func run() throws(RunError) -> RunSummary {
         let plan = try chosenRun()
         try checkInputs(of: plan)
+        try checkParams(of: plan)
         try checkPaths(of: plan)
         let incremental = try IncrementalRun(runner: self, runPlan: plan)
         var state = try prepare(plan, incremental: incremental)
@@ -67,6 +68,44 @@ public struct Runner: Sendable {
         }
     }
 
+    /// Refuses a `--param` that no manager of the run declares (a typo would send nothing), saying
+    /// which managers take which parameters.
+    private func checkParams(of plan: RunPlan) throws(RunError) {
+        // The parents a fan-out lands for its children take parameters too.
+        let managers = landingOrder(of: plan).map { pipeline.managers[$0.index] }
+        func names(_ manager: ManagerPlan) -> [String] {
+            var names = manager.params.map(\.name)
+            for name in (manager.partitions?.params ?? []) + [manager.incremental?.param].compactMap({ $0 }) where !names.contains(name) {
+                names.append(name)
+            }
+            return names
+        }
+        let known = managers.flatMap(names)
+        for name in options.params.keys.sorted() where !known.contains(name) {
+            // Managers that take the same parameters are named together.
+            var groups: [(managers: [String], params: [String])] = []
+            for manager in managers {
+                let params = names(manager)
+                if let i = groups.firstIndex(where: { $0.params == params }) {
+                    groups[i].managers.append(manager.ref.name)
+                } else {
+                    groups.append(([manager.ref.name], params))
+                }
+            }
+            let takes = groups.map { group in
+                let who =
+                    group.managers.count == 1
+                    ? group.managers[0] : group.managers.dropLast().joined(separator: ", ") + " and " + (group.managers.last ?? "")
+                let what = group.params.isEmpty ? "none" : group.params.joined(separator: ", ")
+                return "\(who) \(group.managers.count == 1 ? "takes" : "take") \(what)"
+            }
+            throw RunError(
+                .unknownParam,
+                "--param '\(name)' is not a parameter of any manager of run '\(plan.name)'"
+                    + Suggestions.hint(for: name, in: known) + " (\(takes.joined(separator: "; ")))")
+        }
+    }
+
     /// Refuses files that would overwrite each other or an input (see ``PathCollisions``).
     private func checkPaths(of plan: RunPlan) throws(RunError) {
         var paths = PathCollisions()
@@ -88,6 +127,9 @@ public struct Runner: Sendable {
     /// The outputs (each with its chain and temporary file) and the dead-letter file of `plan`.
     private func prepare(_ plan: RunPlan, incremental: IncrementalRun?) throws(RunError) -> RunState {
         var outputs: [OutputRuntime] = []
+        // An HTML page without a row shape is named after the pipeline (`name:`, else its file).
+        let file = pipeline.file.split(separator: "/").last.map(String.init) ?? pipeline.file
+        let title = pipeline.name.isEmpty ? String(file.hasSuffix(".yaml") ? file.dropLast(5) : file[...]) : pipeline.name
         for (index, output) in plan.outputs.enumerated() {
             var file: OutputFile?
             if let target = incremental?.targets.first(where: { $0.output == index }) {
@@ -95,7 +137,7 @@ public struct Runner: Sendable {
                     throw RunError(error)
                 }
             }
-            outputs.append(try OutputRuntime(output, index: index, options: options, managers: plan.managers, file: file))
+            outputs.append(try OutputRuntime(output, index: index, options: options, managers: plan.managers, file: file, title: title))
         }
         var state = RunState(
             plan: plan, outputs: outputs, deadLetter: DeadLetter(path: deadLetterPath),

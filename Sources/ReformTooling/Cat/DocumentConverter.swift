@@ -2,10 +2,6 @@ package import ReformEngine
 import ReformSDK
 import ReformYAML
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// `reform cat`: reads JSON, NDJSON or YAML documents and writes them back in another notation,
 /// for looking at raw API data. NDJSON is streamed in constant memory.
 package struct DocumentConverter {
@@ -44,7 +40,7 @@ package struct DocumentConverter {
             return try convertLines(path: path, name: name)
         }
         let bytes: [UInt8]
-        do { bytes = try path == "-" ? DocumentConverter.readStandardInput() : FilePaths.readAll(path) } catch {
+        do { bytes = try path == "-" ? FilePaths.readStandardInput() : FilePaths.readAll(path) } catch {
             return ["\(name): error: \(error.reason)"]
         }
         let isYAML =
@@ -63,9 +59,15 @@ package struct DocumentConverter {
             return []
         }
         do {
-            for document in try JSON.parseSequence(bytes) { try emit(document) }
+            // A .json file is one document; several (one a line) are NDJSON. Standard input and
+            // files named otherwise may hold a sequence, as jq reads them.
+            if lower.hasSuffix(".json") {
+                try emit(try JSON.parse(bytes))
+            } else {
+                for document in try JSON.parseSequence(bytes) { try emit(document) }
+            }
         } catch let error as JSONError {
-            return [DocumentConverter.diagnostic(error, file: name, source: bytes)]
+            return [DocumentConverter.diagnostic(DocumentConverter.oneDocument(error, source: bytes), file: name, source: bytes)]
         } catch let error as OutputError {
             throw error
         } catch {
@@ -126,6 +128,20 @@ package struct DocumentConverter {
         try output.flushIfFull()
     }
 
+    /// `error` from parsing a `.json` file, saying what a `.json` file holds when it is empty or
+    /// has text after its document.
+    private static func oneDocument(_ error: JSONError, source: [UInt8]) -> JSONError {
+        let message: String
+        if !source.contains(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) {
+            message = "the file is empty; a .json file holds one JSON document"
+        } else if error.message.hasPrefix("expected end of input after the value") {
+            message = error.message + "; a .json file holds one JSON document: put several, one a line, in a .ndjson or .jsonl file"
+        } else {
+            return error
+        }
+        return JSONError(code: error.code, message: message, line: error.line, column: error.column, offset: error.offset)
+    }
+
     static func diagnostic(_ error: JSONError, file: String, source: [UInt8]) -> String {
         Diagnostic(file: file, location: SourceLocation(line: error.line, column: error.column), message: error.message)
             .rendered(source: String(decoding: source, as: UTF8.self))
@@ -134,19 +150,5 @@ package struct DocumentConverter {
     private static func looksLikeJSON(_ bytes: [UInt8]) -> Bool {
         guard let first = bytes.first(where: { $0 != 32 && $0 != 9 && $0 != 10 && $0 != 13 }) else { return true }
         return first == UInt8(ascii: "{") || first == UInt8(ascii: "[") || first == UInt8(ascii: "\"")
-    }
-
-    private static func readStandardInput() throws(FileReadError) -> [UInt8] {
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw FileReadError(path: "<stdin>", reason: String(cString: strerror(errno)))
-            }
-            if n == 0 { return bytes }
-            bytes.append(contentsOf: chunk[0..<n])
-        }
     }
 }

@@ -18,6 +18,8 @@ package struct PipelineTestFile: Sendable {
     package let file: String
     /// The pipeline file it tests (resolved against the test file's folder).
     package let pipeline: String
+    /// Where `pipeline:` names it, when the file does.
+    package var pipelineLocation: SourceLocation? = nil
     /// Its test cases, in file order.
     package let cases: [PipelineTestCase]
 
@@ -38,6 +40,8 @@ package struct PipelineTestCase: Sendable {
     package let location: SourceLocation
     /// The run to execute; `nil` is the pipeline's default run.
     package let run: String?
+    /// Where `run:` names it, when the test does.
+    package var runLocation: SourceLocation? = nil
     /// Parameters that override the run's.
     package let params: [String: Value]
     /// Input files per manager (resolved against the test file's folder): a batch run.

@@ -35,7 +35,9 @@ struct PipelineTestDecoder {
             }
             cases.append(test)
         }
-        return PipelineTestFile(file: context.file, pipeline: pipeline, cases: cases)
+        var file = PipelineTestFile(file: context.file, pipeline: pipeline, cases: cases)
+        file.pipelineLocation = top["pipeline"]?.location
+        return file
     }
 
     private func decodeCase(_ node: YAMLNode) -> PipelineTestCase? {
@@ -61,9 +63,11 @@ struct PipelineTestDecoder {
         if let node = context.requireKey("expect", in: m, what) {
             expect = decodeExpect(node, what: what)
         }
-        return PipelineTestCase(
+        var test = PipelineTestCase(
             name: name, location: node.location, run: run, params: params, inputs: inputs, format: format, live: live,
             expect: expect)
+        test.runLocation = m["run"]?.location
+        return test
     }
 
     private func decodeExpect(_ node: YAMLNode, what: String) -> TestExpectation {
