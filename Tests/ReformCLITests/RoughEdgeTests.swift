@@ -185,7 +185,8 @@ struct RoughEdgeTests {
         #expect(typo.status == 64)
         #expect(
             typo.stderr
-                == "Error: unknown command 'rn'; did you mean 'run'? Choose one of: run, validate, test, cat, keys, plugins, state\n" + usage)
+                == "Error: unknown command 'rn'; did you mean 'run'? Choose one of: run, validate, test, cat, keys, plugins, state\n"
+                + usage)
         let validate = try await CLIRunner.run(["valdiate"])
         #expect(validate.stderr.hasPrefix("Error: unknown command 'valdiate'; did you mean 'validate'?"), "\(validate.stderr)")
         let unknown = try await CLIRunner.run(["frobnicate"])
