@@ -37,6 +37,11 @@ struct InputFile: ~Copyable {
 
     /// Bytes read with ``read(into:count:)``, past the buffer.
     private var bytesReadOutside = 0
+    /// For a byte range: the offset from which the first newline ends what is read (the range's
+    /// end less one), the offset of the next byte read, and whether that newline was read.
+    private var rangeLimit: Int?
+    private var position = 0
+    private var rangeDone = false
 
     /// Reads up to `count` bytes into memory the caller owns instead of the buffer (a parallel
     /// run's batches); 0 at the end of the input.
@@ -67,6 +72,55 @@ struct InputFile: ~Copyable {
             gzbuffer(stream, 1 << 17)
         }
         self.init(descriptor: fd, path: path, ownsDescriptor: true, chunkSize: chunkSize, gzip: stream)
+    }
+
+    /// Opens `range` of its file: reading starts at the first line that starts in the range and
+    /// ends with the newline of the last one (which may lie past the range's end). Offsets
+    /// (``inputOffset(_:)``) are the file's own.
+    init(range: InputRange, chunkSize: Int) throws(InputError) {
+        guard !range.path.hasSuffix(".gz") else {
+            throw InputError(path: range.path, message: "a byte range needs an uncompressed file (gzip cannot start reading mid-file)")
+        }
+        let fd = open(range.path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            throw InputError(path: range.path, message: "cannot open the input: \(InputFile.systemError())")
+        }
+        let begin: Int
+        do { begin = try InputFile.firstLineStart(in: fd, from: range.start, path: range.path) } catch {
+            close(fd)
+            throw error
+        }
+        self.init(descriptor: fd, path: range.path, ownsDescriptor: true, chunkSize: chunkSize)
+        bufferOffset = begin
+        position = begin
+        rangeLimit = range.end - 1
+        // A range inside one line (or past the end) holds no line start.
+        if begin >= range.end { rangeDone = true }
+    }
+
+    /// The offset of the first line that starts at `start` or later (the one after a newline at
+    /// `start - 1` or later), with `descriptor` positioned there.
+    private static func firstLineStart(in descriptor: Int32, from start: Int, path: String) throws(InputError) -> Int {
+        guard start > 0 else { return 0 }
+        guard lseek(descriptor, off_t(start - 1), SEEK_SET) >= 0 else {
+            throw InputError(path: path, message: "cannot seek to \(start - 1): \(InputFile.systemError())")
+        }
+        var offset = start - 1
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 { throw InputError(path: path, message: "read failed: \(InputFile.systemError())") }
+            if n == 0 { return offset }
+            if let newline = chunk[0..<n].firstIndex(of: 0x0A) {
+                offset += newline + 1
+                guard lseek(descriptor, off_t(offset), SEEK_SET) >= 0 else {
+                    throw InputError(path: path, message: "cannot seek to \(offset): \(InputFile.systemError())")
+                }
+                return offset
+            }
+            offset += n
+        }
     }
 
     /// Reads from an open descriptor (standard input, say), which is left open.
@@ -135,7 +189,7 @@ struct InputFile: ~Copyable {
     }
 
     /// Reads what is available into `pointer`; -1 when interrupted before reading anything.
-    private func readSome(into pointer: UnsafeMutablePointer<UInt8>, count: Int) throws(InputError) -> Int {
+    private mutating func readSome(into pointer: UnsafeMutablePointer<UInt8>, count: Int) throws(InputError) -> Int {
         // Checked once a chunk, so that Ctrl-C stops every reading path (a fast path that writes
         // lines straight through, a FIFO that blocks) in time to keep the dead-letter file.
         if let signal = RunInterruption.signal {
@@ -168,12 +222,19 @@ struct InputFile: ~Copyable {
             }
             return Int(n)
         }
+        guard !rangeDone else { return 0 }
         let n = Glibc.read(descriptor, pointer, count)
         if n < 0 {
             if errno == EINTR { return -1 }
             throw InputError(path: path, message: "read failed: \(InputFile.systemError())")
         }
-        return n
+        guard let rangeLimit, n > 0 else { return n }
+        defer { position += n }
+        // The newline at or after the range's last byte ends the last line that starts in it.
+        let from = max(0, rangeLimit - position)
+        guard from < n, let found = memchr(pointer + from, 0x0A, n - from) else { return n }
+        rangeDone = true
+        return UnsafeMutablePointer<UInt8>(OpaquePointer(found)) - pointer + 1
     }
 
     static func systemError() -> String {

@@ -18,6 +18,16 @@ enum InputFiles {
     /// The files `path` names: itself, or the input files of a folder (sorted by name, hidden
     /// files left out); throws for a folder without any.
     static func expand(_ path: String, manager: String) throws(SourceError) -> [String] {
+        if !FilePaths.isFile(path), let range = InputRange.parse(path) {
+            guard FilePaths.isFile(range.path) else {
+                throw SourceError(manager: manager, message: "\(range.path) (of the byte range \(path)) is not a file")
+            }
+            guard isNDJSON(range.path), !range.path.hasSuffix(".gz") else {
+                throw SourceError(
+                    manager: manager, message: "a byte range (\(path)) reads an uncompressed .ndjson or .jsonl file, line by line")
+            }
+            return [path]
+        }
         guard path != "-", FilePaths.isDirectory(path) else { return [path] }
         let names = (FilePaths.contents(of: path) ?? []).filter { name in
             !name.hasPrefix(".") && extensions.contains { name.hasSuffix($0) }
@@ -33,6 +43,7 @@ enum InputFiles {
     /// The size of the file at `path` in bytes (compressed size for `.gz`), `nil` for standard input
     /// or anything that is not a regular file.
     static func size(of path: String) -> Int? {
+        if !FilePaths.isFile(path), let range = InputRange.parse(path) { return range.end - range.start }
         var info = stat()
         guard path != "-", stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
         return Int(info.st_size)

@@ -12,6 +12,8 @@ final class NDJSONSource: RecordSource {
 
     /// The fast path that writes qualifying lines directly, when the run allows one.
     let direct: DirectMapping?
+    /// The byte range read, when only part of the file is (dead letters then name byte offsets).
+    private var range: InputRange?
 
     init(
         path: String, manager: String, projection: JSONProjection?, direct: DirectMapping? = nil,
@@ -22,6 +24,12 @@ final class NDJSONSource: RecordSource {
         if path == "-" {
             inputName = "<stdin>"
             reader = NDJSONReader(descriptor: 0, path: "<stdin>", limits: limits)
+        } else if let range = InputRange.parse(path), !FilePaths.isFile(path) {
+            inputName = range.path
+            self.range = range
+            do { reader = try NDJSONReader(range: range, limits: limits) } catch {
+                throw SourceError(manager: manager, message: error.description)
+            }
         } else {
             inputName = path
             do { reader = try NDJSONReader(path: path, limits: limits) } catch {
@@ -39,7 +47,16 @@ final class NDJSONSource: RecordSource {
     }
 
     func next() throws(SourceError) -> Landed? {
-        do { return try reader.next().map { $0.landed(text: { self.reader.currentText() }) } } catch {
+        do {
+            return try reader.next().map { record in
+                let landed = record.landed(text: { self.reader.currentText() })
+                // In a byte range, lines count from the range's start: the file's offset says where.
+                if let range, case .bad(let line, let error, let text, _) = landed {
+                    return .bad(line: line, error: error, text: text, at: "\(range.path)@\(record.position.offset)")
+                }
+                return landed
+            }
+        } catch {
             throw SourceError(manager: manager, message: error.description)
         }
     }

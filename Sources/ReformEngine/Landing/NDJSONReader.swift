@@ -35,6 +35,14 @@ public struct NDJSONReader: RecordReader, ~Copyable {
         self.init(file: try InputFile(path: path, chunkSize: chunkSize), limits: limits)
     }
 
+    /// Reads the lines that start in `range` of its file (Hadoop's split rule); positions keep
+    /// the file's own byte offsets, lines count from 1 at the range's first line.
+    public init(
+        range: InputRange, chunkSize: Int = NDJSONReader.defaultChunkSize, limits: JSONLimits = NDJSONReader.defaultLimits
+    ) throws(InputError) {
+        self.init(file: try InputFile(range: range, chunkSize: chunkSize), limits: limits)
+    }
+
     /// Reads from an open descriptor such as standard input (0), which is left open; `path` names
     /// it in positions and messages.
     public init(

@@ -4,7 +4,9 @@ import ReformYAML
 /// One thing a source landed: a record, or a bad one that goes to the dead-letter file.
 enum Landed {
     case record(Value, line: Int, page: Int)
-    case bad(line: Int, error: RecordError, text: String?)
+    /// A line that is not a record; `at` names where it is when `line` alone does not (a byte
+    /// range's `PATH@OFFSET`).
+    case bad(line: Int, error: RecordError, text: String?, at: String? = nil)
 }
 
 /// A manager's landed records, one at a time (fixtures replayed page by page, or input files).

@@ -25,6 +25,8 @@ struct ParallelLanding {
     static func applies(to files: [String], outputs: [OutputRuntime], options: RunOptions) -> Bool {
         options.jobs > 1 && options.limit == nil && options.sample == nil && !files.isEmpty
             && files.allSatisfy(InputFiles.isNDJSON) && outputs.allSatisfy { ChainRunner.isPerRecord($0.plan.chain) }
+            // A byte range is a task's share of a file: one worker reads it (an engine runs tasks side by side).
+            && !files.contains { !FilePaths.isFile($0) && InputRange.parse($0) != nil }
     }
 
     /// Lands every file; returns the records landed and the input bytes read.

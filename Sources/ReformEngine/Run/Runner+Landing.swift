@@ -164,9 +164,9 @@ extension Runner {
                 try state.outputs[i].process(
                     record, inputName: source.inputName, deadLetter: state.deadLetter, original: source.originalRecord)
             }
-        case .bad(let line, let error, let text):
+        case .bad(let line, let error, let text, let at):
             try state.deadLetter.add(
-                manager: ref.name, sequence: sequence, input: "\(source.inputName):\(line)", stage: "input",
+                manager: ref.name, sequence: sequence, input: at ?? "\(source.inputName):\(line)", stage: "input",
                 error: error, record: nil, text: text)
         }
     }
