@@ -90,7 +90,11 @@ let package = Package(
         .target(name: "ReformTestSupport", path: "Tests/ReformTestSupport", swiftSettings: upcomingFeatures),
         .testTarget(
             name: "ReformEngineTests",
-            dependencies: ["ReformEngine", "ReformEngineTesting", "ReformTooling", "ReformYAML", sdk, "ReformTestSupport"],
+            dependencies: [
+                "ReformEngine", "ReformEngineTesting", "ReformTooling", "ReformYAML", sdk, "ReformTestSupport",
+                // Tests read and prepare SQLite files directly, not through the code they test.
+                "CSQLite",
+            ],
             swiftSettings: upcomingFeatures
         ),
         .testTarget(

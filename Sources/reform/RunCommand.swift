@@ -154,7 +154,7 @@ struct RunCommand: ParsableCommand {
             for warning in loaded.warnings { Terminal.error(warning.description) }
         }
         if StandardStreams.closed.contains(1), output == nil,
-            loaded.run(named: runName)?.outputs.contains(where: { $0.path == nil }) == true
+            loaded.run(named: runName)?.outputs.contains(where: \.writesToStandardOutput) == true
         {
             Terminal.error("reform: error: standard output is closed, and the run writes an output there; give --output PATH")
             throw ExitCode(ExitStatus.usage.rawValue)

@@ -31,13 +31,13 @@ final class DirectMapping {
     /// The fast path for `manager` in a run with these outputs, when it applies; `limits` are the
     /// input records' (a line past them takes the general path, which rejects it).
     static func make(for manager: ManagerRef, outputs: [OutputRuntime], limits: JSONLimits) -> DirectMapping? {
-        guard outputs.count == 1, let output = outputs.first else { return nil }
+        guard outputs.count == 1, let output = outputs.first, let file = output.file, let format = output.format else { return nil }
         let plans = outputs.map(\.plan)
-        if let mapping = DirectEncoder.make(for: manager, outputs: plans, format: output.format, limits: limits) {
-            return DirectMapping(mapping: mapping, fields: nil, file: output.file)
+        if let mapping = DirectEncoder.make(for: manager, outputs: plans, format: format, limits: limits) {
+            return DirectMapping(mapping: mapping, fields: nil, file: file)
         }
-        if let fields = FieldReformerEncoder.make(for: manager, outputs: plans, format: output.format, limits: limits) {
-            return DirectMapping(mapping: nil, fields: fields, file: output.file)
+        if let fields = FieldReformerEncoder.make(for: manager, outputs: plans, format: format, limits: limits) {
+            return DirectMapping(mapping: nil, fields: fields, file: file)
         }
         return nil
     }

@@ -74,7 +74,7 @@ package struct PipelineDecoder {
         [
             RunPlan(
                 name: "default", managers: managers.map(\.ref), params: [:],
-                outputs: [OutputPlan(chain: [], rows: nil, format: nil, path: nil, keys: nil, location: location)],
+                outputs: [OutputPlan(chain: [], rows: nil, format: nil, path: nil, keys: nil, table: nil, location: location)],
                 location: location)
         ]
     }

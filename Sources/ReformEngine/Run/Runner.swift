@@ -71,6 +71,13 @@ public struct Runner: Sendable {
     private func checkPaths(of plan: RunPlan) throws(RunError) {
         var paths = PathCollisions()
         for (index, output) in plan.outputs.enumerated() {
+            if let table = output.table {
+                // Tables of one database share it: it is named once.
+                let database = OutputRuntime.resolve(table.database, options: options)
+                guard !paths.writes.contains(where: { $0.path == database }) else { continue }
+                paths.writes.append(.init(path: database, what: "the database of output \(index + 1) of run '\(plan.name)'"))
+                continue
+            }
             guard let path = OutputRuntime.path(of: output, options: options) else { continue }
             let what = output.path == nil ? "--output" : "output \(index + 1) of run '\(plan.name)'"
             paths.writes.append(.init(path: path, what: what))
@@ -88,6 +95,7 @@ public struct Runner: Sendable {
     /// The outputs (each with its chain and temporary file) and the dead-letter file of `plan`.
     private func prepare(_ plan: RunPlan, incremental: IncrementalRun?) throws(RunError) -> RunState {
         var outputs: [OutputRuntime] = []
+        let tables = DatabaseTransactions()
         for (index, output) in plan.outputs.enumerated() {
             var file: OutputFile?
             if let target = incremental?.targets.first(where: { $0.output == index }) {
@@ -95,10 +103,17 @@ public struct Runner: Sendable {
                     throw RunError(error)
                 }
             }
-            outputs.append(try OutputRuntime(output, index: index, options: options, managers: plan.managers, file: file))
+            do {
+                outputs.append(
+                    try OutputRuntime(output, index: index, options: options, managers: plan.managers, file: file, transactions: tables))
+            } catch {
+                for output in outputs { output.file?.abandon() }
+                tables.rollbackAll()
+                throw error
+            }
         }
         var state = RunState(
-            plan: plan, outputs: outputs, deadLetter: DeadLetter(path: deadLetterPath),
+            plan: plan, outputs: outputs, tables: tables, deadLetter: DeadLetter(path: deadLetterPath),
             stats: options.collectsStats ? RunStats() : nil, started: MonotonicClock.now())
         state.incremental = incremental
         return state
@@ -141,7 +156,8 @@ public struct Runner: Sendable {
                 error = error.adding("; the records landed before it are kept, and the next run resumes from there")
             } catch {}
         }
-        for output in state.outputs { output.file.abandon() }
+        for output in state.outputs { output.file?.abandon() }
+        state.tables.rollbackAll()
         for recorder in state.recorders { recorder.abandon() }
         var failure = error
         do throws(OutputError) {
@@ -154,10 +170,19 @@ public struct Runner: Sendable {
     }
 
     /// Puts every output, recording and the dead-letter file in place: all outputs or none (a
-    /// failed rename puts back the ones already replaced).
+    /// failed rename puts back the ones already replaced). Tables commit first: a database that
+    /// cannot commit (another writer, a full disk) leaves every file as it was.
     private func commit(_ state: RunState) throws(RunError) {
+        let files = state.outputs.compactMap(\.file)
         do throws(OutputError) {
-            try OutputFile.commitAll(state.outputs.map(\.file))
+            do { try state.tables.commitAll() } catch {
+                for file in files { file.abandon() }
+                throw error
+            }
+            do { try OutputFile.commitAll(files) } catch {
+                guard state.outputs.contains(where: { $0.table != nil }) else { throw error }
+                throw OutputError(path: error.path, message: error.message + " (the run's tables were committed before it)")
+            }
             for recorder in state.recorders { try recorder.commit() }
             try state.deadLetter.commit()
             if state.deadLetter.count == 0 { state.deadLetter.removeStale() }
@@ -173,7 +198,7 @@ public struct Runner: Sendable {
     private func summary(of state: RunState) -> RunSummary {
         var summary = state.summary
         summary.recorded = state.recorders.map { ($0.folder, $0.count) }
-        summary.written = state.outputs.map { ($0.file.displayPath, $0.written) }
+        summary.written = state.outputs.map { ($0.displayName, $0.written) }
         summary.rejected = state.deadLetter.count
         summary.deadLetterPath = state.deadLetter.count > 0 ? state.deadLetter.path : nil
         if var stats = state.stats {
