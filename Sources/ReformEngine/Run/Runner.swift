@@ -87,7 +87,9 @@ public struct Runner: Sendable {
         for input in options.inputs {
             let files: [String]
             do { files = try InputFiles.expand(input.path, manager: input.manager) } catch { throw RunError(error) }
-            for file in files { paths.reads.append(.init(path: file, what: "an input of manager '\(input.manager)'")) }
+            for file in files {
+                paths.reads.append(.init(path: InputFiles.file(of: file), what: "an input of manager '\(input.manager)'"))
+            }
         }
         try paths.check()
     }

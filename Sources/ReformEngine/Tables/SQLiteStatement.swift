@@ -93,8 +93,16 @@ final class SQLiteStatement {
         sqlite3_column_decltype(handle, index).map { String(cString: $0).uppercased() } ?? ""
     }
 
-    /// The storage class of column `index` in the current row.
+    /// The storage class of column `index` in the current row: one of ``null``, ``integer``,
+    /// ``float``, ``text``, ``blob``.
     func storageClass(_ index: Int32) -> Int32 { sqlite3_column_type(handle, index) }
+
+    /// Storage classes (`SQLITE_NULL`, …).
+    static let null = SQLITE_NULL
+    static let integer = SQLITE_INTEGER
+    static let float = SQLITE_FLOAT
+    static let text = SQLITE_TEXT
+    static let blob = SQLITE_BLOB
 
     /// Column `index` as an integer.
     func int(_ index: Int32) -> Int { Int(sqlite3_column_int64(handle, index)) }
