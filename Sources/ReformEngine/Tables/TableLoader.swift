@@ -16,7 +16,7 @@ final class TableLoader {
     private let insert: SQLiteStatement
     /// The UTF-8 text of one row's text values, bound in place.
     private var text: [UInt8] = []
-    /// Where each column's value is: its text in ``text``, a number, or null.
+    /// Where each column's value is: its text in ``text`` or in the input line, a number, or null.
     private var slots: [Slot]
     /// Whether a column is part of the upsert key, by column index.
     private let isKey: [Bool]
@@ -25,7 +25,10 @@ final class TableLoader {
         case null
         case int(Int)
         case double(Double)
+        /// UTF-8 bytes in ``text``.
         case text(start: Int, count: Int)
+        /// UTF-8 bytes in the input line being loaded directly (``writeDirect(_:ranges:canonical:sourceIndex:parser:)``).
+        case line(start: Int, count: Int)
     }
 
     /// The loader of `plan` into the database at `path` (`plan.database` resolved against the
@@ -90,17 +93,25 @@ final class TableLoader {
                         + "every row needs a key (give it a default in the reformer, or filter such records out)")
             }
         }
+        return try insertRow(line: nil)
+    }
+
+    /// Binds ``slots`` (texts from ``text``, or from `line` for ``Slot/line``) and steps the
+    /// insert; returns the rejection when the row breaks a constraint, throws when the database fails.
+    private func insertRow(line: UnsafeRawBufferPointer?) throws(OutputError) -> RecordError? {
         let stepped: Result<Void, SQLiteError> = text.withUnsafeBufferPointer { bytes in
             bytes.withMemoryRebound(to: CChar.self) { chars in
                 guard let base = chars.baseAddress else { return .success(()) }
+                let lineBase = line?.baseAddress?.assumingMemoryBound(to: CChar.self)
                 for (index, slot) in slots.enumerated() {
                     let parameter = Int32(index + 1)
                     switch slot {
                     case .null: insert.bindNull(parameter)
                     case .int(let i): insert.bind(parameter, i)
                     case .double(let d): insert.bind(parameter, d)
-                    case .text(let start, let count):
-                        insert.bindText(parameter, base + start, count: count)
+                    case .text(let start, let count): insert.bindText(parameter, base + start, count: count)
+                    case .line(let start, let count):
+                        if let lineBase { insert.bindText(parameter, lineBase + start, count: count) } else { insert.bindNull(parameter) }
                     }
                 }
                 do throws(SQLiteError) {
@@ -119,6 +130,76 @@ final class TableLoader {
             throw OutputError(path: connection.displayPath, message: DatabaseTransactions.explain(error))
         }
         return nil
+    }
+
+    /// Inserts the record in an NDJSON `line` straight from its bytes, for a plain mapping
+    /// (``TableDirect``): `ranges` and `canonical` are what ``JSONParser/locate(_:keeping:into:canonical:)``
+    /// found, `sourceIndex` the range of each column. Text without escapes is bound where it is
+    /// in the line; other values are parsed alone and converted as ``write(_:)`` converts them.
+    /// Returns `false`, inserting nothing, for anything ``write(_:)`` would reject: the general
+    /// path then rejects it with its reason.
+    func writeDirect(
+        _ line: UnsafeRawBufferPointer, ranges: [Range<Int>?], canonical: [Bool], sourceIndex: [Int], parser: inout JSONParser
+    ) throws(OutputError) -> Bool {
+        guard let lineBase = line.baseAddress else { return false }
+        text.removeAll(keepingCapacity: true)
+        text.append(0)
+        for (index, column) in plan.columns.enumerated() {
+            let source = sourceIndex[index]
+            guard let range = ranges[source] else { return false }
+            if canonical[source] {
+                // Bytes already in the form JSON.write prints: a string without escapes, an
+                // integer of up to 15 digits, true, false or null.
+                let first = lineBase.load(fromByteOffset: range.lowerBound, as: UInt8.self)
+                let asJSONText = !column.isKnown || column.type == .json || column.type == .text
+                switch first {
+                case UInt8(ascii: "\""):
+                    if !column.isKnown || column.type == .text {
+                        slots[index] = .line(start: range.lowerBound + 1, count: range.count - 2)
+                        continue
+                    }
+                    if column.type == .json {
+                        slots[index] = .line(start: range.lowerBound, count: range.count)
+                        continue
+                    }
+                case UInt8(ascii: "n"):
+                    guard !isKey[index] else { return false }
+                    slots[index] = .null
+                    continue
+                case UInt8(ascii: "t"), UInt8(ascii: "f"):
+                    if asJSONText {
+                        slots[index] = .line(start: range.lowerBound, count: range.count)
+                        continue
+                    }
+                    if column.type == .bool {
+                        slots[index] = .int(first == UInt8(ascii: "t") ? 1 : 0)
+                        continue
+                    }
+                default:
+                    if asJSONText {
+                        slots[index] = .line(start: range.lowerBound, count: range.count)
+                        continue
+                    }
+                    if column.type == .int || column.type == .double {
+                        var number = 0
+                        var negative = false
+                        for offset in range {
+                            let byte = lineBase.load(fromByteOffset: offset, as: UInt8.self)
+                            if byte == UInt8(ascii: "-") { negative = true } else { number = number * 10 + Int(byte &- 48) }
+                        }
+                        if negative { number = -number }
+                        slots[index] = column.type == .int ? .int(number) : .double(Double(number))
+                        continue
+                    }
+                }
+            }
+            guard let value = try? parser.parse(UnsafeRawBufferPointer(rebasing: line[range])),
+                let slot = try? slot(for: value, in: column)
+            else { return false }
+            if isKey[index], case .null = slot { return false }
+            slots[index] = slot
+        }
+        return try insertRow(line: line) == nil
     }
 
     /// What `value` becomes in `column`: converted to its type as `convert:` would (a value that

@@ -223,6 +223,60 @@ import Testing
         #expect(try db.rows("SELECT kListingID FROM listings") == (1...500).map(String.init))
     }
 
+    @Test func theFastPathLoadsTheSameRowsAndRejectsTheSameRecordsAsTheGeneralPath() async throws {
+        let yaml = """
+            reform: 1
+            managers: { rent: {} }
+            reformers:
+              listing:
+                keys: { id: kID, name: kName, price: kPrice, open: kOpen, extra: kExtra, when: kWhen }
+                map: { id: id, name: name, price: { path: price, convert: double }, open: open, extra: extra, when: when }
+            runs:
+              default:
+                outputs:
+                  - { reform: [listing], sqlite: out/l.db, table: l, mode: upsert, key: [id], types: { id: int, open: bool, when: date } }
+            """
+        let lines = [
+            #"{"id": 1, "name": "plain", "price": 12, "open": true, "extra": "x", "when": "2024-05-01"}"#,
+            #"{"id": 2, "name": "esc \"q\" \u4e0a\n", "price": 1.5, "open": false, "extra": [1, {"a": null}], "when": 1714521600}"#,
+            #"{"id": 3, "name": "上海 浦东", "price": -7, "open": null, "extra": 123456789012345678, "when": null}"#,
+            #"{"id": "4", "name": null, "price": "2.25", "open": "yes", "extra": true, "when": "2024-05-01T10:00:00Z"}"#,
+            #"{"id": 5, "name": "no price", "open": true, "extra": 1, "when": null}"#,
+            #"{"id": null, "name": "null key", "price": 1, "open": true, "extra": 1, "when": null}"#,
+            #"{"id": "six", "name": "bad key", "price": 1, "open": true, "extra": 1, "when": null}"#,
+            #"{"id": 7, "name": "bad bool", "price": 1, "open": 2, "extra": -0, "when": "never"}"#,
+            #"{"id": 8, "name": "bad date", "price": 1, "open": 1, "extra": 1.0e2, "when": "never"}"#,
+            #"{"id": 1, "name": "plain, again", "price": 13, "open": false, "extra": "y", "when": "2024-05-02"}"#,
+            #"{"id": 9, "name": "broken""#,
+            #"[1, 2]"#,
+        ]
+        var tables: [[String]] = []
+        var deadLetters: [[String]] = []
+        for direct in [true, false] {
+            let harness = try RunHarness()
+            try harness.write("p.yaml", yaml)
+            try harness.write("rent.ndjson", lines.map { $0 + "\n" }.joined())
+            var options = RunOptions()
+            options.inputs = [("rent", harness.path("rent.ndjson"))]
+            options.directWrites = direct
+            let summary = try await harness.run("p.yaml", options: options)
+            #expect(direct ? summary.writtenDirectly > 0 : summary.writtenDirectly == 0)
+            let db = try SQLiteFile(harness.path("out/l.db"))
+            tables.append(try db.rows("SELECT *, typeof(kExtra) FROM l ORDER BY kID"))
+            deadLetters.append(try harness.lines("reform-dead-letter.ndjson").map { $0.replacing(harness.folder, with: "") })
+        }
+        #expect(tables[0] == tables[1])
+        #expect(deadLetters[0] == deadLetters[1])
+        #expect(
+            tables[0] == [
+                "1|'plain, again'|13.0|0|'y'|'2024-05-02'|'text'",
+                #"2|'esc "q" 上\#n'|1.5|0|'[1,{"a":null}]'|'2024-05-01T00:00:00Z'|'text'"#,
+                "3|'上海 浦东'|-7.0|NULL|'123456789012345678'|NULL|'text'",
+                "4|NULL|2.25|1|'true'|'2024-05-01T10:00:00Z'|'text'",
+            ])
+        #expect(deadLetters[0].count == 7)
+    }
+
     // MARK: - Checked when the pipeline loads
 
     /// The first line of each diagnostic of loading `yaml`, with the folder left out.
