@@ -74,6 +74,17 @@ extension PipelineDecoder {
                         "\(toStdout.count) outputs of \(what) write to standard output; give all but one a 'path'",
                         at: list.location)
                 }
+                var tables: [String: TablePlan] = [:]
+                for table in outputs.compactMap(\.table) {
+                    let name = FilePaths.canonical(table.database) + "#" + table.name.lowercased()
+                    if let first = tables[name] {
+                        context.error(
+                            "two outputs of \(what) load table '\(table.name)' of \(table.database) (the first at line "
+                                + "\(first.location.line)); give each output a table of its own",
+                            at: table.location)
+                    }
+                    tables[name] = table
+                }
             } else {
                 let om = m["output"].flatMap {
                     context.mapping($0, "'output' of \(what)", allowed: ["rows", "format", "path"] + PipelineDecoder.tableOutputKeys)

@@ -171,7 +171,7 @@ struct OutputRuntime {
             let origin = rejection.record.origin
             try deadLetter.add(
                 manager: origin.manager.name, sequence: origin.sequence, input: input(origin, inputName),
-                stage: "reformer '\(rejection.stage)'" + (plan.writesToStandardOutput ? "" : " (output \(displayName))"),
+                stage: "reformer '\(rejection.stage)'" + (plan.destination.map { " (output \($0))" } ?? ""),
                 error: rejection.error, record: rejection.record.value)
         }
         rejected.removeAll(keepingCapacity: true)
@@ -196,7 +196,7 @@ struct OutputRuntime {
                 if let rejection = try table.write(record.value) {
                     try deadLetter.add(
                         manager: record.origin.manager.name, sequence: record.origin.sequence, input: input(record.origin, inputName),
-                        stage: "table \(displayName)", error: rejection, record: record.value)
+                        stage: "table \(plan.destination ?? displayName)", error: rejection, record: record.value)
                 } else {
                     written += 1
                 }

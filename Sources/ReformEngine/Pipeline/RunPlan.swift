@@ -38,4 +38,8 @@ public struct OutputPlan: Sendable {
 extension OutputPlan {
     /// Whether the output goes to standard output (or `--output`): no `path`, no table.
     public var writesToStandardOutput: Bool { path == nil && table == nil }
+
+    /// Where the output goes as declared, for dead-letter entries: its `path`, or `DATABASE#TABLE`;
+    /// `nil` for standard output.
+    var destination: String? { path ?? table.map { $0.database + "#" + $0.name } }
 }

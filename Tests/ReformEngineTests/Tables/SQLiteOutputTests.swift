@@ -120,7 +120,7 @@ import Testing
         #expect(summary.rejected == 2)
         let db = try SQLiteFile(harness.path("out/listings.db"))
         #expect(try db.rows("SELECT kListingID FROM listings") == ["1", "2"])
-        let stage = "table " + harness.path("out/listings.db#listings")
+        let stage = "table out/listings.db#listings"
         let dead = try harness.lines("reform-dead-letter.ndjson").map { try JSON.parse(Array($0.utf8)).objectValue ?? Object() }
         #expect(dead.map { $0["stage"]?.stringValue } == [stage, stage])
         #expect(dead.map { $0["code"]?.stringValue } == ["column-type", "null-key"])
@@ -223,7 +223,7 @@ import Testing
         #expect(try db.rows("SELECT kListingID FROM listings") == (1...500).map(String.init))
     }
 
-    @Test func theFastPathLoadsTheSameRowsAndRejectsTheSameRecordsAsTheGeneralPath() async throws {
+    @Test func theFastPathAndParallelWorkersLoadTheSameRowsAndRejectTheSameRecordsAsTheGeneralPath() async throws {
         let yaml = """
             reform: 1
             managers: { rent: {} }
@@ -252,21 +252,23 @@ import Testing
         ]
         var tables: [[String]] = []
         var deadLetters: [[String]] = []
-        for direct in [true, false] {
+        for (direct, jobs) in [(true, 1), (false, 1), (true, 2)] {
             let harness = try RunHarness()
             try harness.write("p.yaml", yaml)
             try harness.write("rent.ndjson", lines.map { $0 + "\n" }.joined())
             var options = RunOptions()
             options.inputs = [("rent", harness.path("rent.ndjson"))]
             options.directWrites = direct
+            options.jobs = jobs
+            options.batchSize = 300
             let summary = try await harness.run("p.yaml", options: options)
-            #expect(direct ? summary.writtenDirectly > 0 : summary.writtenDirectly == 0)
+            #expect(direct && jobs == 1 ? summary.writtenDirectly > 0 : summary.writtenDirectly == 0)
             let db = try SQLiteFile(harness.path("out/l.db"))
             tables.append(try db.rows("SELECT *, typeof(kExtra) FROM l ORDER BY kID"))
             deadLetters.append(try harness.lines("reform-dead-letter.ndjson").map { $0.replacing(harness.folder, with: "") })
         }
-        #expect(tables[0] == tables[1])
-        #expect(deadLetters[0] == deadLetters[1])
+        #expect(tables[0] == tables[1] && tables[0] == tables[2])
+        #expect(deadLetters[0] == deadLetters[1] && deadLetters[0] == deadLetters[2])
         #expect(
             tables[0] == [
                 "1|'plain, again'|13.0|0|'y'|'2024-05-02'|'text'",
@@ -275,6 +277,8 @@ import Testing
                 "4|NULL|2.25|1|'true'|'2024-05-01T10:00:00Z'|'text'",
             ])
         #expect(deadLetters[0].count == 7)
+        #expect(deadLetters[0].contains { $0.contains(#""stage":"reformer 'listing' (output out/l.db#l)""#) })
+        #expect(deadLetters[0].contains { $0.contains(#""stage":"table out/l.db#l""#) })
     }
 
     // MARK: - Checked when the pipeline loads
@@ -344,6 +348,7 @@ import Testing
                   - { reform: [listing], sqlite: out/l.db, table: sqlite_x, mode: upsert, key: [nme], types: { idd: int, name: number } }
                   - { reform: [listing], sqlite: out/l.db, table: t, key: [id], format: csv }
                   - { reform: [listing], sqlite: ../l.db, table: t2 }
+                  - { reform: [listing], sqlite: out/./l.db, table: LISTINGS, mode: append }
             """
         let found = try Self.diagnostics(yaml)
         #expect(
@@ -365,6 +370,8 @@ import Testing
                     + "(its columns are the chain's keys); declare a separate output for a file",
                 "p.yaml:13:38: error: output path '../l.db' of run 'default' leads outside the working folder; give a relative "
                     + "path inside it (run reform from where the outputs belong), or pass --allow-outside-paths to allow it",
+                "p.yaml:14:9: error: two outputs of run 'default' load table 'LISTINGS' of out/./l.db (the first at line 10); "
+                    + "give each output a table of its own",
             ])
     }
 
