@@ -42,6 +42,10 @@ let package = Package(
         // Gzip inputs use the system zlib: one C library every Linux has, and gzread streams from a
         // descriptor, which is all reading `.ndjson.gz` needs (compress-nio would bring swift-nio).
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // `sqlite:` outputs and inputs use the system SQLite: one C library Debian ships, nothing
+        // more to build in CI, and prepared statements and transactions are all the engine needs
+        // (GRDB would add a Swift dependency for query building and observation we do not use).
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // Locks, threads, a blocking executor and the monotonic clock: the one home for them, so the
         // HTTP client below and the engine share them without either reaching into the other.
         .target(name: "ReformConcurrency", swiftSettings: upcomingFeatures),
@@ -51,7 +55,7 @@ let package = Package(
         .target(
             name: "ReformEngine",
             dependencies: [
-                "ReformYAML", "CZlib", "ReformConcurrency", "ReformHTTP1", sdk,
+                "ReformYAML", "CZlib", "CSQLite", "ReformConcurrency", "ReformHTTP1", sdk,
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -86,7 +90,11 @@ let package = Package(
         .target(name: "ReformTestSupport", path: "Tests/ReformTestSupport", swiftSettings: upcomingFeatures),
         .testTarget(
             name: "ReformEngineTests",
-            dependencies: ["ReformEngine", "ReformEngineTesting", "ReformTooling", "ReformYAML", sdk, "ReformTestSupport"],
+            dependencies: [
+                "ReformEngine", "ReformEngineTesting", "ReformTooling", "ReformYAML", sdk, "ReformTestSupport",
+                // Tests read and prepare SQLite files directly, not through the code they test.
+                "CSQLite",
+            ],
             swiftSettings: upcomingFeatures
         ),
         .testTarget(

@@ -6,12 +6,14 @@ import ReformTooling
 struct CatCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cat",
-        abstract: "Read JSON, NDJSON or YAML files (or - for stdin) and write them as ndjson, json, yaml or a table.")
+        abstract:
+            "Read JSON, NDJSON or YAML files (or - for stdin), or a table's rows (sqlite:PATH#TABLE), and write them as ndjson, json, yaml or a table."
+    )
 
     @Option(help: "The notation to write: ndjson, json, yaml, table.")
     var to: String = "json"
 
-    @Argument(help: "Files to read; - is standard input.")
+    @Argument(help: "Files to read; - is standard input; sqlite:PATH#TABLE reads a table's rows.")
     var files: [String] = ["-"]
 
     func validate() throws {

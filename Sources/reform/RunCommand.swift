@@ -22,7 +22,7 @@ struct RunCommand: ParsableCommand {
     @Option(
         name: .customLong("input"),
         help: ArgumentHelp(
-            "Read MANAGER's records from PATH (.ndjson, .json, .yaml, or - for stdin) instead of its fixtures.",
+            "Read MANAGER's records from PATH (.ndjson, .json, .yaml, - for stdin, or sqlite:DB#TABLE) instead of its fixtures.",
             valueName: "MANAGER=PATH"))
     var inputs: [String] = []
 
@@ -188,7 +188,7 @@ struct RunCommand: ParsableCommand {
             for warning in loaded.warnings { Terminal.error(warning.description) }
         }
         if StandardStreams.closed.contains(1), outputPath == nil,
-            loaded.run(named: runName)?.outputs.contains(where: { $0.path == nil }) == true
+            loaded.run(named: runName)?.outputs.contains(where: \.writesToStandardOutput) == true
         {
             Terminal.error("reform: error: standard output is closed, and the run writes an output there; give --output PATH")
             throw ExitCode(ExitStatus.usage.rawValue)

@@ -2,7 +2,7 @@ public import ReformSDK
 
 /// The batch fast path: copies a plain field mapping's values straight from NDJSON input bytes to
 /// NDJSON output, building no values (or lets a ``FieldReformer`` plugin do the same, see
-/// ``FieldReformerEncoder``).
+/// ``FieldReformerEncoder``), or binds them straight into a table output (``TableDirect``).
 ///
 /// For a mapping it applies when a run has one output, written as NDJSON without rows, whose chain is a single
 /// mapping that copies required top-level fields for this manager. Each line is still checked
@@ -16,28 +16,36 @@ final class DirectMapping {
     /// plugin chain, a field reformer's (exactly one is set).
     private var mapping: DirectEncoder?
     private var fields: FieldReformerEncoder?
-    private let file: OutputFile
+    private let file: OutputFile?
+    private let table: TableDirect?
     /// Records written directly so far.
     private(set) var written = 0
     /// The first write failure; once set, every line takes the general path (which reports it).
     private(set) var failure: OutputError?
 
-    private init(mapping: DirectEncoder?, fields: FieldReformerEncoder?, file: OutputFile) {
+    private init(mapping: DirectEncoder?, fields: FieldReformerEncoder?, file: OutputFile?, table: TableDirect? = nil) {
         self.mapping = mapping
         self.fields = fields
         self.file = file
+        self.table = table
     }
 
     /// The fast path for `manager` in a run with these outputs, when it applies; `limits` are the
     /// input records' (a line past them takes the general path, which rejects it).
     static func make(for manager: ManagerRef, outputs: [OutputRuntime], limits: JSONLimits) -> DirectMapping? {
         guard outputs.count == 1, let output = outputs.first else { return nil }
-        let plans = outputs.map(\.plan)
-        if let mapping = DirectEncoder.make(for: manager, outputs: plans, format: output.format, limits: limits) {
-            return DirectMapping(mapping: mapping, fields: nil, file: output.file)
+        if let loader = output.table {
+            return TableDirect.make(for: manager, output: output.plan, loader: loader, limits: limits).map {
+                DirectMapping(mapping: nil, fields: nil, file: nil, table: $0)
+            }
         }
-        if let fields = FieldReformerEncoder.make(for: manager, outputs: plans, format: output.format, limits: limits) {
-            return DirectMapping(mapping: nil, fields: fields, file: output.file)
+        guard let file = output.file, let format = output.format else { return nil }
+        let plans = outputs.map(\.plan)
+        if let mapping = DirectEncoder.make(for: manager, outputs: plans, format: format, limits: limits) {
+            return DirectMapping(mapping: mapping, fields: nil, file: file)
+        }
+        if let fields = FieldReformerEncoder.make(for: manager, outputs: plans, format: format, limits: limits) {
+            return DirectMapping(mapping: nil, fields: fields, file: file)
         }
         return nil
     }
@@ -45,6 +53,17 @@ final class DirectMapping {
     /// Writes the record in `line` directly when it qualifies; `false` sends it down the general path.
     func write(_ line: UnsafeRawBufferPointer) -> Bool {
         guard failure == nil else { return false }
+        if let table {
+            do {
+                guard try table.write(line) else { return false }
+            } catch {
+                failure = error
+                return false
+            }
+            written += 1
+            return true
+        }
+        guard let file else { return false }
         var out: [UInt8] = []
         swap(&out, &file.buffer)
         let handled = mapping?.encode(line, into: &out) ?? fields?.encode(line, into: &out) ?? false

@@ -10,7 +10,8 @@ import Glibc
 /// `.ndjson`/`.jsonl` (and `-`, standard input) stream one record per line in constant memory;
 /// `.json` holds an array of records or one record; `.yaml`/`.yml` hold a list of records, one
 /// record, or several documents. `.ndjson.gz`, `.jsonl.gz` and `.json.gz` are decompressed as they
-/// are read. A folder stands for the input files in it, in name order.
+/// are read. A folder stands for the input files in it, in name order. `sqlite:PATH#TABLE` reads
+/// a table's rows (``TableAddress``).
 enum InputFiles {
     /// Extensions of the files a folder input reads; other files in it are left alone.
     static let extensions = [".ndjson", ".jsonl", ".json", ".yaml", ".yml", ".ndjson.gz", ".jsonl.gz", ".json.gz"]
@@ -28,7 +29,7 @@ enum InputFiles {
             }
             return [path]
         }
-        guard path != "-", FilePaths.isDirectory(path) else { return [path] }
+        guard path != "-", TableAddress(path) == nil, FilePaths.isDirectory(path) else { return [path] }
         let names = (FilePaths.contents(of: path) ?? []).filter { name in
             !name.hasPrefix(".") && extensions.contains { name.hasSuffix($0) }
         }
@@ -51,13 +52,21 @@ enum InputFiles {
 
     /// Whether `path` is read as NDJSON (everything but JSON and YAML files).
     static func isNDJSON(_ path: String) -> Bool {
-        ![".json", ".json.gz", ".yaml", ".yml"].contains { path.hasSuffix($0) }
+        TableAddress(path) == nil && ![".json", ".json.gz", ".yaml", ".yml"].contains { path.hasSuffix($0) }
+    }
+
+    /// The file `path` reads: itself, or the database of a table address.
+    static func file(of path: String) -> String {
+        TableAddress(path)?.database ?? path
     }
 
     static func open(
         _ path: String, manager: String, projection: JSONProjection?, direct: DirectMapping? = nil,
         limits: JSONLimits = NDJSONReader.defaultLimits
     ) throws(SourceError) -> any RecordSource {
+        if let address = TableAddress(path) {
+            return try TableSource(address, manager: manager)
+        }
         if path.hasSuffix(".yaml") || path.hasSuffix(".yml") {
             do { return try YAMLFileSource(path: path, manager: manager, bytes: try FilePaths.readAll(path)) } catch let error
                 as FileReadError

@@ -3,7 +3,7 @@ import ReformYAML
 
 extension PipelineDecoder {
     static let runKeys = ["managers", "params", "reform", "rows", "output", "outputs", "description"]
-    static let outputKeys = ["reform", "rows", "format", "path", "bom"]
+    static let outputKeys = ["reform", "rows", "format", "path", "bom"] + tableOutputKeys
 
     func decodeRuns(
         _ node: YAMLNode, managers: [ManagerPlan], reformers: [String: ReformerPlan], rows: [String: RowsPlan]
@@ -69,14 +69,28 @@ extension PipelineDecoder {
                     guard let om = context.mapping(item, "an output of \(what)", allowed: PipelineDecoder.outputKeys) else { continue }
                     if let output = decodeOutput(om, om, what, refs, reformers, rows) { outputs.append(output) }
                 }
-                let toStdout = outputs.filter { $0.path == nil }
+                let toStdout = outputs.filter(\.writesToStandardOutput)
                 if toStdout.count > 1 {
                     context.error(
                         "\(toStdout.count) outputs of \(what) write to standard output; give all but one a 'path'",
                         at: list.location)
                 }
+                var tables: [String: TablePlan] = [:]
+                for table in outputs.compactMap(\.table) {
+                    let name = FilePaths.canonical(table.database) + "#" + table.name.lowercased()
+                    if let first = tables[name] {
+                        context.error(
+                            "two outputs of \(what) load table '\(table.name)' of \(table.database) (the first at line "
+                                + "\(first.location.line)); give each output a table of its own",
+                            at: table.location)
+                    }
+                    tables[name] = table
+                }
             } else {
-                let om = m["output"].flatMap { context.mapping($0, "'output' of \(what)", allowed: ["rows", "format", "path", "bom"]) }
+                let om = m["output"].flatMap {
+                    context.mapping(
+                        $0, "'output' of \(what)", allowed: ["rows", "format", "path", "bom"] + PipelineDecoder.tableOutputKeys)
+                }
                 if let output = decodeOutput(m, om, what, refs, reformers, rows) { outputs.append(output) }
             }
             return RunPlan(name: entry.key, managers: refs, params: params, outputs: outputs, location: entry.keyLocation)
@@ -111,6 +125,20 @@ extension PipelineDecoder {
             }
         }
         let (chain, keys) = checkChain(names, managers: managers, reformers: reformers, what)
+        if let settings, settings["sqlite"] != nil {
+            // A table that cannot be loaded has its errors already; no stand-in output is made.
+            guard let table = decodeTable(settings, chain: chain, keys: keys, managers: managers, what) else { return nil }
+            return OutputPlan(
+                chain: chain, rows: nil, format: nil, path: nil, keys: keys?.constants, byteOrderMark: false, table: table,
+                location: chainSource.node.location)
+        }
+        for key in PipelineDecoder.tableOutputKeys.dropFirst() {
+            if let entry = settings?.entry(key) {
+                context.error(
+                    "'\(key)' of an output of \(what) is for table outputs; add 'sqlite: PATH' (the database file), or remove it",
+                    at: entry.keyLocation)
+            }
+        }
         var rowsPlan: RowsPlan?
         if let rowsNode, let name = context.string(rowsNode, "'rows' of \(what)") {
             if let declared = rows[name] {
@@ -120,7 +148,7 @@ extension PipelineDecoder {
             }
         }
         return OutputPlan(
-            chain: chain, rows: rowsPlan, format: format, path: path, keys: keys?.constants, byteOrderMark: byteOrderMark,
+            chain: chain, rows: rowsPlan, format: format, path: path, keys: keys?.constants, byteOrderMark: byteOrderMark, table: nil,
             location: chainSource.node.location)
     }
 }

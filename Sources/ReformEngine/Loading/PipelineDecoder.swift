@@ -74,7 +74,10 @@ package struct PipelineDecoder {
         [
             RunPlan(
                 name: "default", managers: managers.map(\.ref), params: [:],
-                outputs: [OutputPlan(chain: [], rows: nil, format: nil, path: nil, keys: nil, byteOrderMark: false, location: location)],
+                outputs: [
+                    OutputPlan(
+                        chain: [], rows: nil, format: nil, path: nil, keys: nil, byteOrderMark: false, table: nil, location: location)
+                ],
                 location: location)
         ]
     }

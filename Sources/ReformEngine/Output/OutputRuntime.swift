@@ -12,31 +12,55 @@ import Glibc
 /// (stable) at the end, unsorted ones stream them.
 struct OutputRuntime {
     let plan: OutputPlan
-    let file: OutputFile
+    /// The file written; `nil` for a table output.
+    let file: OutputFile?
+    /// The table loaded; `nil` for a file output.
+    private(set) var table: TableLoader?
+    /// Where the records go, for messages and the summary: the file's path (`-` for standard
+    /// output) or `DATABASE#TABLE`.
+    let displayName: String
     private var chain: ChainRunner
-    private var writer: any RecordWriter
+    private var writer: (any RecordWriter)?
     private var produced: [Record] = []
     private var rejected: [ChainRunner.Rejection] = []
     private var rowList: RowList?
     private var rowRules: (byManager: [Int: PipelineRecord.Rules], other: PipelineRecord.Rules)?
     private(set) var written = 0
-    /// The format records are written in.
-    let format: OutputFormat
+    /// The format records are written in; `nil` for a table output.
+    let format: OutputFormat?
 
     /// The runtime of output `index` of a run; `file`, when given, is written instead of a new
     /// atomic file at the output's path (an incremental run's resumable output). `title` names an
-    /// HTML page whose output has no row shape (the shape's name does otherwise).
+    /// HTML page whose output has no row shape (the shape's name does otherwise). A table output
+    /// opens its database in `transactions` (one transaction per database for the whole run).
     init(
         _ plan: OutputPlan, index: Int, options: RunOptions, managers: [ManagerRef], file given: OutputFile? = nil,
-        title: String? = nil
+        title: String? = nil, transactions: DatabaseTransactions
     ) throws(RunError) {
         self.plan = plan
         chain = try ChainRunner(
             plans: plan.chain, origin: Origin(manager: managers.first ?? ManagerRef(index: 0, name: ""), sequence: 0),
             sortMemory: options.sortMemory)
+        chain.timing = options.collectsStats
+        if let table = plan.table {
+            do {
+                let loader = try TableLoader(
+                    table, path: OutputRuntime.resolve(table.database, options: options),
+                    transactions: transactions)
+                self.table = loader
+                displayName = loader.displayName
+            } catch {
+                throw RunError(error)
+            }
+            file = nil
+            format = nil
+            writer = nil
+            return
+        }
         let toStdout = plan.path == nil
         let path = OutputRuntime.path(of: plan, options: options)
         let format = (toStdout ? options.format : nil) ?? plan.format ?? (plan.rows != nil ? .table : .ndjson)
+        let file: OutputFile
         do {
             if let given {
                 file = given
@@ -64,15 +88,23 @@ struct OutputRuntime {
             columns: columns, output: file, colour: options.colour ?? colour,
             maxWidth: isTerminal ? options.maxWidth : nil, title: plan.rows?.name ?? title,
             expectedKeys: plan.rows == nil ? plan.keys : nil, byteOrderMark: plan.byteOrderMark || options.csvByteOrderMark)
-        chain.timing = options.collectsStats
+        self.file = file
         self.format = format
+        displayName = file.displayPath
     }
 
     /// Where `plan` writes: its declared path (under ``RunOptions/outputFolder`` when set), or
     /// `--output` for the standard-output output; nil for standard output itself.
     static func path(of plan: OutputPlan, options: RunOptions) -> String? {
+        guard plan.table == nil else { return nil }
         guard let declared = plan.path else { return options.outputPath }
-        return options.outputFolder.map {
+        return resolve(declared, options: options)
+    }
+
+    /// A declared output path (a file or a database): under ``RunOptions/outputFolder`` when set,
+    /// else as declared (relative to the working folder).
+    static func resolve(_ declared: String, options: RunOptions) -> String {
+        options.outputFolder.map {
             FilePaths.resolve(declared.hasPrefix("/") ? String(declared.dropFirst()) : declared, against: $0)
         }
             ?? declared
@@ -112,7 +144,7 @@ struct OutputRuntime {
     /// Appends `count` records a worker already wrote as NDJSON bytes.
     mutating func appendEncoded(_ bytes: [UInt8], count: Int) throws(OutputError) {
         written += count
-        try file.append(bytes)
+        try file?.append(bytes)
     }
 
     /// Counts records a fast path wrote straight to this output's file.
@@ -127,21 +159,21 @@ struct OutputRuntime {
         try drain(deadLetter: deadLetter, inputName: nil)
         if var list = rowList {
             written += list.count
-            try list.write(to: &writer)
+            try withWriter { writer throws(OutputError) in try list.write(to: &writer) }
             rowList = list
         }
-        try writer.finish()
+        try writer?.finish()
     }
 
     private mutating func drain(deadLetter: DeadLetter, inputName: String?) throws(OutputError) {
         if let failure = rejected.first(where: { $0.error.isSpillFailure }) {
-            throw OutputError(path: file.displayPath, message: failure.error.message)
+            throw OutputError(path: displayName, message: failure.error.message)
         }
         for rejection in rejected {
             let origin = rejection.record.origin
             try deadLetter.add(
                 manager: origin.manager.name, sequence: origin.sequence, input: input(origin, inputName),
-                stage: "reformer '\(rejection.stage)'" + (plan.path.map { " (output \($0))" } ?? ""),
+                stage: "reformer '\(rejection.stage)'" + (plan.destination.map { " (output \($0))" } ?? ""),
                 error: rejection.error, record: rejection.record.value)
         }
         rejected.removeAll(keepingCapacity: true)
@@ -150,7 +182,7 @@ struct OutputRuntime {
             for record in produced {
                 let rules = rowRules.byManager[record.origin.manager.index] ?? rowRules.other
                 do { try PipelineRecord(value: record.value, rules: rules).giveData(to: &list) } catch {
-                    if error.isSpillFailure { throw OutputError(path: file.displayPath, message: error.message) }
+                    if error.isSpillFailure { throw OutputError(path: displayName, message: error.message) }
                     try deadLetter.add(
                         manager: record.origin.manager.name, sequence: record.origin.sequence, input: input(record.origin, inputName),
                         stage: "row shape '\(plan.rows?.name ?? "")'", error: error, record: record.value)
@@ -158,16 +190,35 @@ struct OutputRuntime {
             }
             if list.shape.sortColumn == nil {
                 written += list.count
-                try list.write(to: &writer)
+                try withWriter { writer throws(OutputError) in try list.write(to: &writer) }
             }
             rowList = list
+        } else if let table {
+            for record in produced {
+                if let rejection = try table.write(record.value) {
+                    try deadLetter.add(
+                        manager: record.origin.manager.name, sequence: record.origin.sequence, input: input(record.origin, inputName),
+                        stage: "table \(plan.destination ?? displayName)", error: rejection, record: record.value)
+                } else {
+                    written += 1
+                }
+            }
         } else {
             for record in produced {
-                try writer.write(record.value, style: .plain)
+                try writer?.write(record.value, style: .plain)
                 written += 1
             }
         }
         produced.removeAll(keepingCapacity: true)
+    }
+
+    /// Runs `body` on the writer, taken out of the runtime meanwhile so that it is never copied
+    /// (a table writer holds its rows).
+    private mutating func withWriter(_ body: (inout any RecordWriter) throws(OutputError) -> Void) throws(OutputError) {
+        guard var current = writer else { return }
+        writer = nil
+        defer { writer = current }
+        try body(&current)
     }
 
     /// Where a record came from, for its dead-letter entry: `file:line`, `fixtures page 2`.

@@ -32,7 +32,7 @@ final class BatchWorker: @unchecked Sendable {
             chain.timing = timing
             return chain
         }
-        stageSuffixes = outputs.map { output in output.path.map { " (output \($0))" } ?? "" }
+        stageSuffixes = outputs.map { output in output.destination.map { " (output \($0))" } ?? "" }
         self.encodesBytes = encodesBytes
         self.direct = direct
         self.projection = projection

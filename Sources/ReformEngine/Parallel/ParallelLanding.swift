@@ -58,15 +58,17 @@ struct ParallelLanding {
     /// One worker per job, each with its own encoder, projection and chain runners: sharing their
     /// arrays would make every line's retains fight over one reference count across cores
     /// (measured: 3x the retain time).
-    private func makeWorkers(formats: [OutputFormat]) throws(RunError) -> [BatchWorker] {
+    private func makeWorkers(formats: [OutputFormat?]) throws(RunError) -> [BatchWorker] {
         let encodesBytes = zip(outputs, formats).map { $0.rows == nil && $1 == .ndjson }
         var workers: [BatchWorker] = []
         do throws(RunError) {
             for _ in 0..<options.jobs {
+                // A table output (no format) takes records, never bytes.
                 let direct =
                     options.directWrites
-                    ? DirectEncoder.make(for: manager, outputs: outputs, format: formats.first ?? .ndjson, limits: options.recordLimits)
-                    : nil
+                    ? formats.first.flatMap { $0 }.flatMap {
+                        DirectEncoder.make(for: manager, outputs: outputs, format: $0, limits: options.recordLimits)
+                    } : nil
                 let projection = InputProjection.make(for: manager, outputs: outputs)
                 workers.append(
                     try BatchWorker(

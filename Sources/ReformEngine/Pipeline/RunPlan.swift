@@ -15,7 +15,8 @@ public struct RunPlan: Sendable {
     public let location: SourceLocation
 }
 
-/// One output of a run: a reformer chain, an optional row shape, a format and a destination.
+/// One output of a run: a reformer chain, an optional row shape, a format and a destination (a
+/// file, standard output, or an SQL table).
 public struct OutputPlan: Sendable {
     /// The reformers of the chain in order, with key references resolved for this chain; empty
     /// means the raw records.
@@ -24,13 +25,24 @@ public struct OutputPlan: Sendable {
     public let rows: RowsPlan?
     /// The format; `nil` lets the command line or the default (`table` with rows, else `ndjson`) decide.
     public let format: OutputFormat?
-    /// The output file, relative to the working folder; `nil` is standard output.
+    /// The output file, relative to the working folder; `nil` is standard output (or a table).
     public let path: String?
     /// The constant keys the chain ends with, when known (checked at load time).
     public let keys: [String]?
     /// Whether a CSV output starts with the UTF-8 byte-order mark (`bom: true`), which spreadsheet
     /// programs need to read CJK text as UTF-8.
     public let byteOrderMark: Bool
+    /// The SQL table the records are loaded into instead of a file (`sqlite:`), if any.
+    public let table: TablePlan?
     /// Where the output is declared.
     public let location: SourceLocation
+}
+
+extension OutputPlan {
+    /// Whether the output goes to standard output (or `--output`): no `path`, no table.
+    public var writesToStandardOutput: Bool { path == nil && table == nil }
+
+    /// Where the output goes as declared, for dead-letter entries: its `path`, or `DATABASE#TABLE`;
+    /// `nil` for standard output.
+    var destination: String? { path ?? table.map { $0.database + "#" + $0.name } }
 }

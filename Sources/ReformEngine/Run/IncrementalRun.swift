@@ -78,6 +78,14 @@ final class IncrementalRun {
         let path = StateStore.path(of: runner.pipeline, options: options)
         var store = options.fullRefresh ? StateStore(path: path, document: Object()) : try StateStore.load(path: path)
         for (index, plan) in runPlan.outputs.enumerated() {
+            if let table = plan.table {
+                throw RunError(
+                    .output,
+                    "output \(index + 1) of run '\(runPlan.name)' loads table '\(table.name)' of \(table.database); incremental "
+                        + "managers save their state beside file outputs, and committing it in the table's transaction is not "
+                        + "supported yet: write an ndjson file from this run, and load it into the table with a run of its own "
+                        + "(reform run --input MANAGER=FILE)")
+            }
             let format = (plan.path == nil ? options.format : nil) ?? plan.format ?? (plan.rows != nil ? .table : .ndjson)
             guard format == .ndjson || format == .csv || plan.path == nil else {
                 throw RunError(
@@ -266,7 +274,7 @@ final class IncrementalRun {
         var written = Object()
         for target in targets {
             let bytes: Int
-            do { bytes = try outputs[target.output].file.sync() } catch { throw RunError(error) }
+            do { bytes = try outputs[target.output].file?.sync() ?? 0 } catch { throw RunError(error) }
             written[target.path] = .object(["written": .string(target.written), "bytes": .int(bytes)])
         }
         var store = store
@@ -284,7 +292,7 @@ final class IncrementalRun {
     func commit(_ outputs: [OutputRuntime]) throws(RunError) {
         var marks = Object()
         for target in targets {
-            do { _ = try outputs[target.output].file.sync() } catch { throw RunError(error) }
+            do { _ = try outputs[target.output].file?.sync() } catch { throw RunError(error) }
             guard let identity = fileIdentity(target.written) else {
                 throw RunError(.output, "\(target.written): the output being written is gone", cause: nil)
             }

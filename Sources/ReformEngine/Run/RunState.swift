@@ -9,6 +9,8 @@ struct RunState {
     let plan: RunPlan
     /// One runtime per output of the run (chain, writer, temporary file), in declaration order.
     var outputs: [OutputRuntime]
+    /// The open transactions of the table outputs, one per database.
+    let tables: DatabaseTransactions
     /// Where rejected records go.
     let deadLetter: DeadLetter
     /// The `--record` folders being written, one per live manager that records.

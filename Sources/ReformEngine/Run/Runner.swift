@@ -110,6 +110,13 @@ public struct Runner: Sendable {
     private func checkPaths(of plan: RunPlan) throws(RunError) {
         var paths = PathCollisions()
         for (index, output) in plan.outputs.enumerated() {
+            if let table = output.table {
+                // Tables of one database share it: it is named once.
+                let database = OutputRuntime.resolve(table.database, options: options)
+                guard !paths.writes.contains(where: { $0.path == database }) else { continue }
+                paths.writes.append(.init(path: database, what: "the database of output \(index + 1) of run '\(plan.name)'"))
+                continue
+            }
             guard let path = OutputRuntime.path(of: output, options: options) else { continue }
             let what = output.path == nil ? "--output" : "output \(index + 1) of run '\(plan.name)'"
             paths.writes.append(.init(path: path, what: what))
@@ -119,7 +126,9 @@ public struct Runner: Sendable {
         for input in options.inputs {
             let files: [String]
             do { files = try InputFiles.expand(input.path, manager: input.manager) } catch { throw RunError(error) }
-            for file in files { paths.reads.append(.init(path: file, what: "an input of manager '\(input.manager)'")) }
+            for file in files {
+                paths.reads.append(.init(path: InputFiles.file(of: file), what: "an input of manager '\(input.manager)'"))
+            }
         }
         try paths.check()
     }
@@ -130,6 +139,7 @@ public struct Runner: Sendable {
         // An HTML page without a row shape is named after the pipeline (`name:`, else its file).
         let file = pipeline.file.split(separator: "/").last.map(String.init) ?? pipeline.file
         let title = pipeline.name.isEmpty ? String(file.hasSuffix(".yaml") ? file.dropLast(5) : file[...]) : pipeline.name
+        let tables = DatabaseTransactions()
         for (index, output) in plan.outputs.enumerated() {
             var file: OutputFile?
             if let target = incremental?.targets.first(where: { $0.output == index }) {
@@ -137,10 +147,18 @@ public struct Runner: Sendable {
                     throw RunError(error)
                 }
             }
-            outputs.append(try OutputRuntime(output, index: index, options: options, managers: plan.managers, file: file, title: title))
+            do {
+                outputs.append(
+                    try OutputRuntime(
+                        output, index: index, options: options, managers: plan.managers, file: file, title: title, transactions: tables))
+            } catch {
+                for output in outputs { output.file?.abandon() }
+                tables.rollbackAll()
+                throw error
+            }
         }
         var state = RunState(
-            plan: plan, outputs: outputs, deadLetter: DeadLetter(path: deadLetterPath),
+            plan: plan, outputs: outputs, tables: tables, deadLetter: DeadLetter(path: deadLetterPath),
             stats: options.collectsStats ? RunStats() : nil, started: MonotonicClock.now())
         state.incremental = incremental
         return state
@@ -200,7 +218,8 @@ public struct Runner: Sendable {
                 error = error.adding("; the records landed before it are kept, and the next run resumes from there")
             } catch {}
         }
-        for output in state.outputs { output.file.abandon() }
+        for output in state.outputs { output.file?.abandon() }
+        state.tables.rollbackAll()
         for recorder in state.recorders { recorder.abandon() }
         var failure = error
         do throws(OutputError) {
@@ -213,10 +232,19 @@ public struct Runner: Sendable {
     }
 
     /// Puts every output, recording and the dead-letter file in place: all outputs or none (a
-    /// failed rename puts back the ones already replaced).
+    /// failed rename puts back the ones already replaced). Tables commit first: a database that
+    /// cannot commit (another writer, a full disk) leaves every file as it was.
     private func commit(_ state: RunState) throws(RunError) {
+        let files = state.outputs.compactMap(\.file)
         do throws(OutputError) {
-            try OutputFile.commitAll(state.outputs.map(\.file))
+            do { try state.tables.commitAll() } catch {
+                for file in files { file.abandon() }
+                throw error
+            }
+            do { try OutputFile.commitAll(files) } catch {
+                guard state.outputs.contains(where: { $0.table != nil }) else { throw error }
+                throw OutputError(path: error.path, message: error.message + " (the run's tables were committed before it)")
+            }
             for recorder in state.recorders { try recorder.commit() }
             try state.deadLetter.commit()
             if state.deadLetter.count == 0 { state.deadLetter.removeStale() }
@@ -233,7 +261,7 @@ public struct Runner: Sendable {
         var summary = state.summary
         summary.alreadyLanded = state.incremental?.skippedAsSeen ?? 0
         summary.recorded = state.recorders.map { ($0.folder, $0.count) }
-        summary.written = state.outputs.map { ($0.file.displayPath, $0.written) }
+        summary.written = state.outputs.map { ($0.displayName, $0.written) }
         summary.rejected = state.deadLetter.count
         summary.deadLetterPath = state.deadLetter.count > 0 ? state.deadLetter.path : nil
         if var stats = state.stats {

@@ -2,8 +2,13 @@ package import ReformEngine
 import ReformSDK
 import ReformYAML
 
-/// `reform cat`: reads JSON, NDJSON or YAML documents and writes them back in another notation,
-/// for looking at raw API data. NDJSON is streamed in constant memory.
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `reform cat`: reads JSON, NDJSON or YAML documents, or a table's rows (`sqlite:PATH#TABLE`),
+/// and writes them back in another notation, for looking at raw API data and stored records.
+/// NDJSON and tables are streamed in constant memory.
 package struct DocumentConverter {
     /// The notations `reform cat` writes.
     package enum Target: String, Sendable, CaseIterable {
@@ -34,6 +39,7 @@ package struct DocumentConverter {
     /// Converts the file at `path` (`-` for standard input); returns the rendered diagnostics of
     /// invalid input (`file:line:column: error: …` with the source line), empty when all was valid.
     package mutating func convert(path: String) throws(OutputError) -> [String] {
+        if let address = TableAddress(path) { return try convertTable(address) }
         let name = path == "-" ? "<stdin>" : path
         let lower = path.lowercased()
         if lower.hasSuffix(".ndjson") || lower.hasSuffix(".jsonl") {
@@ -105,6 +111,18 @@ package struct DocumentConverter {
             }
         }
         return problems
+    }
+
+    /// Writes every row of the table at `address` as a record, in the table's order.
+    private mutating func convertTable(_ address: TableAddress) throws(OutputError) -> [String] {
+        let reader: TableReader
+        do { reader = try TableReader(address) } catch { return ["\(error.path): error: \(error.message)"] }
+        while true {
+            let record: Value?
+            do { record = try reader.next() } catch { return ["\(error.path): error: \(error.message)"] }
+            guard let record else { return [] }
+            try emit(record)
+        }
     }
 
     private mutating func emit(_ value: Value) throws(OutputError) {

@@ -1,0 +1,252 @@
+import ReformSDK
+import ReformYAML
+
+/// `{ sqlite: PATH, table: NAME, mode: replace | append | upsert, key: [...], types: {...} }`:
+/// an output that loads its chain's keyed records into an SQL table.
+extension PipelineDecoder {
+    /// The keys of a table output, besides the chain's `reform`.
+    static let tableOutputKeys = ["sqlite", "table", "mode", "key", "types"]
+
+    /// The table `settings` declares, checked against the chain's keys (its columns) and what the
+    /// chain makes of each key (their types); `nil` with errors when it cannot be loaded.
+    func decodeTable(
+        _ settings: Mapping, chain: [ReformerPlan], keys: KeySet?, managers: [ManagerRef], _ what: String
+    ) -> TablePlan? {
+        guard let databaseNode = settings["sqlite"] else { return nil }
+        let output = "the sqlite output of \(what)"
+        for other in ["rows", "format", "path"] {
+            if let entry = settings.entry(other) {
+                context.error(
+                    "'\(other)' does not apply to \(output): it writes rows into a table (its columns are the chain's keys); "
+                        + "declare a separate output for a file",
+                    at: entry.keyLocation)
+            }
+        }
+        let database = context.string(databaseNode, "'sqlite' of \(what)").flatMap { path -> String? in
+            guard !path.isEmpty else {
+                context.error(
+                    "'sqlite' of \(what) must be the database file's path, as in sqlite: out/listings.db", at: databaseNode.location)
+                return nil
+            }
+            return checkedOutputPath(path, what, at: databaseNode.location)
+        }
+        var tableName: String?
+        if let node = context.requireKey("table", in: settings, output), let name = context.string(node, "'table' of \(what)") {
+            if name.isEmpty || name.lowercased().hasPrefix("sqlite_") {
+                context.error(
+                    "'table' of \(what) must be a table name, and names starting with sqlite_ belong to SQLite; give one such as listings",
+                    at: node.location)
+            } else {
+                tableName = name
+            }
+        }
+        let mode = settings["mode"].flatMap { context.choice($0, "table mode", as: TablePlan.Mode.self) } ?? .replace
+        guard let keys else {
+            let last = chain.last.map { "its last reformer, '\($0.name)', declares none" } ?? "it has no 'reform' chain"
+            context.error(
+                "\(output) needs records with declared keys (the table's columns), but \(last); "
+                    + "end the chain with a reformer that declares 'keys:'",
+                at: databaseNode.location)
+            return nil
+        }
+        let inferred = inferredTypes(chain: chain, keys: keys, managers: managers)
+        var declared: [String: ColumnType] = [:]
+        if let typesNode = settings["types"], let types = context.mapping(typesNode, "'types' of \(what)", allowed: nil) {
+            for entry in types.entries {
+                guard let key = keys.key(named: entry.key) else {
+                    context.error(
+                        "'types' of \(what) names '\(entry.key)', which is not one of the chain's keys"
+                            + Suggestions.hint(for: entry.key, in: keys.keys.map(\.name))
+                            + " (its keys: \(keys.keys.map(\.name).joined(separator: ", ")))",
+                        at: entry.keyLocation)
+                    continue
+                }
+                guard let type = context.choice(entry.value, "column type", as: ColumnType.self) else { continue }
+                if let made = inferred[key.constant], !ColumnType.fits(made.type, into: type) {
+                    context.error(
+                        "'\(key.name)' is declared \(type.rawValue) in 'types' of \(what), but \(made.source) makes it "
+                            + "\(made.type.rawValue); declare it \(made.type.rawValue), or convert it in the reformer (convert: \(type.conversionName))",
+                        at: entry.value.location)
+                    continue
+                }
+                declared[key.constant] = type
+            }
+        }
+        var conflicts: [String] = []
+        let columns = keys.keys.map { key -> TableColumn in
+            if let type = declared[key.constant] { return TableColumn(name: key.constant, key: key.name, type: type, isKnown: true) }
+            if let made = inferred[key.constant] {
+                if let other = made.conflict {
+                    conflicts.append(
+                        "'\(key.name)' is \(made.type.rawValue) from \(made.source) but \(other.type.rawValue) from \(other.source)")
+                }
+                return TableColumn(name: key.constant, key: key.name, type: made.type, isKnown: true)
+            }
+            return TableColumn(name: key.constant, key: key.name, type: .text, isKnown: false)
+        }
+        for conflict in conflicts {
+            context.error(
+                "\(output): \(conflict), and a column has one type; convert both the same way, or declare the column in 'types'",
+                at: settings["types"]?.location ?? databaseNode.location)
+        }
+        var keyColumns: [String] = []
+        if let keyNode = settings["key"] {
+            if mode != .upsert {
+                context.error(
+                    "'key' of \(what) is for mode: upsert (the rows it matches are updated); remove it, or set mode: upsert",
+                    at: settings.entry("key")?.keyLocation ?? keyNode.location)
+            }
+            let items: [YAMLNode]
+            if case .sequence(let s) = keyNode.content { items = s } else { items = [keyNode] }
+            for item in items {
+                guard let name = context.string(item, "'key' of \(what)") else { continue }
+                guard let key = keys.key(named: name) else {
+                    context.error(
+                        "'key' of \(what) names '\(name)', which is not one of the chain's keys"
+                            + Suggestions.hint(for: name, in: keys.keys.map(\.name))
+                            + " (its keys: \(keys.keys.map(\.name).joined(separator: ", ")))",
+                        at: item.location)
+                    continue
+                }
+                if keyColumns.contains(key.constant) {
+                    context.error("'key' of \(what) names '\(name)' twice", at: item.location)
+                    continue
+                }
+                keyColumns.append(key.constant)
+            }
+            if items.isEmpty {
+                context.error("'key' of \(what) must name at least one of the chain's keys, as in key: [id]", at: keyNode.location)
+            }
+        } else if mode == .upsert {
+            context.error(
+                "\(output) has mode: upsert, which needs 'key': the keys that identify a row, as in key: [\(keys.keys.first?.name ?? "id")]",
+                at: settings["mode"]?.location ?? databaseNode.location)
+        }
+        guard let database, let tableName else { return nil }
+        return TablePlan(
+            database: database, name: tableName, mode: mode, columns: columns, key: mode == .upsert ? keyColumns : [],
+            location: settings.node.location)
+    }
+
+    /// What the chain is known to make of each key (by constant), from its last reformer that
+    /// sets keys: a mapping rule's `convert`, array reduction, template or constant, and a steps
+    /// reformer's `convert` and `set` steps. Keys nothing says anything about are left out.
+    private func inferredTypes(chain: [ReformerPlan], keys: KeySet, managers: [ManagerRef]) -> [String: InferredType] {
+        var types: [String: InferredType] = [:]
+        for reformer in chain {
+            switch reformer.kind {
+            case .mapping(let mapping):
+                // Each manager's rule for a key says what it makes, or nothing (a plain path);
+                // the column takes the widest of what they say.
+                var made: [String: [(type: ColumnType, source: String)]] = [:]
+                for manager in managers {
+                    for rule in mapping.perManager[manager.index] ?? mapping.shared ?? [] {
+                        guard let type = ColumnType.made(by: rule) else { continue }
+                        made[rule.constant, default: []].append((type, "reformer '\(reformer.name)' (for manager '\(manager.name)')"))
+                    }
+                }
+                types = [:]
+                for (constant, list) in made {
+                    guard var known = list.first.map({ InferredType(type: $0.type, source: $0.source) }) else { continue }
+                    for other in list.dropFirst() where !ColumnType.fits(other.type, into: known.type) {
+                        if ColumnType.fits(known.type, into: other.type) {
+                            known = InferredType(type: other.type, source: other.source)
+                        } else if known.conflict == nil {
+                            known.conflict = other
+                        }
+                    }
+                    types[constant] = known
+                }
+            case .steps(let steps):
+                for step in steps {
+                    let source = "step '\(step.name)' of reformer '\(reformer.name)'"
+                    switch step.kind {
+                    case .convert(let conversions):
+                        for (key, conversion) in conversions { types[key] = InferredType(type: ColumnType(conversion), source: source) }
+                    case .set(let templates):
+                        for (key, _) in templates { types[key] = InferredType(type: .text, source: source) }
+                    case .rename(let pairs):
+                        var renamed = types
+                        for (from, to) in pairs {
+                            renamed[from] = nil
+                            renamed[to] = types[from]
+                        }
+                        types = renamed
+                    case .select, .explode, .flatten:
+                        types = [:]
+                    default:
+                        continue
+                    }
+                }
+            case .plugin:
+                types = [:]
+            }
+        }
+        let constants = Set(keys.constants)
+        return types.filter { constants.contains($0.key) }
+    }
+}
+
+/// What the chain makes of one key, and from where (for messages).
+private struct InferredType {
+    var type: ColumnType
+    var source: String
+    /// Another type another manager's rule makes of the same key.
+    var conflict: (type: ColumnType, source: String)? = nil
+}
+
+extension ColumnType {
+    /// The type a conversion makes.
+    init(_ conversion: Conversion) {
+        switch conversion {
+        case .int: self = .int
+        case .double: self = .double
+        case .bool: self = .bool
+        case .string: self = .text
+        case .date: self = .date
+        }
+    }
+
+    /// The `convert:` name that makes this type.
+    var conversionName: String {
+        switch self {
+        case .int: "int"
+        case .double: "double"
+        case .bool: "bool"
+        case .text, .json: "string"
+        case .date: "date"
+        }
+    }
+
+    /// Whether values of type `made` can be stored in a column of type `column` as they are.
+    static func fits(_ made: ColumnType, into column: ColumnType) -> Bool {
+        made == column || column == .json || (made == .int && column == .double) || (made == .date && column == .text)
+    }
+
+    /// What a mapping rule is known to make, when its conversion, array reduction, template or
+    /// constant says.
+    static func made(by rule: FieldRule) -> ColumnType? {
+        if let conversion = rule.conversion { return ColumnType(conversion) }
+        if let array = rule.array {
+            switch array.reduction {
+            case .list: return .json
+            case .count: return .int
+            case .join: return .text
+            case .first, .last: return nil
+            }
+        }
+        switch rule.source {
+        case .template: return .text
+        case .path: return nil
+        case .constant(let value):
+            switch value {
+            case .int: return .int
+            case .double: return .double
+            case .bool: return .bool
+            case .string: return .text
+            case .array, .object: return .json
+            case .null: return nil
+            }
+        }
+    }
+}

@@ -1,0 +1,73 @@
+public import ReformYAML
+
+/// An SQL table an output loads its records into (`{ sqlite: PATH, table: NAME, mode, key, types }`).
+///
+/// The columns are the chain's declared keys in declared order, named by their constants (the
+/// names consumers of every other output read), each with a type declared in `types:` or
+/// inferred from the chain. Checked when the pipeline is loaded; the table itself is checked
+/// (or created) when the run starts.
+public struct TablePlan: Sendable {
+    /// What a run does with the rows the table already holds.
+    public enum Mode: String, Sendable, CaseIterable {
+        /// Delete them, in the same transaction as the new rows (the table is the run's records).
+        case replace
+        /// Keep them and insert the new rows after them.
+        case append
+        /// Insert new rows, update the row with the same `key` (one row per key).
+        case upsert
+    }
+
+    /// The database file, relative to the working folder (confined to it like other output paths).
+    public let database: String
+    /// The table's name.
+    public let name: String
+    /// Replace, append or upsert.
+    public let mode: Mode
+    /// The columns in order.
+    public let columns: [TableColumn]
+    /// The columns an upsert matches rows on (names of ``columns``); empty for other modes.
+    public let key: [String]
+    /// Where the output is declared.
+    public let location: SourceLocation
+}
+
+/// One column of a ``TablePlan``: a declared key's constant and the type of its values.
+public struct TableColumn: Sendable, Hashable {
+    /// The column's name: the key's constant (`kPropertyListDataKeyID`).
+    public let name: String
+    /// The key's short name in the pipeline (`id`).
+    public let key: String
+    /// What its values are.
+    public let type: ColumnType
+    /// Whether the type was declared in `types:` or inferred from a conversion, a template or a
+    /// constant of the chain (values are then converted to it); `false`: nothing says, and the
+    /// column takes any value as text.
+    public let isKnown: Bool
+}
+
+/// The type of a table column's values, as the pipeline names it (`types: { price: int }`).
+public enum ColumnType: String, Sendable, CaseIterable {
+    /// A 64-bit integer (`INTEGER`).
+    case int
+    /// A double (`REAL`); integers are stored as doubles.
+    case double
+    /// `true`/`false`, stored as the integers 1 and 0 (declared `BOOLEAN`, read back as bools).
+    case bool
+    /// Text (`TEXT`).
+    case text
+    /// An ISO 8601 date or date-time, as `convert: date` makes it (`TEXT`).
+    case date
+    /// Any value as compact JSON text (`JSON`): for arrays and objects.
+    case json
+
+    /// The type the column is declared with in `CREATE TABLE`.
+    public var sqlType: String {
+        switch self {
+        case .int: "INTEGER"
+        case .double: "REAL"
+        case .bool: "BOOLEAN"
+        case .text, .date: "TEXT"
+        case .json: "JSON"
+        }
+    }
+}

@@ -1,0 +1,106 @@
+/// Checking a table against the pipeline's columns, or creating it.
+extension TableLoader {
+    /// A column as the database declares it.
+    struct ExistingColumn {
+        let name: String
+        let type: String
+        let primaryKey: Int
+    }
+
+    /// Creates `plan`'s table when it is missing (with a unique index on the upsert key); checks
+    /// an existing one has the pipeline's columns, with the same type affinity, and for upsert a
+    /// unique index on the key. Never alters a table.
+    static func prepareTable(_ plan: TablePlan, on connection: SQLiteConnection) throws(SQLiteError) {
+        let table = SQLiteConnection.quoted(plan.name)
+        let kind = try objectKind(plan.name, on: connection)
+        guard let kind else {
+            var parts = plan.columns.map { "\(SQLiteConnection.quoted($0.name)) \($0.type.sqlType)" }
+            if plan.mode == .upsert { parts.append("UNIQUE (\(plan.key.map(SQLiteConnection.quoted).joined(separator: ", ")))") }
+            try connection.execute(
+                "CREATE TABLE \(table) (\(parts.joined(separator: ", ")))", doing: "cannot create table '\(plan.name)'")
+            return
+        }
+        guard kind == "table" else {
+            throw SQLiteError(
+                code: 1,
+                message: "'\(plan.name)' in \(connection.displayPath) is a \(kind), not a table; give the output another table name")
+        }
+        let existing = try columns(of: plan.name, on: connection)
+        let wanted = Dictionary(plan.columns.map { ($0.name, affinity(of: $0.type.sqlType)) }, uniquingKeysWith: { a, _ in a })
+        let agrees =
+            existing.count == plan.columns.count
+            && existing.allSatisfy { column in wanted[column.name].map { $0 == affinity(of: column.type) } ?? false }
+        guard agrees else {
+            let theirs = existing.map { "\($0.name) \($0.type.isEmpty ? "(no type)" : $0.type)" }.joined(separator: ", ")
+            let ours = plan.columns.map { "\($0.name) \($0.type.sqlType)" }.joined(separator: ", ")
+            throw SQLiteError(
+                code: 1,
+                message: "table '\(plan.name)' has the columns (\(theirs)), but the pipeline's are (\(ours)); "
+                    + "reform never alters a table: load another table (table: NAME), or rename or drop this one "
+                    + "(DROP TABLE \(table)) and the run creates it")
+        }
+        if plan.mode == .upsert, try !hasUniqueIndex(on: plan.key, of: plan.name, existing: existing, connection: connection) {
+            let index = SQLiteConnection.quoted(plan.name + "_key")
+            throw SQLiteError(
+                code: 1,
+                message: "table '\(plan.name)' has no unique index on (\(plan.key.joined(separator: ", "))), which mode: upsert "
+                    + "matches rows on; reform never alters a table: add one (CREATE UNIQUE INDEX \(index) ON \(table) "
+                    + "(\(plan.key.map(SQLiteConnection.quoted).joined(separator: ", ")))), or load another table")
+        }
+    }
+
+    /// `table`, `view`, … for the schema object called `name`; nil when there is none.
+    private static func objectKind(_ name: String, on connection: SQLiteConnection) throws(SQLiteError) -> String? {
+        let query = try connection.prepare(
+            "SELECT type FROM sqlite_master WHERE name = ?1 COLLATE NOCASE AND type IN ('table', 'view')",
+            doing: "cannot read the schema")
+        query.bindText(1, name)
+        guard try query.step(doing: "cannot read the schema") == .row else { return nil }
+        return query.text(0)
+    }
+
+    /// The columns of `table` in order, with their declared types.
+    static func columns(of table: String, on connection: SQLiteConnection) throws(SQLiteError) -> [ExistingColumn] {
+        let query = try connection.prepare(
+            "SELECT name, type, pk FROM pragma_table_info(?1)", doing: "cannot read the columns of '\(table)'")
+        query.bindText(1, table)
+        var columns: [ExistingColumn] = []
+        while try query.step(doing: "cannot read the columns of '\(table)'") == .row {
+            columns.append(ExistingColumn(name: query.text(0), type: query.text(1).uppercased(), primaryKey: query.int(2)))
+        }
+        return columns
+    }
+
+    /// Whether `table` has a unique index (or primary key) on exactly the columns `key`.
+    private static func hasUniqueIndex(
+        on key: [String], of table: String, existing: [ExistingColumn], connection: SQLiteConnection
+    ) throws(SQLiteError) -> Bool {
+        let wanted = Set(key.map { $0.lowercased() })
+        // An INTEGER PRIMARY KEY is the rowid: it has no index of its own in the list below.
+        let primaryKey = Set(existing.filter { $0.primaryKey > 0 }.map { $0.name.lowercased() })
+        if primaryKey == wanted { return true }
+        let indexes = try connection.prepare(
+            "SELECT name FROM pragma_index_list(?1) WHERE \"unique\" = 1 AND partial = 0", doing: "cannot read the indexes of '\(table)'")
+        indexes.bindText(1, table)
+        var names: [String] = []
+        while try indexes.step(doing: "cannot read the indexes of '\(table)'") == .row { names.append(indexes.text(0)) }
+        for name in names {
+            let info = try connection.prepare("SELECT name FROM pragma_index_info(?1)", doing: "cannot read index '\(name)'")
+            info.bindText(1, name)
+            var columns: Set<String> = []
+            while try info.step(doing: "cannot read index '\(name)'") == .row { columns.insert(info.text(0).lowercased()) }
+            if columns == wanted { return true }
+        }
+        return false
+    }
+
+    /// SQLite's type affinity of a declared type (section 3.1 of its datatype documentation).
+    static func affinity(of declared: String) -> String {
+        let type = declared.uppercased()
+        if type.contains("INT") { return "INTEGER" }
+        if type.contains("CHAR") || type.contains("CLOB") || type.contains("TEXT") { return "TEXT" }
+        if type.contains("BLOB") || type.isEmpty { return "BLOB" }
+        if type.contains("REAL") || type.contains("FLOA") || type.contains("DOUB") { return "REAL" }
+        return "NUMERIC"
+    }
+}

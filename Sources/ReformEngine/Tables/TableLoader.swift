@@ -1,0 +1,259 @@
+import ReformSDK
+
+/// Loads one output's records into its SQL table, inside the run's transaction on the database.
+///
+/// Made when the run starts: the table is checked against the pipeline's columns (or created),
+/// emptied for `mode: replace`, and one insert (or upsert) statement is prepared. Each record is
+/// then bound and stepped; a value that does not fit its column, a null upsert key or a
+/// constraint the row breaks rejects that record (the caller dead-letters it). The rows become
+/// visible only when ``DatabaseTransactions/commitAll()`` commits.
+final class TableLoader {
+    /// The table.
+    let plan: TablePlan
+    /// `DATABASE#TABLE`, for messages and the run's summary.
+    let displayName: String
+    private let connection: SQLiteConnection
+    private let insert: SQLiteStatement
+    /// The UTF-8 text of one row's text values, bound in place.
+    private var text: [UInt8] = []
+    /// Where each column's value is: its text in ``text`` or in the input line, a number, or null.
+    private var slots: [Slot]
+    /// Whether a column is part of the upsert key, by column index.
+    private let isKey: [Bool]
+
+    private enum Slot {
+        case null
+        case int(Int)
+        case double(Double)
+        /// UTF-8 bytes in ``text``.
+        case text(start: Int, count: Int)
+        /// UTF-8 bytes in the input line being loaded directly (``writeDirect(_:ranges:canonical:sourceIndex:parser:)``).
+        case line(start: Int, count: Int)
+    }
+
+    /// The loader of `plan` into the database at `path` (`plan.database` resolved against the
+    /// run's output folder).
+    init(_ plan: TablePlan, path: String, transactions: DatabaseTransactions) throws(OutputError) {
+        self.plan = plan
+        displayName = path + "#" + plan.name
+        connection = try transactions.connection(to: path, displayPath: path)
+        slots = Array(repeating: .null, count: plan.columns.count)
+        isKey = plan.columns.map { plan.key.contains($0.name) }
+        do throws(SQLiteError) {
+            try TableLoader.prepareTable(plan, on: connection)
+            if plan.mode == .replace {
+                try connection.execute("DELETE FROM \(SQLiteConnection.quoted(plan.name))", doing: "cannot empty table '\(plan.name)'")
+            }
+            insert = try connection.prepare(TableLoader.insertSQL(for: plan), doing: "cannot prepare the insert into '\(plan.name)'")
+        } catch {
+            throw OutputError(path: connection.displayPath, message: DatabaseTransactions.explain(error))
+        }
+        text.reserveCapacity(4096)
+    }
+
+    /// `INSERT INTO t (columns) VALUES (?…)`, and for upsert `ON CONFLICT (key) DO UPDATE` the
+    /// other columns (`DO NOTHING` when every column is part of the key).
+    static func insertSQL(for plan: TablePlan) -> String {
+        let names = plan.columns.map { SQLiteConnection.quoted($0.name) }
+        var sql =
+            "INSERT INTO \(SQLiteConnection.quoted(plan.name)) (\(names.joined(separator: ", "))) VALUES ("
+            + (1...plan.columns.count).map { "?\($0)" }.joined(separator: ", ") + ")"
+        if plan.mode == .upsert {
+            let others = plan.columns.filter { !plan.key.contains($0.name) }.map { SQLiteConnection.quoted($0.name) }
+            sql += " ON CONFLICT (\(plan.key.map(SQLiteConnection.quoted).joined(separator: ", "))) DO "
+            sql += others.isEmpty ? "NOTHING" : "UPDATE SET " + others.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+        }
+        return sql
+    }
+
+    /// Inserts (or upserts) `record`; returns why it was rejected instead, when a value does not
+    /// fit its column, an upsert key is null or the row breaks a constraint. Throws when the
+    /// database fails as a whole (the run then fails and rolls back).
+    func write(_ record: Value) throws(OutputError) -> RecordError? {
+        guard case .object(let object) = record else {
+            return RecordError(
+                code: "not-an-object", message: "table '\(plan.name)' takes records (objects), not \(record.kindName)")
+        }
+        text.removeAll(keepingCapacity: true)
+        text.append(0)  // never empty: the buffer always has an address to bind from
+        let members = object.members
+        for (index, column) in plan.columns.enumerated() {
+            // A keyed chain emits its keys in declared order: look a key up only when it is not there.
+            let value: Value? =
+                index < members.count && members[index].key == column.name ? members[index].value : object[column.name]
+            do throws(RecordError) {
+                slots[index] = try slot(for: value ?? .null, in: column)
+            } catch {
+                return error
+            }
+            if isKey[index], case .null = slots[index] {
+                return RecordError(
+                    code: "null-key",
+                    message: "'\(column.key)' is null (or missing), and it is part of the upsert key of table '\(plan.name)'; "
+                        + "every row needs a key (give it a default in the reformer, or filter such records out)")
+            }
+        }
+        return try insertRow(line: nil)
+    }
+
+    /// Binds ``slots`` (texts from ``text``, or from `line` for ``Slot/line``) and steps the
+    /// insert; returns the rejection when the row breaks a constraint, throws when the database fails.
+    private func insertRow(line: UnsafeRawBufferPointer?) throws(OutputError) -> RecordError? {
+        let stepped: Result<Void, SQLiteError> = text.withUnsafeBufferPointer { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { chars in
+                guard let base = chars.baseAddress else { return .success(()) }
+                let lineBase = line?.baseAddress?.assumingMemoryBound(to: CChar.self)
+                for (index, slot) in slots.enumerated() {
+                    let parameter = Int32(index + 1)
+                    switch slot {
+                    case .null: insert.bindNull(parameter)
+                    case .int(let i): insert.bind(parameter, i)
+                    case .double(let d): insert.bind(parameter, d)
+                    case .text(let start, let count): insert.bindText(parameter, base + start, count: count)
+                    case .line(let start, let count):
+                        if let lineBase { insert.bindText(parameter, lineBase + start, count: count) } else { insert.bindNull(parameter) }
+                    }
+                }
+                do throws(SQLiteError) {
+                    try insert.step(doing: "cannot insert into '\(plan.name)'")
+                    insert.reset()
+                    return .success(())
+                } catch {
+                    return .failure(error)
+                }
+            }
+        }
+        if case .failure(let error) = stepped {
+            if error.isConstraint {
+                return RecordError(code: "constraint", message: error.message)
+            }
+            throw OutputError(path: connection.displayPath, message: DatabaseTransactions.explain(error))
+        }
+        return nil
+    }
+
+    /// Inserts the record in an NDJSON `line` straight from its bytes, for a plain mapping
+    /// (``TableDirect``): `ranges` and `canonical` are what ``JSONParser/locate(_:keeping:into:canonical:)``
+    /// found, `sourceIndex` the range of each column. Text without escapes is bound where it is
+    /// in the line; other values are parsed alone and converted as ``write(_:)`` converts them.
+    /// Returns `false`, inserting nothing, for anything ``write(_:)`` would reject: the general
+    /// path then rejects it with its reason.
+    func writeDirect(
+        _ line: UnsafeRawBufferPointer, ranges: [Range<Int>?], canonical: [Bool], sourceIndex: [Int], parser: inout JSONParser
+    ) throws(OutputError) -> Bool {
+        guard let lineBase = line.baseAddress else { return false }
+        text.removeAll(keepingCapacity: true)
+        text.append(0)
+        for (index, column) in plan.columns.enumerated() {
+            let source = sourceIndex[index]
+            guard let range = ranges[source] else { return false }
+            if canonical[source] {
+                // Bytes already in the form JSON.write prints: a string without escapes, an
+                // integer of up to 15 digits, true, false or null.
+                let first = lineBase.load(fromByteOffset: range.lowerBound, as: UInt8.self)
+                let asJSONText = !column.isKnown || column.type == .json || column.type == .text
+                switch first {
+                case UInt8(ascii: "\""):
+                    if !column.isKnown || column.type == .text {
+                        slots[index] = .line(start: range.lowerBound + 1, count: range.count - 2)
+                        continue
+                    }
+                    if column.type == .json {
+                        slots[index] = .line(start: range.lowerBound, count: range.count)
+                        continue
+                    }
+                case UInt8(ascii: "n"):
+                    guard !isKey[index] else { return false }
+                    slots[index] = .null
+                    continue
+                case UInt8(ascii: "t"), UInt8(ascii: "f"):
+                    if asJSONText {
+                        slots[index] = .line(start: range.lowerBound, count: range.count)
+                        continue
+                    }
+                    if column.type == .bool {
+                        slots[index] = .int(first == UInt8(ascii: "t") ? 1 : 0)
+                        continue
+                    }
+                default:
+                    if asJSONText {
+                        slots[index] = .line(start: range.lowerBound, count: range.count)
+                        continue
+                    }
+                    if column.type == .int || column.type == .double {
+                        var number = 0
+                        var negative = false
+                        for offset in range {
+                            let byte = lineBase.load(fromByteOffset: offset, as: UInt8.self)
+                            if byte == UInt8(ascii: "-") { negative = true } else { number = number * 10 + Int(byte &- 48) }
+                        }
+                        if negative { number = -number }
+                        slots[index] = column.type == .int ? .int(number) : .double(Double(number))
+                        continue
+                    }
+                }
+            }
+            guard let value = try? parser.parse(UnsafeRawBufferPointer(rebasing: line[range])),
+                let slot = try? slot(for: value, in: column)
+            else { return false }
+            if isKey[index], case .null = slot { return false }
+            slots[index] = slot
+        }
+        return try insertRow(line: line) == nil
+    }
+
+    /// What `value` becomes in `column`: converted to its type as `convert:` would (a value that
+    /// cannot be is rejected), or, in a column nothing declared, text as it is and anything else
+    /// as its JSON text.
+    private func slot(for value: Value, in column: TableColumn) throws(RecordError) -> Slot {
+        if case .null = value { return .null }
+        guard column.isKnown else {
+            if case .string(let s) = value { return appendText(s) }
+            return appendJSON(value)
+        }
+        switch (column.type, value) {
+        case (.int, .int(let i)): return .int(i)
+        case (.double, .double(let d)): return .double(d)
+        case (.double, .int(let i)): return .double(Double(i))
+        case (.bool, .bool(let b)): return .int(b ? 1 : 0)
+        case (.text, .string(let s)): return appendText(s)
+        case (.json, _): return appendJSON(value)
+        default: break
+        }
+        let conversion: Conversion
+        switch column.type {
+        case .int: conversion = .int
+        case .double: conversion = .double
+        case .bool: conversion = .bool
+        case .text: conversion = .string
+        case .date: conversion = .date
+        case .json: return appendJSON(value)
+        }
+        let converted: Value
+        do { converted = try conversion.apply(value, key: column.key) } catch {
+            throw RecordError(
+                code: "column-type",
+                message: "column \(column.name) of table '\(plan.name)' holds \(column.type.rawValue): \(error.message)")
+        }
+        switch converted {
+        case .int(let i): return .int(i)
+        case .double(let d): return .double(d)
+        case .bool(let b): return .int(b ? 1 : 0)
+        case .string(let s): return appendText(s)
+        default: return appendJSON(converted)
+        }
+    }
+
+    private func appendText(_ string: String) -> Slot {
+        let start = text.count
+        var string = string
+        string.withUTF8 { text.append(contentsOf: $0) }
+        return .text(start: start, count: text.count - start)
+    }
+
+    private func appendJSON(_ value: Value) -> Slot {
+        let start = text.count
+        JSON.write(value, into: &text)
+        return .text(start: start, count: text.count - start)
+    }
+}
