@@ -241,6 +241,7 @@ struct RunCommand: ParsableCommand {
         if options.progress != nil { ProgressLine.clear() }
         if !quiet {
             for paging in summary.paging { Terminal.error("reform: " + paging.description) }
+            for warning in summary.warnings { Terminal.error("reform: warning: " + warning) }
         }
         if !quiet || summary.rejected > 0 { Terminal.error(summary.description) }
         if let stats = summary.stats {

@@ -91,6 +91,23 @@ extension PipelineDecoder {
     /// A parent → child fan-out must not loop (a manager that is, through its parents, its own parent).
     private func checkParents(of plans: [ManagerPlan]) {
         for plan in plans {
+            // A parent's records decide its children's partitions: landing only what changed would
+            // leave the children without the partitions of what did not.
+            if let parent = plan.partitions?.parent, parent.index < plans.count, let incremental = plans[parent.index].incremental {
+                context.error(
+                    "manager '\(parent.name)' is incremental, but the partitions of '\(plan.ref.name)' come from its records, "
+                        + "and an incremental run lands only the changed ones; remove 'incremental' from '\(parent.name)' "
+                        + "(its children can be incremental)",
+                    at: incremental.location)
+            }
+            // A partition skipped midway would be fetched again in part by the next run (duplicates):
+            // with on_error: fail, the run keeps a checkpoint and the next one resumes at the failed page.
+            if let partitions = plan.partitions, partitions.onError == .skip, plan.incremental != nil {
+                context.error(
+                    "manager '\(plan.ref.name)' is incremental with 'on_error: skip'; a skipped partition would be fetched again in "
+                        + "part by the next run; use 'on_error: fail' (the run then keeps what it landed and the next one resumes there)",
+                    at: partitions.location)
+            }
             var seen: Set<Int> = [plan.ref.index]
             var current = plan.partitions?.parent
             while let parent = current, parent.index < plans.count {

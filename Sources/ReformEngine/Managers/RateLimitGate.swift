@@ -19,23 +19,23 @@ final class RateLimitGate: Sendable {
 
     /// Seconds to wait before the next request, counting it against the budget: none while the
     /// budget lasts; the rest of the window spread over the requests left once fewer than a
-    /// tenth remain; until the reset once none remain.
-    func delay(now: Double) -> Double {
+    /// tenth remain; until the reset once none remain (`spent`).
+    func delay(now: Double) -> (seconds: Double, spent: Bool) {
         window.withLock { window in
-            guard var current = window, let resetAt = current.resetAt else { return 0 }
+            guard var current = window, let resetAt = current.resetAt else { return (0, false) }
             let left = resetAt - now
             guard left > 0 else {
                 window = nil
-                return 0
+                return (0, false)
             }
             defer {
                 current.remaining = Swift.max(0, current.remaining - 1)
                 window = current
             }
-            if current.remaining <= 0 { return left }
+            if current.remaining <= 0 { return (left, true) }
             let low = Swift.max(1, (current.limit ?? 0) / 10)
-            guard current.remaining <= low else { return 0 }
-            return left / Double(current.remaining + 1)
+            guard current.remaining <= low else { return (0, false) }
+            return (left / Double(current.remaining + 1), false)
         }
     }
 }

@@ -69,10 +69,11 @@ extension ServiceClient {
     /// Waits before sending while the service's rate limit runs low or is spent; throws
     /// `rate-limited` when the reset is further away than the retry policy waits.
     private func paceForRateLimit(_ call: Call) async throws(ManagerError) {
-        let pause = rateLimit.delay(now: MonotonicClock.now())
+        let (pause, spent) = rateLimit.delay(now: MonotonicClock.now())
         guard pause > 0 else { return }
         let longest = call.retry.attempts > 1 ? call.retry.max : 0
-        if pause > longest && pause > 1 {
+        // Pacing while requests remain always waits; only a spent limit can be too far away.
+        if spent && pause > longest && pause > 1 {
             throw ManagerError(
                 .rateLimited, manager: call.manager.ref.name, request: call.request.matchKey,
                 message: rateLimitMessage(resetIn: pause, retry: call.retry))

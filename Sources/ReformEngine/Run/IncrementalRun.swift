@@ -40,6 +40,8 @@ final class IncrementalRun {
         var resume: (request: HTTPRequest, pagesDone: Int)?
         /// Whether it has been read to its end in this run.
         var done = false
+        /// How many records `nearTop` kept at its last compaction.
+        var compacted = 0
     }
 
     private(set) var store: StateStore
@@ -56,6 +58,8 @@ final class IncrementalRun {
     private let plans: [String: IncrementalPlan]
     /// Records dropped because the last run landed them already (the lookback edge).
     private(set) var skippedAsSeen = 0
+    /// Records per manager whose cursor was missing or not of the declared format.
+    private(set) var withoutCursor: [String: Int] = [:]
 
     /// The incremental run of `runPlan`, or `nil` when none of its managers is incremental.
     init?(runner: Runner, runPlan: RunPlan) throws(RunError) {
@@ -87,11 +91,18 @@ final class IncrementalRun {
                         + "(reform run --input MANAGER=FILE)")
             }
             let format = (plan.path == nil ? options.format : nil) ?? plan.format ?? (plan.rows != nil ? .table : .ndjson)
-            guard format == .ndjson || format == .csv || plan.path == nil else {
+            guard format == .ndjson || format == .csv || OutputRuntime.path(of: plan, options: options) == nil else {
                 throw RunError(
                     .output,
                     "output \(index + 1) of run '\(runPlan.name)' is \(format.rawValue); an incremental run appends to its outputs as it "
                         + "goes, which only ndjson and csv allow; write ndjson or csv, or reform the file afterwards")
+            }
+            if format == .csv, plan.keys == nil, plan.rows == nil, OutputRuntime.path(of: plan, options: options) != nil {
+                throw RunError(
+                    .output,
+                    "output \(index + 1) of run '\(runPlan.name)' is csv of raw records: an incremental run appends to it, and raw "
+                        + "records can bring other columns than its header; end its chain with a reformer that declares 'keys', or write ndjson"
+                )
             }
             if let step = IncrementalRun.holdingStep(in: plan) {
                 throw RunError(
@@ -104,11 +115,12 @@ final class IncrementalRun {
         let running = store.document["running"]?.objectValue
         // The state describes the outputs when each is the file it saved (same inode, not shorter).
         let described =
-            !saved.isEmpty
-            && outputs.allSatisfy { _, path in
-                guard let mark = saved[path], let now = fileIdentity(path) else { return false }
-                return now.inode == mark.inode && now.bytes >= mark.bytes
-            }
+            outputs.isEmpty
+            || !saved.isEmpty
+                && outputs.allSatisfy { _, path in
+                    guard let mark = saved[path], let now = fileIdentity(path) else { return false }
+                    return now.inode == mark.inode && now.bytes >= mark.bytes
+                }
         var resuming = false
         var appending = described
         var offsets: [String: Int] = described ? saved.mapValues(\.bytes) : [:]
@@ -235,13 +247,17 @@ final class IncrementalRun {
         defer { progress[manager, default: [:]][partition] = entry }
         let seen = entry.edge.contains(identity)
         if seen { skippedAsSeen += 1 }
-        guard let position = IncrementalCursor(format: plan.format).position(of: cursorValue) else { return !seen }
+        guard let position = IncrementalCursor(format: plan.format).position(of: cursorValue) else {
+            withoutCursor[manager, default: 0] += 1
+            return !seen
+        }
         if entry.highest.map({ position > $0.position }) ?? true { entry.highest = (position, cursorValue) }
         // Seen or not, it is in this run's window: the next run's edge may need it.
         entry.nearTop.append((position, identity, cursorValue))
         if seen { return false }
-        if entry.nearTop.count > 4096 {
+        if entry.nearTop.count > max(4096, 2 * entry.compacted) {
             entry.nearTop = IncrementalRun.edge(of: entry.nearTop, top: entry.highest?.position, lookback: plan.lookback)
+            entry.compacted = entry.nearTop.count
         }
         return true
     }
@@ -262,6 +278,17 @@ final class IncrementalRun {
         entry.done = true
         entry.resume = nil
         progress[manager, default: [:]][partition] = entry
+    }
+
+    /// What the run should say about records without a cursor: their bookmark cannot move, so
+    /// they are fetched (and appended) again by every run.
+    var warnings: [String] {
+        withoutCursor.keys.sorted().compactMap { manager in
+            guard let count = withoutCursor[manager], let plan = plans[manager] else { return nil }
+            return "\(count) record\(count == 1 ? "" : "s") of manager '\(manager)' had no \(plan.format.rawValue) value at "
+                + "'\(plan.cursor)' (its incremental cursor): the bookmark cannot move past them, so every run fetches them again; "
+                + "check the cursor's path and format"
+        }
     }
 
     // MARK: - Committing

@@ -31,6 +31,8 @@ public struct RunSummary: Sendable, CustomStringConvertible {
     /// Partitions skipped after a failure (`on_error: skip`): manager, partition, why.
     public var failedPartitions: [(manager: String, partition: String, reason: String)] = []
 
+    /// What the run has to warn about (records without an incremental cursor).
+    public var warnings: [String] = []
     /// Records an incremental manager landed again within its lookback window, unchanged since
     /// the last run: dropped, not written twice.
     public var alreadyLanded = 0

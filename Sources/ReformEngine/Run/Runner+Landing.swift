@@ -151,12 +151,13 @@ extension Runner {
     {
         switch landed {
         case .record(let value, let line, let page):
+            // A record the last run landed still makes its children's partitions.
+            if let children = state.children[ref.index] {
+                try collectPartitions(of: children, from: value, of: ref, sequence: sequence, into: &state)
+            }
             if let incremental = state.incremental {
                 let partition = (source as? PartitionedSource)?.current?.label ?? ""
                 guard incremental.accept(value, of: ref.name, partition: partition) else { return }
-            }
-            if let children = state.children[ref.index] {
-                try collectPartitions(of: children, from: value, of: ref, sequence: sequence, into: &state)
             }
             if state.parentsOnly.contains(ref.index) { return }
             let record = Record(value, origin: Origin(manager: ref, sequence: sequence, line: line, page: page))

@@ -40,7 +40,10 @@ extension Runner {
                 return (.parallel(parallel, files: files), meter)
             }
             var sources: [any RecordSource]
-            if !files.isEmpty {
+            if manager.incremental != nil, manager.partitions == nil, state.incremental?.isDone(ref.name, partition: "") == true {
+                // Read to its end before the checkpoint this run resumes from: nothing more to land.
+                sources = []
+            } else if !files.isEmpty {
                 sources = try fileSources(files, of: ref, whole: isParent, state: state)
             } else if let partitions = manager.partitions {
                 sources = [try partitionedSource(manager, partitions, sources: landing, state: &state)]
@@ -179,8 +182,10 @@ extension Runner {
     {
         let base = params(of: state.plan)
         let incremental = manager.incremental == nil ? nil : state.incremental
-        let partitions = try Runner.share(of: partitions(of: manager, plan: plan, params: base, state: state), shard: options.shard).filter
-        {
+        // Only the last level of a fan-out is split between shards: a parent's records make every
+        // shard's partitions.
+        let shard = state.children[manager.ref.index] == nil ? options.shard : nil
+        let partitions = try Runner.share(of: partitions(of: manager, plan: plan, params: base, state: state), shard: shard).filter {
             partition in
             // Partitions a resumed run finished before its last checkpoint are not fetched again.
             !(incremental?.isDone(manager.ref.name, partition: partition.label) ?? false)

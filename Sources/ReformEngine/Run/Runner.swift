@@ -183,11 +183,14 @@ public struct Runner: Sendable {
         }
         for ref in order {
             // A manager that does not fan out is all of shard 0's work (the others would repeat it).
-            if let shard = options.shard, shard.index > 0, pipeline.managers[ref.index].partitions == nil,
-                !state.parentsOnly.contains(ref.index)
-            {
-                state.summary.otherShard.append(ref.name)
-                continue
+            if let shard = options.shard, shard.index > 0, pipeline.managers[ref.index].partitions == nil {
+                if state.children[ref.index] != nil {
+                    // Its records make this shard's partitions; its output is shard 0's.
+                    state.parentsOnly.insert(ref.index)
+                } else if !state.parentsOnly.contains(ref.index) {
+                    state.summary.otherShard.append(ref.name)
+                    continue
+                }
             }
             if batch && !options.inputs.contains(where: { $0.manager == ref.name }) {
                 state.summary.skipped.append(ref.name)
@@ -211,7 +214,9 @@ public struct Runner: Sendable {
     /// `error` saying where the rejected records are.
     private func abandon(_ state: RunState, after error: RunError) -> RunError {
         var error = error
-        if let incremental = state.incremental, error.code != .output {
+        // A failure comes between pages (the next one could not be fetched); a signal may come in
+        // the middle of one, whose records are then partly written: the last checkpoint stands.
+        if let incremental = state.incremental, error.code != .output, error.code != .interrupted {
             // What landed before the failure is kept: the next run goes on from here.
             do {
                 try incremental.checkpoint(state.outputs)
@@ -260,6 +265,7 @@ public struct Runner: Sendable {
     private func summary(of state: RunState) -> RunSummary {
         var summary = state.summary
         summary.alreadyLanded = state.incremental?.skippedAsSeen ?? 0
+        summary.warnings += state.incremental?.warnings ?? []
         summary.recorded = state.recorders.map { ($0.folder, $0.count) }
         summary.written = state.outputs.map { ($0.displayName, $0.written) }
         summary.rejected = state.deadLetter.count

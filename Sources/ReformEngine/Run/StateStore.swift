@@ -35,7 +35,11 @@ public struct StateStore: Sendable {
         if let statePath = options.statePath { return statePath }
         let plan = pipeline.run(named: options.runName)
         let first = plan?.outputs.lazy.compactMap { OutputRuntime.path(of: $0, options: options) }.first
-        return defaultPath(pipelineName: pipeline.name, firstOutput: first, folder: options.outputFolder)
+        // Runs and shards writing into one folder keep a state each.
+        var name = pipeline.name
+        if let run = plan?.name, run != "default" { name += "." + run }
+        if let shard = options.shard, shard.count > 1 { name += ".shard-\(shard.index)-of-\(shard.count)" }
+        return defaultPath(pipelineName: name, firstOutput: first, folder: options.outputFolder)
     }
 
     /// The state at `path`; an empty state when there is no file yet.
@@ -59,7 +63,8 @@ public struct StateStore: Sendable {
         var document = document
         document["reform_state"] = .int(StateStore.version)
         do {
-            let file = try OutputFile.atomic(path: path)
+            // Private: a saved request may hold what a server echoed back (a key in a Link URL).
+            let file = try OutputFile.atomic(path: path, privateFile: true)
             JSON.writePretty(.object(document), into: &file.buffer)
             file.buffer.append(UInt8(ascii: "\n"))
             try file.commit()
@@ -106,7 +111,7 @@ public struct StateStore: Sendable {
         managers[manager] = nil
         document["managers"] = .object(managers)
         document["outputs"] = nil
-        document["run"] = nil
+        document["running"] = nil
     }
 
     /// The saved outputs: path → length and inode.

@@ -142,7 +142,13 @@ import Testing
 
     @Test func csvOutputsGetTheirHeaderOnce() async throws {
         let harness = try RunHarness()
-        try harness.write("pipeline.yaml", Self.pipeline(format: "csv"))
+        // A keyed chain: an appended csv keeps the columns its header names.
+        let keyed = Self.pipeline(format: "csv").replacing(
+            "runs:",
+            with: "reformers:\n  issue:\n    keys: { id: id, updated_at: updated_at }\n    map: { id: id, updated_at: updated_at }\nruns:"
+        )
+        .replacing("- { format: csv", with: "- { reform: [issue], format: csv")
+        try harness.write("pipeline.yaml", keyed)
         let first = ScriptedTransport()
         Self.firstRun(first)
         _ = try await harness.run("pipeline.yaml", transport: first)

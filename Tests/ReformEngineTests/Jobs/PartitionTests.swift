@@ -204,4 +204,33 @@ import Testing
         }
         #expect(concatenated == Self.expected.joined(separator: "\n") + "\n")
     }
+
+    @Test func aListedParentStillMakesEveryShardsPartitions() async throws {
+        let repos = """
+              repos:
+                service: gh
+                path: /orgs/acme/repos
+                paging: { policy: none }
+            """
+        let yaml = Self.pipeline(forEach: "manager: repos, params: { repo: name }", extraManagers: repos)
+            .replacing("managers: [issues]", with: "managers: [repos, issues]")
+        var concatenated = ""
+        for index in 0..<2 {
+            let harness = try RunHarness()
+            try harness.write("pipeline.yaml", yaml.replacing("reform: [issue]", with: "reform: []"))
+            var options = RunOptions()
+            options.shard = (index, 2)
+            let transport = Self.script()
+            transport.on("/orgs/acme/repos", .json(#"[{"name": "widgets"}, {"name": "gadgets"}, {"name": "gizmos"}]"#))
+            _ = try await harness.run("pipeline.yaml", options: options, transport: transport)
+            concatenated += (try? harness.read("out/issues.ndjson")) ?? ""
+        }
+        let whole = try RunHarness()
+        try whole.write("pipeline.yaml", yaml.replacing("reform: [issue]", with: "reform: []"))
+        let transport = Self.script()
+        transport.on("/orgs/acme/repos", .json(#"[{"name": "widgets"}, {"name": "gadgets"}, {"name": "gizmos"}]"#))
+        _ = try await whole.run("pipeline.yaml", transport: transport)
+        #expect(concatenated == (try whole.read("out/issues.ndjson")))
+        #expect(concatenated.split(separator: "\n").count == 3 + 4, "the parent's records once (shard 0), every issue once")
+    }
 }

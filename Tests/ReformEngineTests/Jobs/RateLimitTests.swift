@@ -80,6 +80,18 @@ import Testing
         #expect(ContinuousClock.now - started >= .milliseconds(900), "waited for the reset the headers gave")
     }
 
+    @Test func pacingBeforeTheLimitWaitsEvenWithoutARetryPolicy() async throws {
+        let harness = try RunHarness()
+        try harness.write("pipeline.yaml", Self.pipeline(retry: ""))
+        let transport = ScriptedTransport()
+        // Two of forty left, the window resets in 3 s: the next request waits about a second.
+        let low: [(String, String)] = [("X-RateLimit-Limit", "40"), ("X-RateLimit-Remaining", "2"), ("X-RateLimit-Reset", "3")]
+        transport.on("/issues", query: ["page": "1"], .json(#"[{"id": 1}, {"id": 2}]"#, headers: low))
+        transport.on("/issues", query: ["page": "2"], .json(#"[{"id": 3}]"#, headers: low))
+        let summary = try await harness.run("pipeline.yaml", transport: transport)
+        #expect(summary.recordsIn == 3, "paced, not failed: requests remained")
+    }
+
     @Test func aForbiddenAnswerWithoutRateLimitSignsStillBlamesTheCredentials() async throws {
         let harness = try RunHarness()
         try harness.write("pipeline.yaml", Self.pipeline(retry: ""))
