@@ -3,6 +3,10 @@ import ReformEngine
 import ReformSDK
 import ReformYAML
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// `reform run`: execute one run of a pipeline.
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -50,7 +54,9 @@ struct RunCommand: ParsableCommand {
 
     @Option(
         name: .customLong("dead-letter"),
-        help: "Where rejected records go (default: reform-dead-letter.ndjson, created only when needed).")
+        help:
+            "Where rejected records go (default: reform-dead-letter.ndjson, created only when needed); {shard} and {pid} in it become the --shard index and the process id, so tasks of one job keep their own."
+    )
     var deadLetter: String?
 
     @Option(help: "Workers for the reform chain over NDJSON inputs; output keeps input order (1: the single-core path).")
@@ -199,7 +205,11 @@ struct RunCommand: ParsableCommand {
         for (key, text) in params.map(split) { options.params[key] = CommandLineValue.parse(text) }
         options.format = format.flatMap { try? OutputFormat(parsing: $0) }
         options.outputPath = outputPath
-        options.deadLetterPath = deadLetter
+        // Tasks of one job writing beside each other each keep their own dead letters.
+        options.deadLetterPath = deadLetter.map { path in
+            path.replacing("{shard}", with: shard.flatMap(RunCommand.parseShard).map { String($0.index) } ?? "0")
+                .replacing("{pid}", with: String(getpid()))
+        }
         options.csvByteOrderMark = csvByteOrderMark
         options.maxWidth = Terminal.width
         if let mode = ColourMode(rawValue: colour), mode != .auto { options.colour = mode == .always }
@@ -231,7 +241,11 @@ struct RunCommand: ParsableCommand {
             if let status = Interruptions.exitStatus {
                 if options.progress != nil { ProgressLine.clear() }
                 let kept = error.deadLetter.map { "; \($0.count) rejected so far kept in \($0.path)" } ?? ""
-                Terminal.error("reform: interrupted: requests cancelled, no output written (outputs are atomic)\(kept)")
+                let outputs =
+                    error.keepsCheckpoint
+                    ? "incremental outputs keep their last checkpoint; the next run resumes there"
+                    : "no output written (outputs are atomic)"
+                Terminal.error("reform: interrupted: requests cancelled, \(outputs)\(kept)")
                 throw ExitCode(status)
             }
             if options.progress != nil { ProgressLine.clear() }

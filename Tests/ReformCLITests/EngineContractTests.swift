@@ -38,4 +38,19 @@ struct EngineContractTests {
         #expect(stats?["rejected"] as? Int == 2)
         #expect(!result.stderr.contains("\"steps\""), "the stats went to the file, not to stderr")
     }
+
+    @Test func eachTaskKeepsItsOwnDeadLettersWithAShardInThePath() async throws {
+        let folder = NSTemporaryDirectory() + "reform-contract-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        for shard in 0..<2 {
+            let result = try await CLIRunner.run([
+                "run", "Pipelines/property-list.yaml", "--format", "ndjson", "--input",
+                "zufang=Pipelines/tests/property-list/zufang-bad.ndjson", "--output", folder + "/out-\(shard).ndjson", "--dead-letter",
+                folder + "/dead-{shard}.ndjson", "--shard", "\(shard)/2", "--allow-outside-paths", "-q", "--max-rejects", "9",
+            ])
+            #expect(result.status == 0, "\(result.stderr)")
+        }
+        #expect(FileManager.default.fileExists(atPath: folder + "/dead-0.ndjson"))
+        #expect(FileManager.default.fileExists(atPath: folder + "/dead-1.ndjson"))
+    }
 }

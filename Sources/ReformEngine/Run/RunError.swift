@@ -55,6 +55,9 @@ public struct RunError: Error, Sendable, CustomStringConvertible {
     /// The dead-letter file the run kept and how many rejected records it holds, when it
     /// rejected any before it failed or was interrupted.
     public internal(set) var deadLetter: (path: String, count: Int)?
+    /// Whether the run's incremental outputs keep their last checkpoint (the next run resumes
+    /// there) rather than being left as they were before the run.
+    public internal(set) var keepsCheckpoint = false
 
     /// A failure of `code` saying `message`, about `manager`, because of `cause`.
     public init(_ code: Code, _ message: String, manager: String? = nil, cause: (any Error & Sendable)? = nil) {

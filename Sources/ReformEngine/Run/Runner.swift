@@ -183,7 +183,10 @@ public struct Runner: Sendable {
         }
         for ref in order {
             // A manager that does not fan out is all of shard 0's work (the others would repeat it).
-            if let shard = options.shard, shard.index > 0, pipeline.managers[ref.index].partitions == nil {
+            // (A manager given --input files reads them in every shard: they are the task's own.)
+            if let shard = options.shard, shard.index > 0, pipeline.managers[ref.index].partitions == nil,
+                !options.inputs.contains(where: { $0.manager == ref.name })
+            {
                 if state.children[ref.index] != nil {
                     // Its records make this shard's partitions; its output is shard 0's.
                     state.parentsOnly.insert(ref.index)
@@ -216,6 +219,7 @@ public struct Runner: Sendable {
         var error = error
         // A failure comes between pages (the next one could not be fetched); a signal may come in
         // the middle of one, whose records are then partly written: the last checkpoint stands.
+        if state.incremental != nil, error.code != .output { error.keepsCheckpoint = true }
         if let incremental = state.incremental, error.code != .output, error.code != .interrupted {
             // What landed before the failure is kept: the next run goes on from here.
             do {

@@ -70,6 +70,37 @@ import Testing
         return alive
     }
 
+    /// Ctrl-C in the middle of a page keeps the last checkpoint (not the half page), says so, and
+    /// the next run ends with the uninterrupted output.
+    @Test func anInterruptedRunSaysTheNextRunResumesAndItDoes() async throws {
+        let server = try TestServer()
+        try await Self.prepareServer(server)
+        let reference = try TemporaryFolder()
+        _ = try reference.write("pipeline.yaml", Self.pipeline)
+        try await Self.runToEnd(in: reference.path, server: server)
+        let expected = try reference.read("out/issues.ndjson")
+
+        let folder = try TemporaryFolder()
+        _ = try folder.write("pipeline.yaml", Self.pipeline)
+        let errors = open(folder.path + "/stderr.txt", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        let command = "cd '\(folder.path)' && exec '\(ReformBinary.path)' run pipeline.yaml --live"
+        let pid = try Spawn.start(
+            ["/bin/sh", "-c", command], stdout: errors, stderr: errors, environment: ["TEST_URL=\(server.url)", "PATH=/usr/bin:/bin"])
+        close(errors)
+        var status: Int32 = 0
+        for _ in 0..<30_000 {
+            if let text = try? folder.read("out/.kills.reform-state.json"), text.contains("\"running\"") { break }
+            if waitpid(pid, &status, WNOHANG) == pid { break }
+            usleep(1000)
+        }
+        Glibc.kill(pid, SIGINT)
+        waitpid(pid, &status, 0)
+        let said = try folder.read("stderr.txt")
+        #expect(said.contains("incremental outputs keep their last checkpoint; the next run resumes there"), "\(said)")
+        try await Self.runToEnd(in: folder.path, server: server)
+        #expect(try folder.read("out/issues.ndjson") == expected)
+    }
+
     /// The output bytes a checkpoint in the state file `text` saved.
     static func checkpointBytes(in text: String) -> Int? {
         guard let running = text.firstRange(of: "\"running\""),
