@@ -32,6 +32,9 @@ public struct BudgetMeter: Sendable {
         calls += 1
     }
 
+    /// Counts the pages a stopped run landed before this one resumed it: they were spent too.
+    mutating func resume(pages: Int) { self.pages = pages }
+
     /// Counts a landing; throws when it goes past the page or record budget.
     mutating func land(pages: Int, records: Int, against budget: BudgetPlan, manager: String) throws(ManagerError) {
         self.pages += pages

@@ -59,6 +59,7 @@ public struct PageLoader: Sendable {
     public mutating func resume(at request: HTTPRequest, pagesDone: Int) {
         next = request
         page = pagesDone
+        spent.resume(pages: pagesDone)
         // Page and offset paging count on from the position the request asks for.
         if manager.paging.policy == .page || manager.paging.policy == .offset, let param = manager.paging.param,
             let value = request.query.last(where: { $0.name == param }).flatMap({ Int($0.value) })

@@ -152,4 +152,27 @@ import Testing
             #expect(error.description.contains(message), "\(error.description)")
         }
     }
+
+    @Test func pagesLandedBeforeAResumeCountAgainstThePageBudget() async throws {
+        let harness = try RunHarness()
+        let yaml = Self.twoManagers().replacing("runs:\n  default: { managers: [a, b]", with: "runs:\n  default: { managers: [a]")
+            .replacing("    path: /a\n", with: "    path: /a\n    budget: { max_pages: 3 }\n")
+        try harness.write("pipeline.yaml", yaml)
+        let failing = ScriptedTransport()
+        failing.on("/a", query: ["page": "1"], .json(#"[{"id": 1, "t": 1}]"#))
+        failing.on("/a", query: ["page": "2"], .json(#"{"message": "down"}"#, status: 503))
+        await #expect(throws: RunError.self) { try await harness.run("pipeline.yaml", transport: failing) }
+        let resumed = ScriptedTransport()
+        for page in 2...5 { resumed.on("/a", query: ["page": "\(page)"], .json(#"[{"id": \#(page), "t": \#(page)}]"#)) }
+        do {
+            _ = try await harness.run("pipeline.yaml", transport: resumed)
+            Issue.record("the resumed run went past the budget")
+        } catch {
+            #expect(error.managerError?.kind == .budgetExceeded)
+            #expect(error.message.contains("page 4 goes past its budget of 3 pages"), "\(error.message)")
+        }
+        #expect(
+            resumed.requestKeys == ["GET /a?page=2&per_page=1", "GET /a?page=3&per_page=1", "GET /a?page=4&per_page=1"],
+            "the page before the resume counts: page 4 is the fourth")
+    }
 }
