@@ -21,8 +21,6 @@ final class LiveSource: RecordSource {
     /// Body bytes landed so far.
     private(set) var bytes = 0
     private var bytesObserver: ((Int) -> Void)?
-    /// Called with each landed page, before its records are handed out (incremental state).
-    var onPage: ((Landing) -> Void)?
     /// Called when every record of a page has been handed out, before the next page is taken:
     /// the next page's request (`nil`: paging stopped) and the pages done (checkpoints).
     var onPageEnd: ((HTTPRequest?, Int) -> Void)?
@@ -71,7 +69,6 @@ final class LiveSource: RecordSource {
             bytes += landing.response.byteCount
             bytesObserver?(bytes)
             if landing.isLast { stopReason = landing.stopReason }
-            onPage?(landing)
         }
         defer { index += 1 }
         return .record(pending[index], line: 0, page: page)

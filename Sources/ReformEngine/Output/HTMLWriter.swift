@@ -87,7 +87,7 @@ public struct HTMLWriter: RecordWriter {
     public mutating func finish() throws(OutputError) {
         if !headWritten { try writeHead() }
         output.buffer.append(contentsOf: "</tbody>\n</table>\n<p class=\"count\">".utf8)
-        output.buffer.append(contentsOf: "\(HTMLWriter.grouped(count)) record\(count == 1 ? "" : "s")</p>\n".utf8)
+        output.buffer.append(contentsOf: "\(NumberPattern.grouped(count)) record\(count == 1 ? "" : "s")</p>\n".utf8)
         output.buffer.append(contentsOf: HTMLWriter.script.utf8)
         output.buffer.append(contentsOf: "</body>\n</html>\n".utf8)
     }
@@ -198,17 +198,6 @@ public struct HTMLWriter: RecordWriter {
         }
         if i < scalars.count, scalars[i] == "%" || isCurrency(scalars[i]) { i += 1 }
         return sawDigit && i == scalars.count
-    }
-
-    /// `1,500`: the record count as people read it.
-    private static func grouped(_ n: Int) -> String {
-        let digits = Array(String(n))
-        var text = ""
-        for (i, digit) in digits.enumerated() {
-            if i > 0, (digits.count - i) % 3 == 0 { text.append(",") }
-            text.append(digit)
-        }
-        return text
     }
 
     /// The page's styles: the table, number cells and headings, sortable headings, and one rule

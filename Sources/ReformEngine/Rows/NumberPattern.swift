@@ -49,7 +49,8 @@ public struct NumberPattern: Sendable, Hashable, CustomStringConvertible {
         return prefix + sign + text + (percent ? "%" : "") + suffix
     }
 
-    private static func grouped(_ n: Int) -> String {
+    /// `1,500`: `n` with its thousands grouped (also the HTML page's record count).
+    static func grouped(_ n: Int) -> String {
         let digits = Array(String(n))
         var out = ""
         for (i, digit) in digits.enumerated() {

@@ -144,10 +144,8 @@ final class IncrementalRun {
         }
         if !resuming {
             store.document["running"] = nil
-            if !described && !saved.isEmpty {
-                // The outputs are not the ones the state describes: start again from nothing.
-                store.document["managers"] = nil
-            }
+            // The outputs are not the ones the state describes (or there are none yet): start again
+            // from nothing.
             if !described { store.document["managers"] = nil }
         }
         self.store = store
@@ -213,6 +211,9 @@ final class IncrementalRun {
     }
 
     // MARK: - What each partition asks for
+
+    /// Whether `manager` is one of the run's incremental managers.
+    func isIncremental(_ manager: String) -> Bool { plans[manager] != nil }
 
     /// Whether `manager`'s partition `partition` was read to its end before a checkpoint the run
     /// resumes from (it is not fetched again).

@@ -38,8 +38,10 @@ extension Runner {
         var landedBefore = 0
         var bytes = 0
         var directBefore = 0
+        let routing = Routing(of: ref, in: state)
         do {
             for source in sources {
+                let partitioned = source as? PartitionedSource
                 var limitReached = false
                 var general = 0
                 var bytesOfSource = 0
@@ -64,7 +66,7 @@ extension Runner {
                     general += 1
                     meter?.tick()
                     let sequence = landedBefore + general + source.handledDirectly
-                    try route(landed, of: ref, sequence: sequence, from: source, into: &state)
+                    try route(landed, of: ref, sequence: sequence, from: source, partitioned: partitioned, routing: routing, into: &state)
                 }
                 let direct = source.handledDirectly
                 if direct > 0 { state.outputs[state.directOutput].countDirect(direct) }
@@ -146,20 +148,37 @@ extension Runner {
     }
 
     /// Sends one landed record through every output's chain, or a bad one to the dead-letter file.
-    private func route(_ landed: Landed, of ref: ManagerRef, sequence: Int, from source: any RecordSource, into state: inout RunState)
-        throws
-    {
+    /// What a landed record of one manager goes through besides the outputs' chains, worked out
+    /// once per manager rather than per record.
+    private struct Routing {
+        /// The managers whose partitions its records make, if any.
+        let children: [ManagerPlan]?
+        /// The run's incremental state, when this manager is incremental.
+        let incremental: IncrementalRun?
+        /// Whether its records go to the outputs (a parent landed only for its children's sake does not).
+        let toOutputs: Bool
+
+        init(of ref: ManagerRef, in state: RunState) {
+            children = state.children[ref.index]
+            incremental = state.incremental.flatMap { $0.isIncremental(ref.name) ? $0 : nil }
+            toOutputs = !state.parentsOnly.contains(ref.index)
+        }
+    }
+
+    private func route(
+        _ landed: Landed, of ref: ManagerRef, sequence: Int, from source: any RecordSource, partitioned: PartitionedSource?,
+        routing: Routing, into state: inout RunState
+    ) throws {
         switch landed {
         case .record(let value, let line, let page):
             // A record the last run landed still makes its children's partitions.
-            if let children = state.children[ref.index] {
+            if let children = routing.children {
                 try collectPartitions(of: children, from: value, of: ref, sequence: sequence, into: &state)
             }
-            if let incremental = state.incremental {
-                let partition = (source as? PartitionedSource)?.current?.label ?? ""
-                guard incremental.accept(value, of: ref.name, partition: partition) else { return }
+            if let incremental = routing.incremental {
+                guard incremental.accept(value, of: ref.name, partition: partitioned?.current?.label ?? "") else { return }
             }
-            if state.parentsOnly.contains(ref.index) { return }
+            guard routing.toOutputs else { return }
             let record = Record(value, origin: Origin(manager: ref, sequence: sequence, line: line, page: page))
             for i in state.outputs.indices {
                 try state.outputs[i].process(

@@ -51,13 +51,13 @@ extension Runner {
                 let recorder = try recorder(for: manager, client: client, recorders: &state.recorders)
                 // A few pages ahead: managers fetch side by side while an earlier one lands.
                 let live = liveSource(
-                    manager, params: params(of: state.plan).merging(incrementalParams(manager, "", state)) { $1 }, client: client,
+                    manager, params: sourceParams(manager, partition: "", state: state), client: client,
                     recorder: recorder, ahead: 8, resumeAt: state.incremental?.resumePoint(ref.name, partition: ""))
                 follow(live, of: manager, partition: "", state: state)
                 sources = [live]
             } else if manager.fixtures != nil {
                 let fixtures = try FixtureSource(
-                    manager: manager, params: params(of: state.plan).merging(incrementalParams(manager, "", state)) { $1 },
+                    manager: manager, params: sourceParams(manager, partition: "", state: state),
                     transport: landing.replay, resumeAt: state.incremental?.resumePoint(ref.name, partition: ""))
                 follow(fixtures, of: manager, partition: "", state: state)
                 sources = [fixtures]
@@ -227,6 +227,11 @@ extension Runner {
             follow(fixtures, of: manager, partition: partition.label, state: runState)
             return fixtures
         }
+    }
+
+    /// The run's parameters, with the cursor parameter when `manager` is incremental.
+    private func sourceParams(_ manager: ManagerPlan, partition: String, state: RunState) -> [String: Value] {
+        params(of: state.plan).merging(incrementalParams(manager, partition, state)) { $1 }
     }
 
     /// The cursor parameter an incremental `manager`'s partition sends in this run.
