@@ -96,6 +96,7 @@ public struct RunError: Error, Sendable, CustomStringConvertible {
     func adding(_ text: String) -> RunError {
         var copy = RunError(code, message + text, manager: manager, cause: cause)
         copy.deadLetter = deadLetter
+        copy.keepsCheckpoint = keepsCheckpoint
         return copy
     }
 }
