@@ -1,0 +1,158 @@
+"""The peers' versions of the chains in chains.yaml: jq programs, Python+orjson functions and DuckDB
+queries, each producing the records Reform produces (jq -c byte for byte; the others equal as JSON,
+or as parsed CSV for the rows).
+
+Imported by run.py; `python3 peers.py python CHAIN IN OUT` runs the Python version of one chain.
+"""
+import csv
+import sys
+from datetime import datetime, timezone
+
+CHAINS = ("mapped", "exploded", "sorted", "rows-csv")
+
+# ---------------------------------------------------------------- jq (1.6)
+# ISO 8601 with an offset to UTC, as Reform's `convert: date` writes it.
+_JQ_UTC = (
+    'def utc: (.[0:19] + "Z" | fromdateiso8601)'
+    ' - ((.[20:22] | tonumber) * 3600 + (.[23:25] | tonumber) * 60) * (if .[19:20] == "+" then 1 else -1 end)'
+    " | todateiso8601;"
+)
+_JQ_MAPPED = (
+    '{id, label: "\\(.name) · \\(.location.district)", price: (.price | tonumber), phone: (.agent.phone | tonumber),'
+    " verified: .agent.verified, lat: .location.lat, updated: (.updated_at | utc)}"
+    " | select(.price < 60000 and .verified == true and .lat >= 31.2)"
+)
+JQ = {
+    "mapped": ["-c", _JQ_UTC + _JQ_MAPPED],
+    "exploded": ["-c", '.tags[] as $tag | {id, tag: $tag, price, floor: (if .floor == null then "unknown" else .floor end)}'],
+    # Stable sort by price, then the first record of each update time, in sorted order.
+    "sorted": [
+        "-c",
+        "-n",
+        _JQ_UTC
+        + "[inputs | "
+        + _JQ_MAPPED
+        + "] | sort_by(.price) | to_entries | group_by(.value.updated) | map(.[0]) | sort_by(.key) | .[].value",
+    ],
+    # jq quotes every string in @csv; compared with the others as parsed CSV, header added.
+    "rows-csv": ["-r", "[.id, .name, .title, .location.city, .price] | @csv"],
+}
+JQ_CSV_HEADER = '"id","name","title","city","price"\n'
+
+
+# ---------------------------------------------------------------- Python + orjson
+def _utc(text):
+    return datetime.fromisoformat(text).astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _mapped(lines, loads):
+    for line in lines:
+        if not line.strip():
+            continue
+        r = loads(line)
+        location, agent = r["location"], r["agent"]
+        out = {
+            "id": r["id"],
+            "label": "%s · %s" % (r["name"], location["district"]),
+            "price": float(r["price"]),
+            "phone": int(agent["phone"]),
+            "verified": agent["verified"],
+            "lat": location["lat"],
+            "updated": _utc(r["updated_at"]),
+        }
+        if out["price"] < 60000 and out["verified"] is True and out["lat"] >= 31.2:
+            yield out
+
+
+def python_chain(chain, src, dst):
+    import orjson
+
+    loads, dumps = orjson.loads, orjson.dumps
+    if chain == "rows-csv":
+        with open(src, "rb", buffering=1 << 20) as f, open(dst, "w", encoding="utf-8", newline="") as out:
+            # CRLF: with "\n" alone, Python's csv module leaves a field holding a lone "\r" unquoted,
+            # which no reader reads back. Compared with Reform's LF rows as parsed CSV.
+            writer = csv.writer(out, lineterminator="\r\n")
+            writer.writerow(["id", "name", "title", "city", "price"])
+            for line in f:
+                if not line.strip():
+                    continue
+                r = loads(line)
+                writer.writerow([r["id"], r["name"], r["title"], r["location"]["city"], r["price"]])
+        return
+    with open(src, "rb", buffering=1 << 20) as f, open(dst, "wb", buffering=1 << 20) as out:
+        write = out.write
+        if chain == "mapped":
+            for record in _mapped(f, loads):
+                write(dumps(record) + b"\n")
+        elif chain == "exploded":
+            for line in f:
+                if not line.strip():
+                    continue
+                r = loads(line)
+                floor = r["floor"]
+                for tag in r["tags"]:
+                    write(dumps({"id": r["id"], "tag": tag, "price": r["price"], "floor": "unknown" if floor is None else floor}))
+                    write(b"\n")
+        elif chain == "sorted":
+            records = sorted(_mapped(f, loads), key=lambda r: r["price"])  # stable
+            seen = set()
+            for record in records:
+                if record["updated"] in seen:
+                    continue
+                seen.add(record["updated"])
+                write(dumps(record) + b"\n")
+        else:
+            raise SystemExit("unknown chain %r" % chain)
+
+
+# ---------------------------------------------------------------- DuckDB
+_DUCK_MAPPED = """
+    SELECT id, name || ' · ' || location.district AS label, CAST(price AS DOUBLE) AS price,
+           CAST(agent.phone AS BIGINT) AS phone, agent.verified AS verified, location.lat AS lat,
+           strftime(CAST(updated_at AS TIMESTAMPTZ), '%Y-%m-%dT%H:%M:%SZ') AS updated{extra}
+    FROM read_ndjson('{src}', format = 'newline_delimited'{columns})
+"""
+_DUCK_FILTER = " WHERE price < 60000 AND agent.verified = true AND location.lat >= 31.2"
+
+
+def duckdb_query(chain, src):
+    """The COPY statement's query for one chain."""
+    columns = ""
+    if chain == "mapped":
+        return _DUCK_MAPPED.format(extra="", src=src, columns=columns) + _DUCK_FILTER
+    if chain == "sorted":
+        inner = _DUCK_MAPPED.format(extra=", row_number() OVER () AS position", src=src, columns=columns) + _DUCK_FILTER
+        return (
+            "SELECT id, label, price, phone, verified, lat, updated FROM ("
+            " SELECT *, row_number() OVER (PARTITION BY updated ORDER BY price, position) AS nth FROM (" + inner + "))"
+            " WHERE nth = 1 ORDER BY price, position"
+        )
+    if chain == "exploded":
+        return (
+            "SELECT id, unnest(tags) AS tag, price, coalesce(floor, 'unknown') AS floor"
+            " FROM read_ndjson('%s', format = 'newline_delimited')" % src
+        )
+    if chain == "rows-csv":
+        return "SELECT id, name, title, location.city AS city, price FROM read_ndjson('%s', format = 'newline_delimited')" % src
+    raise SystemExit("unknown chain %r" % chain)
+
+
+def duckdb_chain(chain, src, dst, threads):
+    import duckdb
+
+    con = duckdb.connect()
+    con.execute("SET threads = %d" % threads)
+    con.execute("SET TimeZone = 'UTC'")
+    fmt = "(FORMAT CSV, HEADER)" if chain == "rows-csv" else "(FORMAT JSON)"
+    con.execute("COPY (%s) TO '%s' %s" % (duckdb_query(chain, src), dst, fmt))
+
+
+if __name__ == "__main__":
+    tool, chain, src, dst = sys.argv[1:5]
+    if tool == "python":
+        python_chain(chain, src, dst)
+    elif tool == "duckdb":
+        duckdb_chain(chain, src, dst, int(sys.argv[5]))
+    else:
+        raise SystemExit("usage: peers.py python|duckdb CHAIN IN OUT [THREADS]")

@@ -1,0 +1,204 @@
+#!/usr/bin/env python3
+"""Chain benchmark: the chains people write (Benchmarks/chains/chains.yaml), through Reform and its
+peers in one run, on generated listing records.
+
+    Benchmarks/chains/run.py [--records N] [--runs R] [--chains mapped,exploded,sorted,rows-csv]
+                             [--tools reform,reform-jobs2,python,jq,duckdb1,duckdb2] [--keep]
+
+Chains (one `reform run --run CHAIN` each):
+  mapped    a mapping with a template, int/double/bool/date conversions and nested paths, then a
+            filter with `and` and comparisons
+  exploded  `explode` an array, then `pick`, `rename`, `defaults`
+  sorted    the same as mapped, then `sort` (stable) and `dedupe` on a key
+  rows-csv  rows rendered as CSV
+
+Peers: Python + orjson (a plain streaming script), jq 1.6, DuckDB with `SET threads=1` and
+`threads=2` (`COPY (SELECT ... FROM read_ndjson(...)) TO ... (FORMAT JSON|CSV)`). Reform's output
+must equal `jq -c`'s byte for byte (the JSON chains) and the others' as parsed JSON or CSV; the
+script stops with exit 1 when one differs. Prints best-of-R seconds, records/s, peak RSS (of the
+tool's process, from wait4) and the ratios against the targets (issue 16): Reform >= 3x
+Python+orjson and >= 1.5x DuckDB at the same thread count, --jobs 2 >= 1.8x --jobs 1.
+
+Environment: REFORM_BIN=... uses that reform binary (default: builds a release one, as the other
+benchmarks do, through Benchmarks/reform-binary.sh); TMPDIR for the inputs (~570 bytes a record).
+"""
+import argparse
+import csv
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+import peers  # noqa: E402
+
+TOOLS = ("reform", "reform-jobs2", "python", "jq", "duckdb1", "duckdb2")
+
+
+def reform_binary():
+    path = os.environ.get("REFORM_BIN")
+    if path:
+        return path
+    script = 'source "%s/Benchmarks/reform-binary.sh" >&2 && echo "$reform"' % ROOT
+    return subprocess.run(["bash", "-c", script], check=True, capture_output=True, text=True).stdout.strip().splitlines()[-1]
+
+
+def command(tool, chain, src, dst, reform):
+    if tool.startswith("reform"):
+        jobs = "2" if tool == "reform-jobs2" else "1"
+        return [reform, "run", os.path.join(HERE, "chains.yaml"), "--run", chain, "--input", "listings=" + src,
+                "--output", dst, "--quiet", "--jobs", jobs]
+    if tool == "python":
+        return [sys.executable, os.path.join(HERE, "peers.py"), "python", chain, src, dst]
+    if tool.startswith("duckdb"):
+        return [sys.executable, os.path.join(HERE, "peers.py"), "duckdb", chain, src, dst, tool[-1]]
+    if tool == "jq":
+        args = peers.JQ[chain]
+        return ["jq"] + args + [src]
+    raise SystemExit("unknown tool " + tool)
+
+
+def measure(cmd, stdout_path=None):
+    """(seconds, peak RSS in KiB) of one run of cmd. The peak comes from GNU time, whose child is
+    exec'd from a small process: a child forked from this interpreter would report the
+    interpreter's own high-water mark as its floor."""
+    rss = os.path.join(tempfile.gettempdir(), "reform-chains-rss.%d" % os.getpid())
+    out = open(stdout_path, "wb") if stdout_path else subprocess.DEVNULL
+    try:
+        start = time.perf_counter()
+        code = subprocess.call(["/usr/bin/time", "-f", "%M", "-o", rss] + cmd, stdout=out)
+        seconds = time.perf_counter() - start
+    finally:
+        if stdout_path:
+            out.close()
+    if code != 0:
+        raise SystemExit("run.py: %s exited with %d" % (" ".join(cmd), code))
+    with open(rss) as f:
+        kib = int(f.read().split()[-1])
+    os.remove(rss)
+    return seconds, kib
+
+
+def json_lines(path):
+    with open(path, "rb") as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def csv_rows(path):
+    with open(path, newline="", encoding="utf-8") as f:
+        return [[_number(cell) for cell in row] for row in csv.reader(f)]
+
+
+def _number(cell):
+    try:
+        return float(cell)
+    except ValueError:
+        return cell
+
+
+def check(chain, outputs):
+    """Exits 1 unless every tool's output equals Reform's (jq's bytes, the others' values)."""
+    reference = outputs.get("reform") or next(iter(outputs.values()))
+    with open(reference, "rb") as f:
+        reference_bytes = f.read()
+    parse = csv_rows if chain == "rows-csv" else json_lines
+    expected = parse(reference)
+    for tool, path in outputs.items():
+        if tool == "jq" and chain == "rows-csv":
+            with open(path, "rb") as f:
+                body = f.read()
+            with open(path, "wb") as f:
+                f.write(peers.JQ_CSV_HEADER.encode() + body)
+        with open(path, "rb") as f:
+            same_bytes = f.read() == reference_bytes
+        if tool in ("jq", "reform-jobs2") and chain != "rows-csv" and not same_bytes:
+            raise SystemExit("run.py: FAIL: %s's %s output differs from reform's in bytes (--keep keeps %s)" % (tool, chain, path))
+        if not same_bytes and parse(path) != expected:
+            raise SystemExit("run.py: FAIL: %s's %s output differs from reform's (--keep keeps %s)" % (tool, chain, path))
+    return len(expected)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--records", type=int, default=200_000)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--chains", default=",".join(peers.CHAINS))
+    parser.add_argument("--tools", default=",".join(TOOLS))
+    parser.add_argument("--seed", type=int, default=4)
+    parser.add_argument("--keep", action="store_true")
+    args = parser.parse_args()
+    chains = [c for c in args.chains.split(",") if c]
+    tools = [t for t in args.tools.split(",") if t]
+    for name in chains:
+        if name not in peers.CHAINS:
+            parser.error("unknown chain %r (one of %s)" % (name, ", ".join(peers.CHAINS)))
+    for name in tools:
+        if name not in TOOLS:
+            parser.error("unknown tool %r (one of %s)" % (name, ", ".join(TOOLS)))
+    reform = reform_binary()
+    work = tempfile.mkdtemp(prefix="reform-chains.")
+    try:
+        print("generating %d records..." % args.records, file=sys.stderr)
+        subprocess.run([sys.executable, os.path.join(ROOT, "Benchmarks/property-list/generate.py"), str(args.records), work,
+                        str(args.seed)], check=True)
+        src = os.path.join(work, "zufang.ndjson")
+        for other in ("xinfang", "ershoufang"):
+            os.remove(os.path.join(work, other + ".ndjson"))
+        size_mb = os.path.getsize(src) / 1e6
+        results = {}
+        for chain in chains:
+            times = {tool: [] for tool in tools}
+            outputs = {}
+            for round_ in range(args.runs):
+                for tool in tools:  # interleaved, so background load hits every tool alike
+                    print("%s round %d/%d: %s" % (chain, round_ + 1, args.runs, tool), file=sys.stderr)
+                    dst = os.path.join(work, "%s.%s.out" % (chain, tool))
+                    if os.path.exists(dst):
+                        os.remove(dst)
+                    cmd = command(tool, chain, src, dst, reform)
+                    times[tool].append(measure(cmd, dst if tool == "jq" else None))
+                    outputs[tool] = dst
+                if round_ == 0:
+                    count = check(chain, outputs)
+            results[chain] = (count, {tool: (min(s for s, _ in runs), max(k for _, k in runs)) for tool, runs in times.items()})
+        report(results, args, size_mb, tools)
+    finally:
+        if args.keep:
+            print("kept " + work, file=sys.stderr)
+        else:
+            shutil.rmtree(work)
+
+
+def report(results, args, size_mb, tools):
+    print()
+    print("chains over %d listing records (%.0f MB of NDJSON), best of %d; %d cores; outputs equal (jq -c byte for byte)"
+          % (args.records, size_mb, args.runs, os.cpu_count() or 0))
+    for chain, (count, best) in results.items():
+        print()
+        print("%s: %d records out" % (chain, count))
+        print("%-16s %9s %12s %9s %10s" % ("tool", "seconds", "records/s", "peak MiB", "vs reform"))
+        base = best.get("reform", next(iter(best.values())))[0]
+        for tool in tools:
+            seconds, kib = best[tool]
+            print("%-16s %9.3f %12.0f %9.1f %9.2fx" % (tool, seconds, args.records / seconds, kib / 1024, seconds / base))
+        targets = []
+        if "reform" in best and "python" in best:
+            targets.append(("reform >= 3x python+orjson", best["python"][0] / best["reform"][0], 3.0))
+        if "reform" in best and "duckdb1" in best:
+            targets.append(("reform >= 1.5x duckdb threads=1", best["duckdb1"][0] / best["reform"][0], 1.5))
+        if "reform-jobs2" in best and "duckdb2" in best:
+            targets.append(("reform --jobs 2 >= 1.5x duckdb threads=2", best["duckdb2"][0] / best["reform-jobs2"][0], 1.5))
+        if "reform" in best and "reform-jobs2" in best:
+            targets.append(("--jobs 2 >= 1.8x --jobs 1", best["reform"][0] / best["reform-jobs2"][0], 1.8))
+        for name, ratio, goal in targets:
+            print("  %-42s %5.2fx  %s" % (name, ratio, "met" if ratio >= goal else "MISSED"))
+
+
+if __name__ == "__main__":
+    main()
