@@ -70,3 +70,47 @@ import Testing
         #expect(rejected == 188)
     }
 }
+
+/// `locate` marks a number canonical only when the writer prints exactly its text, so the fast
+/// paths may copy it: held over numbers of every shape, and the usual short decimals are marked.
+@Suite struct CanonicalNumberTests {
+    func located(_ literal: String) -> (canonical: Bool, written: String) {
+        var parser = JSONParser()
+        var ranges: [Range<Int>?] = []
+        var canonical: [Bool] = []
+        let bytes = Array(#"{"x":"#.utf8) + Array(literal.utf8) + Array("}".utf8)
+        let found = bytes.withUnsafeBytes { parser.locate($0, keeping: JSONProjection(keys: ["x"]), into: &ranges, canonical: &canonical) }
+        #expect(found, "\(literal) should be valid")
+        var out: [UInt8] = []
+        JSON.write((try? JSON.parse(literal)) ?? .null, into: &out)
+        return (canonical.first ?? false, String(decoding: out, as: UTF8.self))
+    }
+
+    @Test func aCanonicalNumberIsPrintedAsItIsWritten() {
+        var random = SystemRandomNumberGenerator()
+        var literals = [
+            "0", "-0", "0.5", "-0.5", "31.479471", "0.0001", "0.00001", "1.0", "1.50", "1e2", "1E+2", "-12.25",
+            "99999999999999.9", "999999999999999.9", "123456789012345", "1234567890123456", "0.1234567890123456",
+            "0.000123456789012345", "100", "5.000000000000001", "9007199254740993",
+        ]
+        for _ in 0..<3000 {
+            let digits = (0..<Int.random(in: 1...18, using: &random)).map { _ in String(Int.random(in: 0...9, using: &random)) }.joined()
+            var literal = (Bool.random(using: &random) ? "-" : "") + digits
+            if Bool.random(using: &random) {
+                let zeros = String(repeating: "0", count: Int.random(in: 0...5, using: &random))
+                let fraction = (0..<Int.random(in: 1...17, using: &random)).map { _ in String(Int.random(in: 0...9, using: &random)) }
+                    .joined()
+                literal = (Bool.random(using: &random) ? "-" : "") + "0." + zeros + fraction
+            }
+            guard (try? JSON.parse(literal)) != nil else { continue }
+            literals.append(literal)
+        }
+        for literal in literals {
+            let (canonical, written) = located(literal)
+            if canonical { #expect(written == literal, "\(literal) is marked canonical but prints as \(written)") }
+        }
+        for literal in ["0", "0.5", "-0.5", "31.479471", "0.0001", "-12.25", "99999999999999.9", "123456789012345"] {
+            #expect(located(literal).canonical, "\(literal) should be canonical")
+        }
+    }
+}

@@ -7,9 +7,39 @@ struct CivilDate: Equatable {
 
     /// `2024-05-01T10:00:00Z`, or `2024-05-01` for a date-only value.
     var iso8601: String {
-        let date = "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))"
-        guard let seconds else { return date }
-        return "\(date)T\(pad(seconds / 3600, 2)):\(pad(seconds / 60 % 60, 2)):\(pad(seconds % 60, 2))Z"
+        var bytes: [UInt8] = []
+        appendISO8601(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends ``iso8601``'s UTF-8 bytes.
+    func appendISO8601(to out: inout [UInt8]) {
+        func pad(_ n: Int, _ width: Int) {
+            if n < 0 || n >= 10_000 {
+                let digits = Array(String(n).utf8)
+                if digits.count < width { out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: width - digits.count)) }
+                out.append(contentsOf: digits)
+                return
+            }
+            var divisor = width == 4 ? 1000 : 10
+            while divisor > 0 {
+                out.append(UInt8(ascii: "0") &+ UInt8(n / divisor % 10))
+                divisor /= 10
+            }
+        }
+        pad(year, 4)
+        out.append(UInt8(ascii: "-"))
+        pad(month, 2)
+        out.append(UInt8(ascii: "-"))
+        pad(day, 2)
+        guard let seconds else { return }
+        out.append(UInt8(ascii: "T"))
+        pad(seconds / 3600, 2)
+        out.append(UInt8(ascii: ":"))
+        pad(seconds / 60 % 60, 2)
+        out.append(UInt8(ascii: ":"))
+        pad(seconds % 60, 2)
+        out.append(UInt8(ascii: "Z"))
     }
 
     /// Parses epoch seconds (int or double; values above 10^11 are taken as milliseconds) or ISO 8601
@@ -20,7 +50,9 @@ struct CivilDate: Equatable {
         case .double(let d):
             guard d.isFinite else { return nil }
             return fromEpoch(Int((abs(d) > 1e11 ? d / 1000 : d).rounded(.down)))
-        case .string(let s): return parse(text: Array(s.utf8))
+        case .string(let s):
+            var s = s
+            return s.withUTF8 { parse(text: UnsafeRawBufferPointer($0)) }
         default: return nil
         }
     }
@@ -31,7 +63,8 @@ struct CivilDate: Equatable {
         return CivilDate(year: y, month: m, day: d, seconds: epoch - days * 86400)
     }
 
-    private static func parse(text b: [UInt8]) -> CivilDate? {
+    /// Parses ISO 8601 text (see ``parse(_:)``) from its UTF-8 bytes.
+    static func parse(text b: UnsafeRawBufferPointer) -> CivilDate? {
         func number(_ from: Int, _ count: Int) -> Int? {
             guard from + count <= b.count else { return nil }
             var n = 0
@@ -115,8 +148,4 @@ struct CivilDate: Equatable {
         return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
     }
 
-    private func pad(_ n: Int, _ width: Int) -> String {
-        let s = String(n)
-        return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
-    }
 }

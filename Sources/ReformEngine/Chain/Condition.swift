@@ -82,21 +82,27 @@ public struct Condition: Sendable, CustomStringConvertible {
 
     /// Whether the condition holds for `record`.
     public func holds(for record: Value) -> Bool {
-        Condition.truthy(evaluate(root, record))
+        holds { path in record[path: path] ?? .null }
     }
 
-    private func evaluate(_ node: Node, _ record: Value) -> Value {
+    /// Whether the condition holds for a record whose value at each path `lookup` gives (null when
+    /// missing): the compiled chain's records, which are not built as values.
+    func holds(lookup: (ValuePath) -> Value) -> Bool {
+        Condition.truthy(evaluate(root, lookup))
+    }
+
+    private func evaluate(_ node: Node, _ lookup: (ValuePath) -> Value) -> Value {
         switch node {
-        case .path(let p): return record[path: p] ?? .null
+        case .path(let p): return lookup(p)
         case .literal(let v): return v
-        case .list(let items): return .array(items.map { evaluate($0, record) })
-        case .not(let n): return .bool(!Condition.truthy(evaluate(n, record)))
+        case .list(let items): return .array(items.map { evaluate($0, lookup) })
+        case .not(let n): return .bool(!Condition.truthy(evaluate(n, lookup)))
         case .and(let a, let b):
-            return .bool(Condition.truthy(evaluate(a, record)) && Condition.truthy(evaluate(b, record)))
+            return .bool(Condition.truthy(evaluate(a, lookup)) && Condition.truthy(evaluate(b, lookup)))
         case .or(let a, let b):
-            return .bool(Condition.truthy(evaluate(a, record)) || Condition.truthy(evaluate(b, record)))
+            return .bool(Condition.truthy(evaluate(a, lookup)) || Condition.truthy(evaluate(b, lookup)))
         case .compare(let a, let op, let b):
-            return .bool(Condition.compare(evaluate(a, record), op, evaluate(b, record)))
+            return .bool(Condition.compare(evaluate(a, lookup), op, evaluate(b, lookup)))
         }
     }
 

@@ -12,18 +12,20 @@ public import ReformSDK
 /// Any other line — a missing field, invalid JSON, not an object — goes through the general path,
 /// which rejects it as usual, so the output bytes are the same either way.
 final class DirectMapping {
-    /// What turns a qualifying line into an output line: a field mapping's encoder or, for a
-    /// plugin chain, a field reformer's (exactly one is set).
-    private var mapping: DirectEncoder?
+    /// What turns a qualifying line into output lines: a mapping's or compiled chain's encoder
+    /// or, for a plugin chain, a field reformer's (exactly one is set).
+    private var mapping: LineEncoder?
     private var fields: FieldReformerEncoder?
     private let file: OutputFile?
     private let table: TableDirect?
-    /// Records written directly so far.
+    /// Lines the fast path took so far (they never land as values).
+    private(set) var handled = 0
+    /// Records it wrote for them (fewer when a filter drops some, more when a chain explodes them).
     private(set) var written = 0
     /// The first write failure; once set, every line takes the general path (which reports it).
     private(set) var failure: OutputError?
 
-    private init(mapping: DirectEncoder?, fields: FieldReformerEncoder?, file: OutputFile?, table: TableDirect? = nil) {
+    private init(mapping: LineEncoder?, fields: FieldReformerEncoder?, file: OutputFile?, table: TableDirect? = nil) {
         self.mapping = mapping
         self.fields = fields
         self.file = file
@@ -41,7 +43,7 @@ final class DirectMapping {
         }
         guard let file = output.file, let format = output.format else { return nil }
         let plans = outputs.map(\.plan)
-        if let mapping = DirectEncoder.make(for: manager, outputs: plans, format: format, limits: limits) {
+        if let mapping = LineEncoder.make(for: manager, outputs: plans, format: format, limits: limits) {
             return DirectMapping(mapping: mapping, fields: nil, file: file)
         }
         if let fields = FieldReformerEncoder.make(for: manager, outputs: plans, format: format, limits: limits) {
@@ -60,18 +62,59 @@ final class DirectMapping {
                 failure = error
                 return false
             }
+            handled += 1
             written += 1
             return true
         }
         guard let file else { return false }
         var out: [UInt8] = []
         swap(&out, &file.buffer)
-        let handled = mapping?.encode(line, into: &out) ?? fields?.encode(line, into: &out) ?? false
+        let records: Int?
+        if mapping != nil {
+            records = mapping?.encode(line, into: &out)
+        } else {
+            records = fields?.encode(line, into: &out) == true ? 1 : nil
+        }
         swap(&out, &file.buffer)
-        guard handled else { return false }
-        written += 1
+        guard let records else { return false }
+        handled += 1
+        written += records
         do { try file.flushIfFull() } catch { failure = error }
         return true
+    }
+}
+
+/// What turns a qualifying NDJSON line into output lines on the fast path: a plain field mapping's
+/// ``DirectEncoder`` or, for other chains the compiled path covers, a ``CompiledChain``.
+struct LineEncoder {
+    // Exactly one is set; each is taken out while it encodes, so its storage is never shared.
+    private var mapping: DirectEncoder?
+    private var chain: CompiledChain?
+
+    /// The encoder for `manager` when a run has exactly these outputs and the only one is
+    /// written as `format` (see ``DirectEncoder/make(for:outputs:format:limits:)`` and
+    /// ``CompiledChain/make(for:outputs:format:limits:)``).
+    static func make(for manager: ManagerRef, outputs: [OutputPlan], format: OutputFormat, limits: JSONLimits) -> LineEncoder? {
+        if let mapping = DirectEncoder.make(for: manager, outputs: outputs, format: format, limits: limits) {
+            return LineEncoder(mapping: mapping, chain: nil)
+        }
+        return CompiledChain.make(for: manager, outputs: outputs, format: format, limits: limits).map {
+            LineEncoder(mapping: nil, chain: $0)
+        }
+    }
+
+    /// Appends the output lines for the record in `line` and returns how many; `nil` (and nothing
+    /// appended) sends it down the general path.
+    mutating func encode(_ line: UnsafeRawBufferPointer, into out: inout [UInt8]) -> Int? {
+        if var encoder = mapping.take() {
+            defer { mapping = encoder }
+            return encoder.encode(line, into: &out) ? 1 : nil
+        }
+        if var compiled = chain.take() {
+            defer { chain = compiled }
+            return compiled.encode(line, into: &out)
+        }
+        return nil
     }
 }
 

@@ -40,7 +40,8 @@ final class NDJSONSource: RecordSource {
         if let direct { reader.lineHandler = { direct.write($0) } }
     }
 
-    var handledDirectly: Int { direct?.written ?? 0 }
+    var handledDirectly: Int { direct?.handled ?? 0 }
+    var writtenDirectly: Int { direct?.written ?? 0 }
 
     func observeBytes(_ handler: @escaping (Int) -> Void) {
         reader.onRefill = handler

@@ -18,8 +18,11 @@ protocol RecordSource: AnyObject {
     /// The whole record the last ``next()`` landed, when that landing was built only in part
     /// (a projection); `nil` when the landed value is already whole.
     func originalRecord() -> Value?
-    /// Records written straight to the output by a fast path so far (they never land as values).
+    /// Records a fast path took so far (they never land as values).
     var handledDirectly: Int { get }
+    /// Records the fast path wrote for them: fewer when a filter dropped some, more when a chain
+    /// exploded them.
+    var writtenDirectly: Int { get }
     /// Asks to be told the bytes read so far after each read (sources that read files in chunks).
     func observeBytes(_ handler: @escaping (Int) -> Void)
 }
@@ -27,6 +30,7 @@ protocol RecordSource: AnyObject {
 extension RecordSource {
     func originalRecord() -> Value? { nil }
     var handledDirectly: Int { 0 }
+    var writtenDirectly: Int { handledDirectly }
     func observeBytes(_ handler: @escaping (Int) -> Void) {}
 }
 

@@ -15,14 +15,14 @@ final class BatchWorker: @unchecked Sendable {
     private let manager: ManagerRef
     private let stageSuffixes: [String]
     private let encodesBytes: [Bool]
-    private var direct: DirectEncoder?
+    private var direct: LineEncoder?
     private let projection: JSONProjection?
     private var parser: JSONParser
     private var produced: [Record] = []
     private var rejected: [ChainRunner.Rejection] = []
 
     init(
-        manager: ManagerRef, outputs: [OutputPlan], encodesBytes: [Bool], direct: DirectEncoder?, projection: JSONProjection?,
+        manager: ManagerRef, outputs: [OutputPlan], encodesBytes: [Bool], direct: LineEncoder?, projection: JSONProjection?,
         timing: Bool, limits: JSONLimits = NDJSONReader.defaultLimits
     ) throws(RunError) {
         self.manager = manager
@@ -84,8 +84,8 @@ final class BatchWorker: @unchecked Sendable {
             result.events.append(tooLong(sequence: sequence, lineNumber: lineNumber))
             return
         }
-        if direct != nil, direct?.encode(line, into: &result.bytes[0]) == true {
-            result.direct += 1
+        if direct != nil, let written = direct?.encode(line, into: &result.bytes[0]) {
+            result.direct += written
             return
         }
         let value: Value

@@ -67,7 +67,7 @@ struct ParallelLanding {
                 let direct =
                     options.directWrites
                     ? formats.first.flatMap { $0 }.flatMap {
-                        DirectEncoder.make(for: manager, outputs: outputs, format: $0, limits: options.recordLimits)
+                        LineEncoder.make(for: manager, outputs: outputs, format: $0, limits: options.recordLimits)
                     } : nil
                 let projection = InputProjection.make(for: manager, outputs: outputs)
                 workers.append(
@@ -235,7 +235,7 @@ struct BatchResult {
     /// Per output, the bytes to append (NDJSON outputs), and how many records they hold.
     var bytes: [[UInt8]] = []
     var encoded: [Int] = []
-    /// Records the fast path wrote (into `bytes[0]`).
+    /// Records the fast path wrote (into `bytes[0]`); a line it took may write none or several.
     var direct = 0
     /// Records (non-blank lines) and lines in the batch.
     var records = 0

@@ -69,8 +69,9 @@ extension Runner {
                     try route(landed, of: ref, sequence: sequence, from: source, partitioned: partitioned, routing: routing, into: &state)
                 }
                 let direct = source.handledDirectly
-                if direct > 0 { state.outputs[state.directOutput].countDirect(direct) }
-                state.summary.writtenDirectly += direct
+                let written = source.writtenDirectly
+                if written > 0 { state.outputs[state.directOutput].countDirect(written) }
+                state.summary.writtenDirectly += written
                 directBefore += direct
                 landedBefore += general + direct
                 if limitReached { break }

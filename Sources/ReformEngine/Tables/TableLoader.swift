@@ -149,7 +149,7 @@ final class TableLoader {
             guard let range = ranges[source] else { return false }
             if canonical[source] {
                 // Bytes already in the form JSON.write prints: a string without escapes, an
-                // integer of up to 15 digits, true, false or null.
+                // integer of up to 15 digits, a short decimal fraction, true, false or null.
                 let first = lineBase.load(fromByteOffset: range.lowerBound, as: UInt8.self)
                 let asJSONText = !column.isKnown || column.type == .json || column.type == .text
                 switch first {
@@ -180,7 +180,8 @@ final class TableLoader {
                         slots[index] = .line(start: range.lowerBound, count: range.count)
                         continue
                     }
-                    if column.type == .int || column.type == .double {
+                    let integral = !line[range].contains(UInt8(ascii: "."))
+                    if integral, column.type == .int || column.type == .double {
                         var number = 0
                         var negative = false
                         for offset in range {

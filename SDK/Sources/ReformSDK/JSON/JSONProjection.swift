@@ -200,8 +200,9 @@ extension JSONParser {
     /// `ranges` is resized to the projection's key count; entry `i` is the range of the value of
     /// `projection.keys[i]` (the last one when the key repeats), or `nil` when absent. `canonical[i]`
     /// says whether those bytes are already what ``JSON/write(_:into:)`` prints for the value —
-    /// strings without escapes or DEL, integers of up to 15 digits without a sign on zero, `true`,
-    /// `false`, `null` — so they can be copied as they are; other values need re-encoding. Returns
+    /// strings without escapes or DEL, integers of up to 15 digits without a sign on zero, short
+    /// decimal fractions as the writer prints them, `true`, `false`, `null` — so they can be copied
+    /// as they are; other values need re-encoding. Returns
     /// `false` when the document is invalid or not an object (``parse(_:)`` then says why).
     public mutating func locate(
         _ bytes: UnsafeRawBufferPointer, keeping projection: JSONProjection, into ranges: inout [Range<Int>?],
@@ -235,6 +236,44 @@ extension JSONParser {
                     let c = s.base[s.pos]
                     s.pos += 1
                     if c == UInt8(ascii: "}") { break }
+                    guard c == UInt8(ascii: ",") else { return false }
+                    s.skipWhitespace()
+                }
+            }
+        } catch {
+            return false
+        }
+        s.skipWhitespace()
+        return s.pos == s.end
+    }
+
+    /// Finds the elements of an array document as byte ranges of `bytes`, building nothing, and
+    /// checks the document as ``parse(_:)`` would; `canonical[i]` says whether element `i` is
+    /// already what ``JSON/write(_:into:)`` prints (see ``locate(_:keeping:into:canonical:)``).
+    /// Returns `false` when the document is invalid or not an array.
+    public mutating func locateElements(
+        _ bytes: UnsafeRawBufferPointer, into ranges: inout [Range<Int>], canonical: inout [Bool]
+    ) -> Bool {
+        ranges.removeAll(keepingCapacity: true)
+        canonical.removeAll(keepingCapacity: true)
+        guard var s = try? makeScanner(bytes) else { return false }
+        s.skipWhitespace()
+        guard s.pos < s.end, s.base[s.pos] == UInt8(ascii: "[") else { return false }
+        s.pos += 1
+        s.skipWhitespace()
+        do {
+            if s.pos < s.end, s.base[s.pos] == UInt8(ascii: "]") {
+                s.pos += 1
+            } else {
+                while true {
+                    let start = s.pos
+                    canonical.append(try skipCanonical(&s))
+                    ranges.append(start..<s.pos)
+                    s.skipWhitespace()
+                    guard s.pos < s.end else { return false }
+                    let c = s.base[s.pos]
+                    s.pos += 1
+                    if c == UInt8(ascii: "]") { break }
                     guard c == UInt8(ascii: ",") else { return false }
                     s.skipWhitespace()
                 }
@@ -282,13 +321,7 @@ extension JSONParser {
             return true
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             try skipNumber(&s)
-            var i = start
-            if s.base[i] == UInt8(ascii: "-") { i += 1 }
-            let digits = s.pos - i
-            guard digits >= 1, digits <= 15 else { return false }
-            if s.base[i] == UInt8(ascii: "0") && (digits > 1 || i > start) { return false }
-            for j in i..<s.pos where !(s.base[j] >= UInt8(ascii: "0") && s.base[j] <= UInt8(ascii: "9")) { return false }
-            return true
+            return Self.isCanonicalNumber(s.base, from: start, to: s.pos)
         default:
             try skipValue(&s)
             return false
@@ -297,6 +330,38 @@ extension JSONParser {
 }
 
 extension JSONParser {
+    /// Whether the number literal `base[from..<to]` (valid JSON) is what the writer prints for its
+    /// value: an integer of up to 15 digits (no `-0`), or a decimal fraction without an exponent or
+    /// trailing zeros, of up to 15 significant digits, with at most 15 integer digits and at most 3
+    /// zeros after the point before the first significant digit. Up to 15 significant digits, a
+    /// decimal is the only one that short to name its double, so the shortest round-trip digits the
+    /// writer prints are its own, and within those bounds jq's format writes them without an exponent.
+    static func isCanonicalNumber(_ base: UnsafePointer<UInt8>, from: Int, to end: Int) -> Bool {
+        var i = from
+        if base[i] == UInt8(ascii: "-") { i += 1 }
+        let integerStart = i
+        while i < end, base[i] >= UInt8(ascii: "0"), base[i] <= UInt8(ascii: "9") { i += 1 }
+        let integerDigits = i - integerStart
+        guard integerDigits >= 1, integerDigits <= 15 else { return false }
+        let leadingZero = base[integerStart] == UInt8(ascii: "0")
+        if i == end {
+            // An integer: no leading zeros, no negative zero.
+            return !leadingZero || (integerDigits == 1 && integerStart == from)
+        }
+        guard base[i] == UInt8(ascii: ".") else { return false }  // an exponent
+        i += 1
+        let fractionStart = i
+        while i < end, base[i] >= UInt8(ascii: "0"), base[i] <= UInt8(ascii: "9") { i += 1 }
+        guard i == end, i > fractionStart, base[end - 1] != UInt8(ascii: "0") else { return false }
+        let fractionDigits = end - fractionStart
+        if leadingZero {
+            var zeros = 0
+            while base[fractionStart + zeros] == UInt8(ascii: "0") { zeros += 1 }
+            return zeros <= 3 && fractionDigits - zeros <= 15
+        }
+        return integerDigits + fractionDigits <= 15
+    }
+
     /// Checks the number at the cursor against the JSON grammar and moves past it, converting
     /// nothing; the errors are those of a full parse.
     mutating func skipNumber(_ s: inout Scanner) throws(JSONError) {

@@ -1,0 +1,183 @@
+import ReformSDK
+
+extension CompiledChain {
+    /// The compiled chain for `manager`'s records when a run has exactly these outputs and the only
+    /// one is NDJSON without rows, and its chain is one the compiled path covers (see the type's
+    /// documentation); `nil` leaves the manager to the general path.
+    static func make(for manager: ManagerRef, outputs: [OutputPlan], format: OutputFormat, limits: JSONLimits) -> CompiledChain? {
+        guard outputs.count == 1, let output = outputs.first, output.rows == nil, format == .ndjson,
+            let first = output.chain.first
+        else { return nil }
+        var compiler = Compiler()
+        guard compiler.source(first, manager: manager) else { return nil }
+        for (position, plan) in output.chain.enumerated() {
+            if case .steps(let steps) = plan.kind {
+                let rest = position == 0 ? Array(steps.dropFirst(compiler.sourceSteps)) : steps
+                for step in rest {
+                    guard compiler.step(step) else { return nil }
+                }
+                if let keys = plan.keys {
+                    guard compiler.conform(to: keys.constants) else { return nil }
+                }
+            } else if position > 0 {
+                return nil
+            }
+        }
+        guard !compiler.view.isEmpty else { return nil }
+        return CompiledChain(
+            paths: compiler.paths, slots: compiler.slots, steps: compiler.steps, explode: compiler.explode, output: compiler.view,
+            limits: limits)
+    }
+}
+
+/// Builds a ``CompiledChain``: the located paths, the slots, the remaining steps, and the *view* —
+/// the keys a record carries at this point of the chain, each naming its slot.
+private struct Compiler {
+    var paths: [[String]] = []
+    var slots: [CompiledChain.Slot] = []
+    var steps: [CompiledChain.Step] = []
+    var explode: (slot: Int?, path: Int)?
+    var view: [(name: String, slot: Int)] = []
+    /// How many steps of the first (steps) reformer the source took (`explode`, `pick`).
+    var sourceSteps = 0
+
+    /// The located path index of a key path, adding it when new.
+    mutating func locate(_ path: ValuePath) -> Int? {
+        var keys: [String] = []
+        for component in path.components {
+            guard case .key(let key) = component else { return nil }
+            keys.append(key)
+        }
+        guard !keys.isEmpty else { return nil }
+        if let index = paths.firstIndex(of: keys) { return index }
+        paths.append(keys)
+        return paths.count - 1
+    }
+
+    mutating func addSlot(_ slot: CompiledChain.Slot) -> Int {
+        slots.append(slot)
+        return slots.count - 1
+    }
+
+    /// The first reformer: a mapping, or steps that start with an optional `explode` and a `pick`.
+    mutating func source(_ plan: ReformerPlan, manager: ManagerRef) -> Bool {
+        switch plan.kind {
+        case .mapping(let mapping):
+            guard let rules = mapping.perManager[manager.index] ?? mapping.shared, !rules.isEmpty else { return false }
+            for rule in rules {
+                guard rule.array == nil, let slot = slot(for: rule) else { return false }
+                view.append((rule.constant, addSlot(slot)))
+            }
+            return true
+        case .steps(let stepPlans):
+            var explodePath: ValuePath?
+            var index = 0
+            if index < stepPlans.count, case .explode(let path) = stepPlans[index].kind {
+                explodePath = path
+                index += 1
+            }
+            guard index < stepPlans.count, case .pick(let keys) = stepPlans[index].kind else { return false }
+            index += 1
+            for key in keys {
+                guard !view.contains(where: { $0.name == key }), let path = locate(ValuePath([.key(key)])) else { return false }
+                view.append((key, addSlot(CompiledChain.Slot(source: .field(path)))))
+            }
+            if let explodePath {
+                guard explodePath.components.count == 1, let key = explodePath.firstKey, let path = locate(explodePath) else {
+                    return false
+                }
+                explode = (view.first { $0.name == key }?.slot, path)
+            }
+            sourceSteps = index
+            return true
+        case .plugin:
+            return false
+        }
+    }
+
+    /// The slot of one mapping rule, when the compiled path covers it.
+    mutating func slot(for rule: FieldRule) -> CompiledChain.Slot? {
+        switch rule.source {
+        case .path(let path):
+            guard let located = locate(path) else { return nil }
+            return CompiledChain.Slot(
+                source: .field(located), optional: rule.optional, fallback: rule.defaultValue, conversion: rule.conversion)
+        case .template(let template):
+            guard rule.conversion == nil, let pieces = pieces(of: template) else { return nil }
+            return CompiledChain.Slot(source: .template(pieces))
+        case .constant(var value):
+            if value.isNull, let fallback = rule.defaultValue { value = fallback }
+            if let conversion = rule.conversion {
+                do { value = try conversion.apply(value, key: rule.constant) } catch { return nil }
+            }
+            var text: [UInt8] = []
+            JSON.write(value, into: &text)
+            return CompiledChain.Slot(source: .constant(text))
+        }
+    }
+
+    mutating func pieces(of template: Template) -> [CompiledChain.TemplatePiece]? {
+        var pieces: [CompiledChain.TemplatePiece] = []
+        for part in template.parts {
+            switch part {
+            case .literal(let text):
+                var quoted: [UInt8] = []
+                JSON.write(.string(text), into: &quoted)
+                pieces.append(.literal(Array(quoted[1..<(quoted.count - 1)])))
+            case .field(let path, let optional):
+                guard let located = locate(path) else { return nil }
+                pieces.append(.field(located, optional: optional))
+            }
+        }
+        return pieces
+    }
+
+    /// One step after the source; `false` when the compiled path does not cover it.
+    mutating func step(_ step: StepPlan) -> Bool {
+        switch step.kind {
+        case .filter(let condition):
+            let lookups = condition.paths.map { path in
+                let slot = path.firstKey.flatMap { key in view.first { $0.name == key }?.slot }
+                return CompiledChain.Lookup(path: path, slot: slot, rest: ValuePath(Array(path.components.dropFirst())))
+            }
+            steps.append(.filter(condition, lookups: lookups))
+        case .pick(let keys):
+            var picked: [(name: String, slot: Int)] = []
+            for key in keys {
+                // A key the records never carry here rejects every record: the general path says so.
+                guard let member = view.first(where: { $0.name == key }), !picked.contains(where: { $0.name == key }) else {
+                    return false
+                }
+                picked.append(member)
+            }
+            view = picked
+        case .drop(let keys):
+            view.removeAll { keys.contains($0.name) }
+        case .rename(let pairs):
+            let renamed = view.map { member in (name: pairs.first { $0.from == member.name }?.to ?? member.name, slot: member.slot) }
+            guard Set(renamed.map(\.name)).count == renamed.count else { return false }
+            view = renamed
+        case .defaults(let pairs):
+            for (key, value) in pairs {
+                var text: [UInt8] = []
+                JSON.write(value, into: &text)
+                if let member = view.first(where: { $0.name == key }) {
+                    steps.append(.defaults(slot: member.slot, text: text))
+                } else {
+                    view.append((key, addSlot(CompiledChain.Slot(source: .constant(text)))))
+                }
+            }
+        default:
+            return false
+        }
+        return true
+    }
+
+    /// A steps reformer's declared keys: the records must carry exactly them, written in declared
+    /// order (as `ChainRunner.conform` reorders them).
+    mutating func conform(to keys: [String]) -> Bool {
+        guard keys.count == view.count, Set(keys) == Set(view.map(\.name)) else { return false }
+        view = keys.compactMap { key in view.first { $0.name == key } }
+        return view.count == keys.count
+    }
+}

@@ -1,0 +1,332 @@
+import ReformSDK
+
+/// The batch fast path for whole chains: a mapping (or an `explode` and a `pick`) followed by
+/// per-record steps (`filter`, `pick`, `drop`, `rename`, `defaults`), compiled once for one
+/// manager into a plan over *slots* — one per key the records carry — and run on the bytes of
+/// each NDJSON line, building no record.
+///
+/// Keys are known when the chain is compiled, so `pick`, `drop`, `rename` and the declared-keys
+/// check cost nothing per record: they only decide which slots are written, in which order, under
+/// which names. Per record, each slot is the JSON text of its value, either a range of the input
+/// line (values already as the writer prints them) or text written into a scratch buffer
+/// (templates, conversions, re-encoded values). A filter reads the slots it names as values.
+///
+/// Anything unusual — an invalid line, a missing field, a failed conversion, a value that is not an
+/// array where `explode` needs one — sends the line down the general path, which rejects or handles
+/// it, so the output, counts and dead letters are the same either way (held to that by
+/// `CompiledChainTests`).
+struct CompiledChain {
+    /// Where a slot's value comes from.
+    enum Source {
+        /// The value at a located path (its index in the ``FieldLocator``).
+        case field(Int)
+        /// A string template: literal pieces (already escaped for a JSON string) and fields.
+        case template([TemplatePiece])
+        /// A fixed JSON text (a constant, a default added as a new key).
+        case constant([UInt8])
+    }
+
+    /// One piece of a compiled template.
+    enum TemplatePiece {
+        /// Text already escaped as it goes inside a JSON string.
+        case literal([UInt8])
+        /// The text of the value at a located path; `optional`: nothing when missing or null.
+        case field(Int, optional: Bool)
+    }
+
+    /// One value the records carry, filled per record.
+    struct Slot {
+        let source: Source
+        /// A missing field is null instead of sending the line to the general path.
+        var optional = false
+        /// The value used when the field is missing or null (a mapping's `default`).
+        var fallback: Value? = nil
+        /// A conversion of the value (a mapping's `convert`).
+        var conversion: Conversion? = nil
+    }
+
+    /// A per-record step that remains after compiling (the others are only a change of names).
+    enum Step {
+        /// Keep the record when the condition holds; `lookups` resolve its paths to slots.
+        case filter(Condition, lookups: [Lookup])
+        /// Give a slot a value when it is null.
+        case defaults(slot: Int, text: [UInt8])
+    }
+
+    /// How a filter path reads a record: the slot named by its first key (none: missing), then the
+    /// rest of the path inside that value.
+    struct Lookup {
+        let path: ValuePath
+        let slot: Int?
+        let rest: ValuePath
+    }
+
+    /// Where a slot's text is this record.
+    private struct Text {
+        enum Base { case line, scratch, constant }
+        var base: Base
+        var start: Int
+        var end: Int
+    }
+
+    private var locator: FieldLocator
+    private let slots: [Slot]
+    private let steps: [Step]
+    /// The slot whose array each record is exploded over (one output record per element), if any,
+    /// and the located path of that array.
+    private let explode: (slot: Int?, path: Int)?
+    /// The slots written, in output order, and the text before each (`{"key":`, `,"key":`).
+    private let output: [Int]
+    private let prefixes: [[UInt8]]
+    /// Constant texts, referred to by ``Text`` ranges with base `.constant`.
+    private let constants: [UInt8]
+    private let constantRanges: [Int: Range<Int>]
+
+    private var parser: JSONParser
+    private var texts: [Text]
+    private var scratch: [UInt8] = []
+    private var elementRanges: [Range<Int>] = []
+    private var elementCanonical: [Bool] = []
+    private var keep: [Text] = []
+
+    init(
+        paths: [[String]], slots: [Slot], steps: [Step], explode: (slot: Int?, path: Int)?, output: [(name: String, slot: Int)],
+        limits: JSONLimits
+    ) {
+        locator = FieldLocator(paths: paths)
+        self.slots = slots
+        self.steps = steps
+        self.explode = explode
+        self.output = output.map(\.slot)
+        prefixes = NDJSONWriter.memberPrefixes(output.map(\.name))
+        var constants: [UInt8] = Array("null".utf8)
+        var ranges: [Int: Range<Int>] = [:]
+        for (index, slot) in slots.enumerated() {
+            if case .constant(let text) = slot.source {
+                ranges[index] = constants.count..<(constants.count + text.count)
+                constants += text
+            }
+        }
+        for step in steps {
+            if case .defaults(let slot, let text) = step {
+                ranges[-1 - slot] = constants.count..<(constants.count + text.count)
+                constants += text
+            }
+        }
+        self.constants = constants
+        constantRanges = ranges
+        parser = JSONParser(limits: limits)
+        texts = slots.map { _ in Text(base: .constant, start: 0, end: 4) }
+    }
+
+    /// Appends the output lines for the record in `line` (none when a filter drops it, one per
+    /// element when it is exploded) and returns how many; `nil` (and nothing appended) sends it
+    /// down the general path.
+    mutating func encode(_ line: UnsafeRawBufferPointer, into out: inout [UInt8]) -> Int? {
+        let mark = out.count
+        guard let written = encodeRecord(line, into: &out) else {
+            out.removeSubrange(mark...)
+            return nil
+        }
+        return written
+    }
+
+    private mutating func encodeRecord(_ line: UnsafeRawBufferPointer, into out: inout [UInt8]) -> Int? {
+        guard locator.locate(line, parser: &parser) else { return nil }
+        scratch.removeAll(keepingCapacity: true)
+        for index in slots.indices {
+            guard fill(index, line) else { return nil }
+        }
+        guard let explode else {
+            return finish(line, into: &out) ? 1 : 0
+        }
+        guard let range = locator.ranges[explode.path], line[range.lowerBound] == UInt8(ascii: "[") else { return nil }
+        var elements: [Range<Int>] = []
+        var canonical: [Bool] = []
+        swap(&elements, &elementRanges)
+        swap(&canonical, &elementCanonical)
+        defer {
+            swap(&elements, &elementRanges)
+            swap(&canonical, &elementCanonical)
+        }
+        guard parser.locateElements(UnsafeRawBufferPointer(rebasing: line[range]), into: &elements, canonical: &canonical) else {
+            return nil
+        }
+        keep = texts
+        var written = 0
+        for (element, isCanonical) in zip(elements, canonical) {
+            texts = keep
+            if let slot = explode.slot {
+                let start = range.lowerBound + element.lowerBound
+                let end = range.lowerBound + element.upperBound
+                if isCanonical {
+                    texts[slot] = Text(base: .line, start: start, end: end)
+                } else {
+                    guard let value = parse(.line, start, end, line) else { return nil }
+                    texts[slot] = writeScratch(value)
+                }
+            }
+            if finish(line, into: &out) { written += 1 }
+        }
+        return written
+    }
+
+    /// Runs the steps over the filled slots and writes the record unless a filter drops it.
+    private mutating func finish(_ line: UnsafeRawBufferPointer, into out: inout [UInt8]) -> Bool {
+        for step in steps {
+            switch step {
+            case .filter(let condition, let lookups):
+                let holds = condition.holds { path in
+                    guard let lookup = lookups.first(where: { $0.path == path }), let slot = lookup.slot else { return .null }
+                    let text = texts[slot]
+                    guard let value = parse(text.base, text.start, text.end, line) else { return .null }
+                    return lookup.rest.isIdentity ? value : value[path: lookup.rest] ?? .null
+                }
+                if !holds { return false }
+            case .defaults(let slot, _):
+                if isNull(texts[slot], line), let range = constantRanges[-1 - slot] {
+                    texts[slot] = Text(base: .constant, start: range.lowerBound, end: range.upperBound)
+                }
+            }
+        }
+        for (i, slot) in output.enumerated() {
+            out.append(contentsOf: prefixes[i])
+            append(texts[slot], line, into: &out)
+        }
+        out.append(UInt8(ascii: "}"))
+        out.append(UInt8(ascii: "\n"))
+        return true
+    }
+
+    /// Fills slot `index` for this record; `false` sends the line to the general path.
+    private mutating func fill(_ index: Int, _ line: UnsafeRawBufferPointer) -> Bool {
+        let slot = slots[index]
+        switch slot.source {
+        case .constant:
+            guard let range = constantRanges[index] else { return false }
+            texts[index] = Text(base: .constant, start: range.lowerBound, end: range.upperBound)
+            return true
+        case .template(let pieces):
+            return fillTemplate(index, pieces, line)
+        case .field(let path):
+            guard let range = locator.ranges[path], !(slot.fallback != nil && isNull(range, line)) else {
+                if let fallback = slot.fallback {
+                    return fillValue(index, fallback, conversion: slot.conversion)
+                }
+                guard slot.optional else { return false }
+                texts[index] = Text(base: .constant, start: 0, end: 4)  // null
+                return true
+            }
+            let canonical = locator.canonical[path]
+            if canonical, Self.keepsText(slot.conversion, UnsafeRawBufferPointer(rebasing: line[range])) {
+                texts[index] = Text(base: .line, start: range.lowerBound, end: range.upperBound)
+                return true
+            }
+            if canonical, slot.conversion == .date, line[range.lowerBound] == UInt8(ascii: "\"") {
+                // ISO 8601 text without escapes: read and written as bytes.
+                let inner = UnsafeRawBufferPointer(rebasing: line[(range.lowerBound + 1)..<(range.upperBound - 1)])
+                guard let date = CivilDate.parse(text: inner) else { return false }
+                let start = scratch.count
+                scratch.append(UInt8(ascii: "\""))
+                date.appendISO8601(to: &scratch)
+                scratch.append(UInt8(ascii: "\""))
+                texts[index] = Text(base: .scratch, start: start, end: scratch.count)
+                return true
+            }
+            guard let value = parse(.line, range.lowerBound, range.upperBound, line) else { return false }
+            return fillValue(index, value, conversion: slot.conversion)
+        }
+    }
+
+    /// Whether a canonical value prints the same after `conversion`: numbers to double (an
+    /// integer of up to 15 digits is exact as a double, which prints as an integer), integers to
+    /// int, bools to bool, strings to string, null to anything.
+    private static func keepsText(_ conversion: Conversion?, _ text: UnsafeRawBufferPointer) -> Bool {
+        guard let conversion, let first = text.first else { return true }
+        switch first {
+        case UInt8(ascii: "n"): return true
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return conversion == .double || (conversion == .int && !text.contains(UInt8(ascii: ".")))
+        case UInt8(ascii: "t"), UInt8(ascii: "f"): return conversion == .bool
+        case UInt8(ascii: "\""): return conversion == .string
+        default: return false
+        }
+    }
+
+    private mutating func fillValue(_ index: Int, _ value: Value, conversion: Conversion?) -> Bool {
+        var converted = value
+        if let conversion {
+            do { converted = try conversion.apply(value, key: "") } catch { return false }
+        }
+        texts[index] = writeScratch(converted)
+        return true
+    }
+
+    private mutating func fillTemplate(_ index: Int, _ pieces: [TemplatePiece], _ line: UnsafeRawBufferPointer) -> Bool {
+        let start = scratch.count
+        scratch.append(UInt8(ascii: "\""))
+        for piece in pieces {
+            switch piece {
+            case .literal(let text):
+                scratch.append(contentsOf: text)
+            case .field(let path, let optional):
+                guard let range = locator.ranges[path], !isNull(range, line) else {
+                    if optional { continue }
+                    return false
+                }
+                let first = line[range.lowerBound]
+                if locator.canonical[path], first != UInt8(ascii: "{"), first != UInt8(ascii: "[") {
+                    // A canonical string's inside is already escaped as the output string needs;
+                    // numbers and bools read as their JSON text.
+                    let quoted = first == UInt8(ascii: "\"") ? 1 : 0
+                    scratch.append(contentsOf: line[(range.lowerBound + quoted)..<(range.upperBound - quoted)])
+                } else {
+                    guard let value = parse(.line, range.lowerBound, range.upperBound, line) else { return false }
+                    var quoted: [UInt8] = []
+                    JSON.write(.string(value.plainText), into: &quoted)
+                    scratch.append(contentsOf: quoted[1..<(quoted.count - 1)])
+                }
+            }
+        }
+        scratch.append(UInt8(ascii: "\""))
+        texts[index] = Text(base: .scratch, start: start, end: scratch.count)
+        return true
+    }
+
+    private mutating func writeScratch(_ value: Value) -> Text {
+        let start = scratch.count
+        JSON.write(value, into: &scratch)
+        return Text(base: .scratch, start: start, end: scratch.count)
+    }
+
+    private mutating func parse(_ base: Text.Base, _ start: Int, _ end: Int, _ line: UnsafeRawBufferPointer) -> Value? {
+        switch base {
+        case .line:
+            return try? parser.parse(UnsafeRawBufferPointer(rebasing: line[start..<end]))
+        case .scratch:
+            return scratch.withUnsafeBytes { bytes in try? parser.parse(UnsafeRawBufferPointer(rebasing: bytes[start..<end])) }
+        case .constant:
+            return constants.withUnsafeBytes { bytes in try? parser.parse(UnsafeRawBufferPointer(rebasing: bytes[start..<end])) }
+        }
+    }
+
+    private func isNull(_ range: Range<Int>, _ line: UnsafeRawBufferPointer) -> Bool {
+        line[range.lowerBound] == UInt8(ascii: "n")
+    }
+
+    private func isNull(_ text: Text, _ line: UnsafeRawBufferPointer) -> Bool {
+        switch text.base {
+        case .line: line[text.start] == UInt8(ascii: "n")
+        case .scratch: scratch[text.start] == UInt8(ascii: "n")
+        case .constant: constants[text.start] == UInt8(ascii: "n")
+        }
+    }
+
+    private func append(_ text: Text, _ line: UnsafeRawBufferPointer, into out: inout [UInt8]) {
+        switch text.base {
+        case .line: out.append(contentsOf: line[text.start..<text.end])
+        case .scratch: out.append(contentsOf: scratch[text.start..<text.end])
+        case .constant: out.append(contentsOf: constants[text.start..<text.end])
+        }
+    }
+}
