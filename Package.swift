@@ -28,6 +28,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         // HMAC for the `sign` interceptor; already in the graph through async-http-client's TLS stack.
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        // The engine accepts a `Logger` (never makes one); the CLI makes it, writing to stderr.
+        // Already in the graph through async-http-client.
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         // `swift package generate-documentation --target ReformEngine` (the DocC catalog in
         // Sources/ReformEngine/ReformEngine.docc); a command plugin, never linked into Reform.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
@@ -61,6 +64,7 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcomingFeatures
         ),
@@ -79,6 +83,7 @@ let package = Package(
             dependencies: [
                 "ReformEngine", "ReformTooling", sdk,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcomingFeatures
         ),
@@ -92,6 +97,7 @@ let package = Package(
             name: "ReformEngineTests",
             dependencies: [
                 "ReformEngine", "ReformEngineTesting", "ReformTooling", "ReformYAML", sdk, "ReformTestSupport",
+                .product(name: "Logging", package: "swift-log"),
                 // Tests read and prepare SQLite files directly, not through the code they test.
                 "CSQLite",
             ],

@@ -13,7 +13,7 @@ struct KeysCommand: ParsableCommand {
             --swift would write for the reformer it is named after.
             """)
 
-    @Argument(help: "The pipeline file.")
+    @Argument(help: "The pipeline file.", completion: .file(extensions: ["yaml", "yml"]))
     var pipeline: String
 
     @OptionGroup var load: LoadOptions

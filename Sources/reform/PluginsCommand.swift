@@ -1,5 +1,6 @@
 import ArgumentParser
 import ReformEngine
+import ReformSDK
 import ReformTooling
 
 /// `reform plugins`: list built-in steps and plugins, scaffold a plugin, build plugins.
@@ -32,8 +33,14 @@ struct PluginsListCommand: ParsableCommand {
 
     @OptionGroup var paths: PluginPathOptions
 
+    @Flag(help: "Print each plugin's options as a JSON Schema, by plugin name, instead of the listing.")
+    var schema = false
+
     func run() {
-        print(PluginCatalog.listing(paths.searchPath), terminator: "")
+        guard schema else { return print(PluginCatalog.listing(paths.searchPath), terminator: "") }
+        var out = Object()
+        for plugin in PluginOptionsSchema.schemas(in: paths.searchPath) { out[plugin.name] = plugin.schema }
+        print(JSON.prettyString(.object(out)))
     }
 }
 

@@ -17,7 +17,7 @@ struct RunCommand: ParsableCommand {
             working folder; 'fixtures:' and 'plugin_paths:' are relative to the pipeline file.
             """)
 
-    @Argument(help: "The pipeline file.")
+    @Argument(help: "The pipeline file.", completion: .file(extensions: ["yaml", "yml"]))
     var pipeline: String
 
     @Option(name: .customLong("run"), help: "The run to execute (default: the run called 'default', else the first).")
@@ -33,7 +33,7 @@ struct RunCommand: ParsableCommand {
     @Option(name: .customLong("param"), help: ArgumentHelp("Set a parameter for every manager of the run.", valueName: "K=V"))
     var params: [String] = []
 
-    @Option(help: "Output format: ndjson, json, table, csv, markdown, html.")
+    @Option(help: "Output format: ndjson, json, table, csv, markdown, html.", completion: .list(OutputFormat.allCases.map(\.rawValue)))
     var format: String?
 
     @Option(
@@ -87,6 +87,8 @@ struct RunCommand: ParsableCommand {
     var env: String?
 
     @OptionGroup var load: LoadOptions
+
+    @OptionGroup var logging: LogOptions
 
     @Option(help: ArgumentHelp("Largest input record (NDJSON line, element of a .json array) in bytes (default 16777216).", valueName: "N"))
     var maxRecordBytes: Int?
@@ -217,7 +219,9 @@ struct RunCommand: ParsableCommand {
         options.limit = limit
         options.sample = sample
         options.collectsStats = stats != nil || statsFile != nil
-        if !quiet && Terminal.standardErrorIsTerminal {
+        options.logger = logging.logger()
+        // Log lines and the progress line would share standard error: a log asked for wins.
+        if !quiet && Terminal.standardErrorIsTerminal && options.logger == nil {
             options.progress = ProgressLine.show
             // One screen for both streams: erase the progress line before output lands under it.
             if Terminal.standardOutputIsTerminal { options.beforeStandardOutput = ProgressLine.clear }

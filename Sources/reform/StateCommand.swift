@@ -18,7 +18,7 @@ struct StateCommand: ParsableCommand {
 
     /// The options both subcommands take.
     struct Where: ParsableArguments {
-        @Argument(help: "The pipeline file.")
+        @Argument(help: "The pipeline file.", completion: .file(extensions: ["yaml", "yml"]))
         var pipeline: String
 
         @Option(help: "The run whose outputs the state file sits beside (default: the default run).")

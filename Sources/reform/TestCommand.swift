@@ -13,7 +13,7 @@ struct TestCommand: ParsableCommand {
             file is invalid (file:line:column on stderr).
             """)
 
-    @Argument(help: "Pipeline files, test files (NAME.test.yaml) or folders searched recursively.")
+    @Argument(help: "Pipeline files, test files (NAME.test.yaml) or folders searched recursively.", completion: .file())
     var paths: [String]
 
     @OptionGroup var load: LoadOptions

@@ -15,7 +15,9 @@ struct ValidateCommand: ParsableCommand {
             'reform validate Pipelines/*.yaml' checks pipelines and their tests together.
             """)
 
-    @Argument(help: "Pipeline files and test files (NAME.test.yaml); - reads a pipeline from standard input.")
+    @Argument(
+        help: "Pipeline files and test files (NAME.test.yaml); - reads a pipeline from standard input.",
+        completion: .file(extensions: ["yaml", "yml"]))
     var pipelines: [String]
 
     @OptionGroup var load: LoadOptions

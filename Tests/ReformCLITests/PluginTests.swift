@@ -42,6 +42,24 @@ struct PluginTests {
             "plugins-list", ["plugins"], replacing: ["/.build/debug/": "/.build/<config>/", "/.build/release/": "/.build/<config>/"])
     }
 
+    @Test func printsEachPluginsOptionsAsAJSONSchemaForEditors() async throws {
+        let failures = await PluginBuilds.failures
+        try #require(failures.isEmpty, "\(failures)")
+        let listed = try await CLIRunner.run(["plugins", "--schema"])
+        #expect(listed.status == 0, "\(listed.stderr)")
+        let schemas = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [String: Any])
+        let thumbnail = try #require(schemas["ThumbnailURL"] as? [String: Any], "\(listed.stdout)")
+        #expect(thumbnail["additionalProperties"] as? Bool == false)
+        let width = try #require((thumbnail["properties"] as? [String: Any])?["width"] as? [String: Any])
+        #expect(width["type"] as? String == "integer" && width["default"] as? Int == 200)
+        #expect(width["description"] as? String == "Thumbnail width in pixels, 1 to 4096.")
+
+        // The pipeline schema with --plugins applies it where `plugin: ThumbnailURL` is written.
+        let pipeline = try await CLIRunner.run(["schema", "--plugins"])
+        #expect(pipeline.status == 0, "\(pipeline.stderr)")
+        #expect(pipeline.stdout.contains("\"const\": \"ThumbnailURL\""), "\(pipeline.stdout.prefix(400))")
+    }
+
     @Test func reportsBadOptionsAtTheirLineAndColumn() async throws {
         try await snapshot("plugins-bad-options", ["validate", "Tests/ReformCLITests/Inputs/plugin-bad-options.yaml"])
     }

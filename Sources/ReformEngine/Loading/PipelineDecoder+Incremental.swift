@@ -3,7 +3,7 @@ import ReformYAML
 
 /// `incremental:` of a manager: its cursor, how the bookmark is sent, and its checkpoints.
 extension PipelineDecoder {
-    static let incrementalKeys = ["cursor", "param", "format", "lookback", "key", "start", "checkpoint"]
+    static let incrementalKeys = PipelineSchema.incremental.keyNames
     /// Pages between checkpoints when `checkpoint:` is not declared.
     static let defaultCheckpointPages = 10
 

@@ -2,16 +2,11 @@ import ReformSDK
 import ReformYAML
 
 extension PipelineDecoder {
-    static let managerKeys = [
-        "service", "path", "method", "params", "records", "expect", "paging", "takeoff", "fixtures", "description",
-        "body", "budget", "retry", "timeout", "interceptors", "cache", "for_each", "incremental",
-    ]
-    static let paramKeys = ["required", "type", "pattern", "default", "min", "max", "enum", "description"]
-    static let expectKeys = ["status", "require", "content_type"]
-    static let pagingKeys = [
-        "policy", "param", "start", "size_param", "token", "header", "stop", "max_pages", "max_records",
-    ]
-    static let methods = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"]
+    static let managerKeys = PipelineSchema.manager.keyNames
+    static let paramKeys = PipelineSchema.param.keyNames
+    static let expectKeys = PipelineSchema.expect.keyNames
+    static let pagingKeys = PipelineSchema.paging.keyNames
+    static let methods = PipelineSchema.methods
 
     func decodeManagers(_ node: YAMLNode, services: [ServicePlan]) -> [ManagerPlan] {
         var plans: [ManagerPlan] = []
@@ -208,7 +203,7 @@ extension PipelineDecoder {
         if let s = m["stop"] {
             switch s.content {
             case .mapping:
-                if let sm = context.mapping(s, "'stop' in \(what)", allowed: StopCondition.allCases.map(\.rawValue)) {
+                if let sm = context.mapping(s, "'stop' in \(what)", allowed: PipelineSchema.stop.keyNames) {
                     for entry in sm.entries {
                         guard let condition = StopCondition(rawValue: entry.key) else { continue }
                         stop.insert(condition)

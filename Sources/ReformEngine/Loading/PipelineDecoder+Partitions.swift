@@ -3,8 +3,8 @@ import ReformYAML
 
 /// `for_each:` of a manager: its partitions (a list, a range, or another manager's records).
 extension PipelineDecoder {
-    static let forEachKeys = ["param", "values", "range", "manager", "params", "concurrency", "on_error"]
-    static let rangeKeys = ["from", "to", "step"]
+    static let forEachKeys = PipelineSchema.forEach.keyNames
+    static let rangeKeys = PipelineSchema.range.keyNames
     /// The most partitions a list or range may declare (a typo in a range must not start a
     /// million requests).
     static let maxDeclaredPartitions = 100_000

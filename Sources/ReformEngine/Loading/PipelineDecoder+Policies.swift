@@ -2,12 +2,12 @@ import ReformYAML
 
 /// Request policies shared by services and managers: retry, auth, interceptors, budget, cache.
 extension PipelineDecoder {
-    static let retryKeys = ["attempts", "backoff", "base", "max", "on", "methods"]
-    static let budgetKeys = ["max_pages", "max_records", "max_calls", "max_time"]
-    static let cacheKeys = ["ttl", "store"]
-    static let authKinds = ["bearer", "basic", "api_key", "oauth2"]
-    static let oauth2Keys = ["token_url", "grant", "client_id", "client_secret", "refresh_token", "scope"]
-    static let interceptorKinds = ["log", "headers", "rate_limit", "sign"]
+    static let retryKeys = PipelineSchema.retry.keyNames
+    static let budgetKeys = PipelineSchema.budget.keyNames
+    static let cacheKeys = PipelineSchema.cache.keyNames
+    static let authKinds = PipelineSchema.auth.keyNames
+    static let oauth2Keys = PipelineSchema.oauth2.keyNames
+    static let interceptorKinds = PipelineSchema.interceptorEntry.keyNames
 
     /// Header names and `${VAR}` templates (kept unresolved: they may hold secrets).
     func decodeHeaders(_ node: YAMLNode, _ what: String) -> [(name: String, value: InterpolatedString)] {
@@ -86,7 +86,7 @@ extension PipelineDecoder {
         case "bearer":
             return context.template(entry.value, kindWhat).map(AuthPlan.bearer)
         case "basic":
-            guard let b = context.mapping(entry.value, kindWhat, allowed: ["user", "password"]),
+            guard let b = context.mapping(entry.value, kindWhat, allowed: PipelineSchema.basicAuth.keyNames),
                 let userNode = context.requireKey("user", in: b, kindWhat),
                 let passwordNode = context.requireKey("password", in: b, kindWhat),
                 let user = context.template(userNode, "'user' in \(kindWhat)"),
@@ -94,7 +94,7 @@ extension PipelineDecoder {
             else { return nil }
             return .basic(user: user, password: password)
         case "api_key":
-            guard let k = context.mapping(entry.value, kindWhat, allowed: ["header", "query", "value"]),
+            guard let k = context.mapping(entry.value, kindWhat, allowed: PipelineSchema.apiKey.keyNames),
                 let valueNode = context.requireKey("value", in: k, kindWhat),
                 let value = context.template(valueNode, "'value' in \(kindWhat)")
             else { return nil }

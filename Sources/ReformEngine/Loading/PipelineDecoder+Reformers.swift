@@ -2,8 +2,8 @@ import ReformSDK
 import ReformYAML
 
 extension PipelineDecoder {
-    static let reformerKeys = ["keys", "from", "map", "steps", "plugin", "options", "description"]
-    static let ruleKeys = ["path", "template", "value", "optional", "default", "convert", "array", "separator"]
+    static let reformerKeys = PipelineSchema.reformer.keyNames
+    static let ruleKeys = PipelineSchema.ruleObject.keyNames
 
     func decodeReformers(_ node: YAMLNode, managers: [ManagerPlan]) -> [String: ReformerPlan] {
         var plans: [String: ReformerPlan] = [:]

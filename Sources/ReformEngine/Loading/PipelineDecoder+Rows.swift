@@ -14,8 +14,8 @@ import ReformYAML
 ///       festivals: { columns: { label: festivalName } }
 /// ```
 extension PipelineDecoder {
-    static let rowsKeys = ["columns", "sort", "style", "style_when", "format", "from", "description"]
-    static let rowsManagerKeys = ["columns", "style", "format"]
+    static let rowsKeys = PipelineSchema.rowShape.keyNames
+    static let rowsManagerKeys = PipelineSchema.rowsManager.keyNames
 
     func decodeRows(_ node: YAMLNode, managers: [ManagerPlan]) -> [String: RowsPlan] {
         var plans: [String: RowsPlan] = [:]
@@ -129,7 +129,9 @@ extension PipelineDecoder {
         var nameNode: YAMLNode? = node
         var descending = false
         if case .mapping = node.content {
-            guard let sm = context.mapping(node, "'sort' of \(what)", allowed: ["by", "order"]) else { return (nil, false) }
+            guard let sm = context.mapping(node, "'sort' of \(what)", allowed: PipelineSchema.sortOptions.keyNames) else {
+                return (nil, false)
+            }
             nameNode = context.requireKey("by", in: sm, "'sort' of \(what)")
             if let o = sm["order"], let text = context.string(o, what) {
                 if text != "asc" && text != "desc" {
@@ -191,7 +193,7 @@ extension PipelineDecoder {
 
     /// `{ date: PATTERN }` or `{ number: PATTERN }`.
     private func valueFormat(_ node: YAMLNode, _ what: String) -> ValueFormat? {
-        guard let m = context.mapping(node, what, allowed: ["date", "number"]) else { return nil }
+        guard let m = context.mapping(node, what, allowed: PipelineSchema.valueFormat.keyNames) else { return nil }
         guard m.entries.count == 1, let entry = m.entries.first else {
             context.error("the format of \(what) must be one of { date: PATTERN } or { number: PATTERN }", at: node.location)
             return nil

@@ -2,8 +2,8 @@ public import ReformSDK
 import ReformYAML
 
 extension PipelineDecoder {
-    static let runKeys = ["managers", "params", "reform", "rows", "output", "outputs", "description"]
-    static let outputKeys = ["reform", "rows", "format", "path", "bom"] + tableOutputKeys
+    static let runKeys = PipelineSchema.run.keyNames
+    static let outputKeys = PipelineSchema.output.keyNames
 
     func decodeRuns(
         _ node: YAMLNode, managers: [ManagerPlan], reformers: [String: ReformerPlan], rows: [String: RowsPlan]
@@ -88,8 +88,7 @@ extension PipelineDecoder {
                 }
             } else {
                 let om = m["output"].flatMap {
-                    context.mapping(
-                        $0, "'output' of \(what)", allowed: ["rows", "format", "path", "bom"] + PipelineDecoder.tableOutputKeys)
+                    context.mapping($0, "'output' of \(what)", allowed: PipelineSchema.outputSettings.keyNames)
                 }
                 if let output = decodeOutput(m, om, what, refs, reformers, rows) { outputs.append(output) }
             }

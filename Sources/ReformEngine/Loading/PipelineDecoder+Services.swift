@@ -1,7 +1,7 @@
 import ReformYAML
 
 extension PipelineDecoder {
-    static let serviceKeys = ["base_url", "headers", "timeout", "retry", "auth", "interceptors", "connections", "description"]
+    static let serviceKeys = PipelineSchema.service.keyNames
 
     func decodeServices(_ node: YAMLNode) -> [ServicePlan] {
         namedEntries(node, "services").compactMap { entry in

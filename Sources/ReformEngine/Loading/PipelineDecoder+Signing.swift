@@ -2,7 +2,7 @@ import ReformYAML
 
 /// `{ sign: { algorithm, secret, header, encoding, message, timestamp_header, prefix } }`.
 extension PipelineDecoder {
-    static let signKeys = ["algorithm", "secret", "header", "encoding", "message", "timestamp_header", "prefix"]
+    static let signKeys = PipelineSchema.sign.keyNames
 
     func decodeSign(_ node: YAMLNode, _ what: String) -> InterceptorPlan? {
         guard let m = context.mapping(node, what, allowed: PipelineDecoder.signKeys) else { return nil }

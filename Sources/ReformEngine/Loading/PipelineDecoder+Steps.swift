@@ -2,10 +2,7 @@ import ReformSDK
 import ReformYAML
 
 extension PipelineDecoder {
-    package static let stepNames = [
-        "select", "explode", "flatten", "pick", "drop", "rename", "defaults", "convert", "set", "filter", "sort",
-        "dedupe", "limit",
-    ]
+    package static let stepNames = PipelineSchema.stepEntry.keyNames
 
     func decodeSteps(_ node: YAMLNode, _ owner: String) -> [StepPlan]? {
         guard case .sequence(let items) = node.content else {
@@ -73,7 +70,7 @@ extension PipelineDecoder {
         case "flatten":
             guard let arg, !arg.isNullScalar else { return .flatten(separator: ".") }
             if case .mapping = arg.content {
-                guard let m = context.mapping(arg, what, allowed: ["separator"]) else { return nil }
+                guard let m = context.mapping(arg, what, allowed: PipelineSchema.flattenOptions.keyNames) else { return nil }
                 return .flatten(separator: m["separator"].flatMap { context.string($0, what) } ?? ".")
             }
             return context.string(arg, what).map { .flatten(separator: $0) }
@@ -110,7 +107,7 @@ extension PipelineDecoder {
         case "sort":
             guard let node = need() else { return nil }
             if case .mapping = node.content {
-                guard let m = context.mapping(node, what, allowed: ["by", "order"]),
+                guard let m = context.mapping(node, what, allowed: PipelineSchema.sortOptions.keyNames),
                     let by = context.requireKey("by", in: m, what), let path = context.path(by, what)
                 else { return nil }
                 var descending = false

@@ -5,7 +5,7 @@ import ReformYAML
 /// an output that loads its chain's keyed records into an SQL table.
 extension PipelineDecoder {
     /// The keys of a table output, besides the chain's `reform`.
-    static let tableOutputKeys = ["sqlite", "table", "mode", "key", "types"]
+    static let tableOutputKeys = PipelineSchema.tableKeys.map(\.name)
 
     /// The table `settings` declares, checked against the chain's keys (its columns) and what the
     /// chain makes of each key (their types); `nil` with errors when it cannot be loaded.

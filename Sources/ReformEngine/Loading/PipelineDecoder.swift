@@ -13,7 +13,7 @@ package struct PipelineDecoder {
     /// Whether fixtures and plugin folders may lie outside `folder` (`--allow-outside-paths`).
     var allowOutsidePaths = false
 
-    static let topLevelKeys = ["reform", "name", "description", "services", "managers", "reformers", "rows", "runs", "plugin_paths"]
+    static let topLevelKeys = PipelineSchema.pipeline.keyNames
 
     func decode(_ root: YAMLNode) -> Pipeline? {
         guard let top = context.mapping(root, "the pipeline", allowed: PipelineDecoder.topLevelKeys) else { return nil }

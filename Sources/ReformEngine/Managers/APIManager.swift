@@ -1,3 +1,4 @@
+import Logging
 import ReformConcurrency
 public import ReformSDK
 
@@ -232,6 +233,19 @@ public final class APIManager: Sendable {
         }
         let page = loader.pageNumber
         let records = try loader.land(response)
+        client.logger?.debug(
+            "page landed",
+            metadata: [
+                "manager": .string(loader.manager.ref.name), "page": .stringConvertible(page), "records": .stringConvertible(records.count),
+                "cached": .stringConvertible(cached),
+            ])
+        if loader.finished, let reason = loader.stopReason {
+            client.logger?.info(
+                "paging stopped",
+                metadata: [
+                    "manager": .string(loader.manager.ref.name), "page": .stringConvertible(page), "reason": .string(reason.description),
+                ])
+        }
         if let cache, !cached, loader.manager.expect.status.contains(response.status) {
             cache.store(response, for: key)
         }

@@ -1,3 +1,4 @@
+import Logging
 import ReformConcurrency
 import ReformSDK
 
@@ -24,8 +25,10 @@ extension ServiceClient {
             try loader.spendCall()
             let context = CallContext(manager: call.manager.ref, service: service.name, attempt: call.attempt, redact: redactor.redact)
             let (outgoing, token) = try await prepared(call, context: context)
+            logger?.debug("request", metadata: metadata(call, ["request": .string(redacted("\(outgoing.method) \(outgoing.url)", call))]))
             let result = await exchange(outgoing, call: call, context: context)
             let next: Next
+            let waitsBefore = call.rateLimitWaits
             switch result {
             case .success(let response): next = try await judge(response, of: &call, token: token, context: context)
             case .failure(let error): next = try await judge(error, of: call, context: context)
@@ -36,6 +39,9 @@ extension ServiceClient {
             case .again:
                 call.attempt -= 1
             case .wait(let seconds):
+                logger?.info(
+                    call.rateLimitWaits > waitsBefore ? "waiting for the rate limit to reset" : "retrying",
+                    metadata: metadata(call, ["reason": .string(reason(of: result)), "wait": .string(seconds.clean + " s")]))
                 do { try await Task.sleep(for: .seconds(saturating: seconds)) } catch {
                     throw cancelled(call.manager, request)
                 }
@@ -63,6 +69,27 @@ extension ServiceClient {
         var rateLimitWaits = 0
     }
 
+    /// Metadata naming the call's service, manager and attempt, with `extra`.
+    private func metadata(_ call: Call, _ extra: Logger.Metadata) -> Logger.Metadata {
+        extra.merging(
+            ["service": .string(service.name), "manager": .string(call.manager.ref.name), "attempt": .stringConvertible(call.attempt)]
+        ) { a, _ in a }
+    }
+
+    /// `text` with the service's secrets and the manager's own hidden.
+    private func redacted(_ text: String, _ call: Call) -> String {
+        let once = redactor.redact(text)
+        return call.extraSecrets?.redact(once) ?? once
+    }
+
+    /// What an attempt ended with, for the log: a status or a transport failure's kind.
+    private func reason(of result: Result<HTTPResponse, TransportError>) -> String {
+        switch result {
+        case .success(let response): "status \(response.status)"
+        case .failure(let error): error.kind.rawValue
+        }
+    }
+
     /// The most times one request waits for a rate limit to reset before it gives up.
     static let maxRateLimitWaits = 20
 
@@ -79,6 +106,9 @@ extension ServiceClient {
                 message: rateLimitMessage(resetIn: pause, retry: call.retry))
         }
         events.emit(.rateLimited(service: service.name, manager: call.manager.ref.name, retryAfter: pause))
+        logger?.info(
+            spent ? "waiting for the rate limit to reset" : "pacing: the rate limit runs low",
+            metadata: metadata(call, ["wait": .string(pause.clean + " s")]))
         do { try await Task.sleep(for: .seconds(saturating: pause)) } catch { throw cancelled(call.manager, call.request) }
     }
 
@@ -166,6 +196,12 @@ extension ServiceClient {
             result = .failure(TransportError(.cancelled, manager: call.manager.ref.name, request: outgoing.matchKey, message: "\(error)"))
         }
         let seconds = MonotonicClock.now() - started
+        if let logger, logger.logLevel <= .debug, case .success(let response) = result {
+            logger.debug(
+                "response",
+                metadata: metadata(
+                    call, ["status": .stringConvertible(response.status), "ms": .stringConvertible(Int((seconds * 1000).rounded()))]))
+        }
         for interceptor in call.chain { await interceptor.afterCall(outgoing, result: result, seconds: seconds, context: context) }
         return result
     }

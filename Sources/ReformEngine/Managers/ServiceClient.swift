@@ -1,3 +1,4 @@
+public import Logging
 import ReformConcurrency
 import ReformSDK
 
@@ -20,13 +21,16 @@ public final class ServiceClient: Sendable {
     let rateLimit = RateLimitGate()
     /// The bound on requests in flight to the service (`connections:`), when declared.
     let connections: ConnectionLimit?
+    /// Where requests, retries and waits are logged (secrets redacted); `nil` logs nothing.
+    let logger: Logger?
 
     /// A client for `service` in environment `env` (`nil`: `default`), sending through `transport`;
-    /// `interceptors` run after the service's declared ones. Throws when the environment has no
-    /// base URL or the base URL's variables are unset.
+    /// `interceptors` run after the service's declared ones; `logger`, when given, hears of every
+    /// request, retry and wait (secrets redacted). Throws when the environment has no base URL or
+    /// the base URL's variables are unset.
     public init(
         service: ServicePlan, environment: [String: String], env: String? = nil, transport: any Transport = LiveTransport(),
-        interceptors: [any Interceptor] = [], events: EventHub = EventHub()
+        interceptors: [any Interceptor] = [], events: EventHub = EventHub(), logger: Logger? = nil
     ) throws(ManagerError) {
         let name = env ?? "default"
         guard let template = service.baseURLs[name] else {
@@ -40,6 +44,7 @@ public final class ServiceClient: Sendable {
                 .configuration, manager: "-", request: nil, message: "base URL of service '\(service.name)': \(error.message)")
         }
         self.service = service
+        self.logger = logger
         connections = service.connections.map { ConnectionLimit(limit: $0) }
         self.environment = environment
         self.transport = transport

@@ -147,9 +147,11 @@ struct OutputRuntime {
         try file?.append(bytes)
     }
 
-    /// Counts records a fast path wrote straight to this output's file.
+    /// Counts records a fast path wrote straight to this output's file: each went through every
+    /// stage of the chain (the fast path applies it as it writes), so `--stats` counts them there.
     mutating func countDirect(_ count: Int) {
         written += count
+        chain.add(Array(repeating: ChainRunner.StageCounts(recordsIn: count, recordsOut: count), count: chain.stageNames.count))
     }
 
     mutating func finish(deadLetter: DeadLetter) throws(OutputError) {

@@ -1,3 +1,4 @@
+public import Logging
 public import ReformSDK
 
 /// Where a run's managers land from.
@@ -105,6 +106,11 @@ public struct RunOptions: Sendable {
     /// that do not fan out land only in shard 0, so the outputs of shards 0…N-1 concatenated in
     /// order are the output of one run.
     public var shard: (index: Int, count: Int)?
+
+    /// Where the run says what it does: requests and responses (debug), retries, rate-limit waits,
+    /// page stops and checkpoints (info), secrets redacted. `nil` (the default) logs nothing; the
+    /// engine never makes a logger of its own. Nothing is logged per record.
+    public var logger: Logger?
 
     /// Options for the default run with nothing overridden.
     public init() {}

@@ -1,3 +1,4 @@
+import Logging
 import ReformSDK
 
 /// Landing one manager: every record it lands goes through every output's chain, every bad one
@@ -62,7 +63,10 @@ extension Runner {
                         limitReached = true
                         break
                     }
-                    if let incremental = state.incremental, incremental.checkpointDue { try incremental.checkpoint(state.outputs) }
+                    if let incremental = state.incremental, incremental.checkpointDue {
+                        try incremental.checkpoint(state.outputs)
+                        options.logger?.info("checkpoint saved", metadata: ["records": .stringConvertible(landedBefore + general)])
+                    }
                     general += 1
                     meter?.tick()
                     let sequence = landedBefore + general + source.handledDirectly

@@ -1,3 +1,4 @@
+import Logging
 import ReformConcurrency
 import ReformSDK
 
@@ -224,6 +225,7 @@ public struct Runner: Sendable {
             // What landed before the failure is kept: the next run goes on from here.
             do {
                 try incremental.checkpoint(state.outputs)
+                options.logger?.info("checkpoint saved after a failure", metadata: ["error": .string(error.code.description)])
                 error = error.adding("; the records landed before it are kept, and the next run resumes from there")
             } catch {}
         }

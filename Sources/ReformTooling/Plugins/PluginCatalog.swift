@@ -4,22 +4,9 @@ import ReformSDK
 /// What `reform plugins` lists: the built-in reformer kinds and steps, then every plugin found in
 /// the search path with its options, or what to run to make it usable.
 package enum PluginCatalog {
-    /// One line per built-in step, in the order the pipeline format lists them.
-    static let stepSummaries: [String: String] = [
-        "select": "replace each record by the value at a path",
-        "explode": "one record per element of an array at a path",
-        "flatten": "nested objects into dotted top-level keys",
-        "pick": "keep only the named keys",
-        "drop": "remove the named keys",
-        "rename": "rename keys",
-        "defaults": "fill missing or null keys",
-        "convert": "int, double, bool, string or date conversion of keys",
-        "set": "keys from string templates over the record",
-        "filter": "keep records matching a condition",
-        "sort": "stable sort by a key",
-        "dedupe": "drop records repeating the given keys",
-        "limit": "keep the first N records",
-    ]
+    /// One line per built-in step: its description in the pipeline format's declaration.
+    static let stepSummaries = Dictionary(
+        uniqueKeysWithValues: PipelineSchema.stepEntry.keys.map { ($0.name, $0.description) })
 
     /// The listing for plugins found in `searchPath`.
     package static func listing(_ searchPath: PluginSearchPath) -> String {

@@ -5,9 +5,9 @@ import ReformYAML
 /// Decodes a test file's YAML into a ``PipelineTestFile``, reporting every problem to the context
 /// as `file:line:column` diagnostics, the way pipelines are decoded.
 struct PipelineTestDecoder {
-    static let topKeys = ["pipeline", "tests"]
-    static let caseKeys = ["name", "run", "params", "inputs", "format", "live", "expect"]
-    static let expectKeys = ["output", "outputs", "requests", "stopped", "error", "dead_letter", "counts"]
+    static let topKeys = TestFileSchema.file.keyNames
+    static let caseKeys = TestFileSchema.testCase.keyNames
+    static let expectKeys = TestFileSchema.expectation.keyNames
 
     let context: DecodingContext
     /// The test file's folder: relative paths in it are resolved against it.
@@ -96,7 +96,7 @@ struct PipelineTestDecoder {
         }
         expect.error = m["error"].flatMap { context.string($0, "'error' of \(what)") }
         if let node = m["dead_letter"] { decodeDeadLetter(node, what: what, into: &expect) }
-        if let node = m["counts"], let cm = context.mapping(node, "'counts' of \(what)", allowed: ["in", "out", "rejected"]) {
+        if let node = m["counts"], let cm = context.mapping(node, "'counts' of \(what)", allowed: TestFileSchema.counts.keyNames) {
             func count(_ key: String) -> Int? { cm[key].flatMap { context.int($0, "'counts.\(key)' of \(what)", in: 0...Int.max) } }
             expect.counts = (count("in"), count("out"), count("rejected"))
         }
@@ -117,7 +117,7 @@ struct PipelineTestDecoder {
             }
             return .golden(golden)
         }
-        guard let m = context.mapping(node, what, allowed: ["records"]),
+        guard let m = context.mapping(node, what, allowed: TestFileSchema.records.keyNames),
             let recordsNode = context.requireKey("records", in: m, what)
         else { return nil }
         guard case .array(let records)? = context.value(recordsNode, "'records' of \(what)") else {
@@ -128,14 +128,14 @@ struct PipelineTestDecoder {
     }
 
     private func decodeDeadLetter(_ node: YAMLNode, what: String, into expect: inout TestExpectation) {
-        guard let m = context.mapping(node, "'dead_letter' of \(what)", allowed: ["count", "records"]) else { return }
+        guard let m = context.mapping(node, "'dead_letter' of \(what)", allowed: TestFileSchema.deadLetter.keyNames) else { return }
         expect.deadLetterCount = m["count"].flatMap { context.int($0, "'dead_letter.count' of \(what)", in: 0...Int.max) }
         guard let node = m["records"] else { return }
         guard case .sequence(let items) = node.content else {
             context.error("'dead_letter.records' of \(what) must be a list, not \(node.kindDescription)", at: node.location)
             return
         }
-        let fields = ["manager", "input", "stage", "code", "reason", "text"]
+        let fields = TestFileSchema.deadLetterRecord.keyNames
         expect.deadLetterRecords = items.compactMap { item in
             guard let rm = context.mapping(item, "a dead-letter record of \(what)", allowed: fields) else { return nil }
             return rm.entries.compactMap { entry in

@@ -24,6 +24,29 @@ import Testing
         #expect(try await server.requests(path: "/paged/link").count == 3)
     }
 
+    @Test func verboseLogsGoToStandardErrorAsJSONLinesOrText() async throws {
+        let server = try TestServer()
+        let environment = ["REFORM_CATALOG_URL": server.url]
+        let json = try await reform(
+            ["run", "Pipelines/catalog.yaml", "--live", "-vv", "--log-format", "json", "--output", "/dev/null"], environment: environment)
+        #expect(json.status == 0, "\(json.stderr)")
+        let lines = json.stderr.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        let stops = lines.filter { $0["message"] as? String == "paging stopped" }
+        #expect(stops.count == 3, "\(json.stderr)")
+        #expect(stops.allSatisfy { $0["level"] as? String == "info" && $0["manager"] is String && $0["reason"] is String })
+        #expect(lines.contains { $0["message"] as? String == "request" && $0["level"] as? String == "debug" })
+        let text = try await reform(
+            ["run", "Pipelines/catalog.yaml", "--live", "--log-level", "info", "--output", "/dev/null"], environment: environment)
+        #expect(text.status == 0)
+        #expect(text.stderr.contains(" info paging stopped "), "\(text.stderr)")
+        #expect(!text.stderr.contains(" debug "), "info leaves out requests")
+        let bad = try await reform(["run", "Pipelines/catalog.yaml", "--log-level", "loud"], environment: [:])
+        #expect(bad.status == 64)
+        #expect(bad.stderr.contains("unknown log level 'loud'; expected one of: trace, debug, info"), "\(bad.stderr)")
+    }
+
     @Test func recordingWritesReadableFixturesWithoutSecretsAndReplaysThem() async throws {
         let server = try TestServer()
         let folder = try TemporaryFolder()

@@ -1,0 +1,141 @@
+/// `managers:`: requests, parameters, checks, paging, partitions and incremental runs.
+extension PipelineSchema {
+    /// The HTTP methods a manager may use (written in any case).
+    package static let methods = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"]
+
+    /// A manager: one API endpoint.
+    package static let manager = SchemaObject(
+        "manager", "One API endpoint: what it is asked, where its records are, how it pages, what it checks.",
+        keys: [
+            SchemaKey("service", .string(), "The service called (a name under 'services')."),
+            SchemaKey("path", .string(pattern: "^/"), "The path after the base URL, starting with '/'; {param} inserts a parameter."),
+            SchemaKey("method", .choice(methods + methods.map { $0.lowercased() }), "The HTTP method (default GET)."),
+            SchemaKey(
+                "params", .named(.oneOf([.object(param), .anyButMapping])),
+                "The parameters the manager takes, checked before a request is sent; a bare value is a default."),
+            SchemaKey("records", .string(), "Where the records are in the landed body, like data.list (default the body)."),
+            SchemaKey("expect", .object(expect), "What a response must be: status, required paths, content type."),
+            SchemaKey("paging", .object(paging), "How the manager asks for the next page, and when it stops."),
+            SchemaKey(
+                "takeoff", .choice(of: TakeoffPolicy.self),
+                "What happens when a request is asked for while one is in flight (default parallel)."),
+            SchemaKey("fixtures", .string(), "The folder of recorded responses, relative to the pipeline file: the offline source."),
+            SchemaKey("description", .string(), "What the manager fetches, for people reading the pipeline."),
+            SchemaKey("body", .choice(of: BodyEncoding.self), "How parameters are sent in the body of a POST, PUT or PATCH."),
+            SchemaKey("budget", .object(budget), "The most pages, records, calls and time this manager may spend in a run."),
+            SchemaKey("retry", .object(retry), "Retries for this manager, in place of the service's."),
+            SchemaKey("timeout", .duration, "How long one request may take, in place of the service's."),
+            SchemaKey("interceptors", .list(interceptor), "Interceptors for this manager's calls, after the service's."),
+            SchemaKey("cache", .object(cache), "Keep responses for a time, in memory or on disk."),
+            SchemaKey("for_each", .object(forEach), "Partitions: one pass per value, range step or parent record."),
+            SchemaKey("incremental", .object(incremental), "Land only what changed since the last run, by a cursor field."),
+        ])
+
+    /// A declared parameter.
+    package static let param = SchemaObject(
+        "param", "A parameter: its type and the checks made before a request is sent.",
+        keys: [
+            SchemaKey("required", .bool, "Whether a run must give it."),
+            SchemaKey("type", .choice(of: ParamPlan.Kind.self), "Its type."),
+            SchemaKey("pattern", .string(), "A regular expression its text must match."),
+            SchemaKey("default", .any, "The value sent when a run gives none."),
+            SchemaKey("min", .number, "The smallest value allowed."),
+            SchemaKey("max", .number, "The largest value allowed."),
+            SchemaKey("enum", .list(.any), "The values allowed."),
+            SchemaKey("description", .string(), "What the parameter does."),
+        ])
+
+    /// `expect:` of a manager.
+    package static let expect = SchemaObject(
+        "What a response must be to be landed.",
+        keys: [
+            SchemaKey(
+                "status", .oneOf([.int(minimum: 100, maximum: 599), .list(.int(minimum: 100, maximum: 599))]),
+                "The status codes accepted (default 200)."),
+            SchemaKey("require", .stringOrList, "Paths the body must have, like data.list."),
+            SchemaKey("content_type", .string(), "The content type the response must have, like application/json."),
+        ])
+
+    /// `paging:` of a manager.
+    package static let paging = SchemaObject(
+        "paging", "How the manager asks for the next page, and when it stops.",
+        keys: [
+            SchemaKey("policy", .choice(of: PagingPlan.Policy.self), "How pages are asked for."),
+            SchemaKey("param", .string(), "The query parameter that carries the page, offset or cursor."),
+            SchemaKey("start", .int(minimum: 0), "The first page number or offset (default 1, or 0 for offset)."),
+            SchemaKey("size_param", .string(), "The parameter holding the page size (for short_page)."),
+            SchemaKey("token", .string(), "Where the next cursor or URL is in the body, like meta.next."),
+            SchemaKey("header", .string(), "The response header carrying the next cursor."),
+            SchemaKey(
+                "stop", .oneOf([.choice(of: StopCondition.self), .list(.choice(of: StopCondition.self)), .object(stop)]),
+                "When paging stops: empty_page, short_page, no_next."),
+            SchemaKey("max_pages", .int(minimum: 1), "The most pages fetched."),
+            SchemaKey("max_records", .int(minimum: 1), "The most records landed."),
+        ],
+        required: ["policy"])
+
+    /// `stop:` of paging written as a mapping.
+    package static let stop = SchemaObject(
+        "Stop conditions; short_page names the page size parameter.",
+        keys: [
+            SchemaKey("empty_page", .any, "Stop at a page with no records."),
+            SchemaKey("short_page", .any, "Stop at a page with fewer records than the page size; the value names the size parameter."),
+            SchemaKey("no_next", .any, "Stop when there is no next token or URL."),
+        ])
+
+    /// `budget:` of a manager.
+    package static let budget = SchemaObject(
+        "The most a manager may spend in one run.",
+        keys: [
+            SchemaKey("max_pages", .int(minimum: 1), "The most pages."),
+            SchemaKey("max_records", .int(minimum: 1), "The most records."),
+            SchemaKey("max_calls", .int(minimum: 1), "The most requests, retries included."),
+            SchemaKey("max_time", .duration, "The most wall time."),
+        ])
+
+    /// `cache:` of a manager.
+    package static let cache = SchemaObject(
+        "Responses kept for a time.",
+        keys: [
+            SchemaKey("ttl", .duration, "How long a response is kept."),
+            SchemaKey("store", .choice(of: CachePlan.Store.self), "Where responses are kept (default memory)."),
+        ],
+        required: ["ttl"])
+
+    /// `for_each:` of a manager.
+    package static let forEach = SchemaObject(
+        "Partitions: the manager runs once per value, range step, or record of a parent manager.",
+        keys: [
+            SchemaKey("param", .string(), "The parameter each partition sets."),
+            SchemaKey("values", .list(.any), "The parameter's values, one partition each."),
+            SchemaKey("range", .object(range), "A range of numbers or dates, one partition per step."),
+            SchemaKey("manager", .string(), "A parent manager: one partition per record it lands."),
+            SchemaKey("params", .named(.string()), "With 'manager': which parameter comes from which field of the parent's records."),
+            SchemaKey("concurrency", .int(minimum: 1, maximum: 256), "How many partitions run at once (default 1)."),
+            SchemaKey("on_error", .choice(of: PartitionFailurePolicy.self), "What a failed partition does to the run (default fail)."),
+        ])
+
+    /// `range:` of `for_each:`.
+    package static let range = SchemaObject(
+        "A range of whole numbers, or of dates like 2026-01-31.",
+        keys: [
+            SchemaKey("from", .oneOf([.int(), .string()]), "The first value."),
+            SchemaKey("to", .oneOf([.int(), .string()]), "The last value, included."),
+            SchemaKey("step", .int(minimum: 1), "The step, in units or days (default 1)."),
+        ],
+        required: ["from", "to"])
+
+    /// `incremental:` of a manager.
+    package static let incremental = SchemaObject(
+        "Land only what changed since the last run.",
+        keys: [
+            SchemaKey("cursor", .string(), "The record field that orders changes, like updated_at."),
+            SchemaKey("param", .string(), "The parameter the bookmark is sent as, like since."),
+            SchemaKey("format", .choice(of: IncrementalPlan.Format.self), "How cursor values are written (default iso8601)."),
+            SchemaKey("lookback", .duration, "How far before the bookmark to ask again (time formats)."),
+            SchemaKey("key", .string(), "The field that identifies a record, to drop repeats the lookback brings."),
+            SchemaKey("start", .any, "The bookmark of the first run."),
+            SchemaKey("checkpoint", .int(minimum: 1, maximum: 1_000_000), "Pages between checkpoints (default 10)."),
+        ],
+        required: ["cursor", "param"])
+}

@@ -1,0 +1,147 @@
+/// `reformers:`, `rows:` and `runs:`: what becomes of landed records, and where they go.
+extension PipelineSchema {
+    /// A reformer: field mappings, built-in steps, or a plugin.
+    package static let reformer = SchemaObject(
+        "reformer", "A reformer: field mappings into constant keys (from/map), built-in steps, or a plugin.",
+        keys: [
+            SchemaKey(
+                "keys", .oneOf([.named(.string()), .list(.string())]),
+                "The keys it emits: short names to constants ({ id: kListKeyID }), or a list of names."),
+            SchemaKey("from", .named(.named(rule)), "Per manager: each key's rule (a path, 'path?' when optional, or a rule)."),
+            SchemaKey("map", .named(rule), "One mapping for every manager: each key's rule."),
+            SchemaKey("steps", .list(step), "Built-in steps applied in order."),
+            SchemaKey("plugin", .string(), "A reformer plugin's name (see 'reform plugins')."),
+            SchemaKey("options", .named(.any), "The plugin's options (see 'reform plugins' for each plugin's)."),
+            SchemaKey("description", .string(), "What the reformer does."),
+        ])
+
+    /// A key's rule in a mapping: a path, or a mapping.
+    static let rule = SchemaType.oneOf([.string(), .object(ruleObject)])
+
+    /// A key's rule written as a mapping.
+    package static let ruleObject = SchemaObject(
+        "rule", "Where a key's value comes from (exactly one of path, template, value) and what is done to it.",
+        keys: [
+            SchemaKey("path", .string(), "The field read, like user.name; 'tags[].name' reads each element of an array."),
+            SchemaKey("template", .string(), "Text with {field} references."),
+            SchemaKey("value", .any, "A constant."),
+            SchemaKey("optional", .bool, "Whether a missing field is allowed (the key is then null)."),
+            SchemaKey("default", .any, "The value when the field is missing; makes the rule optional."),
+            SchemaKey("convert", .choice(of: Conversion.self), "A conversion of the value."),
+            SchemaKey("array", .choice(of: ArrayOperation.Reduction.self), "What becomes of an array read with '[]' (default list)."),
+            SchemaKey("separator", .string(), "The separator for array: join (default ', ')."),
+        ])
+
+    /// A step: `- flatten`, or a mapping naming one step and its argument.
+    static let step = SchemaType.oneOf([.choice(["flatten", "dedupe"]), .object(stepEntry)])
+
+    /// A step written as a mapping: exactly one step.
+    package static let stepEntry = SchemaObject(
+        "step", "One built-in step and its argument.",
+        keys: [
+            SchemaKey("select", .string(), "replace each record by the value at a path"),
+            SchemaKey("explode", .string(), "one record per element of an array at a path"),
+            SchemaKey(
+                "flatten", .oneOf([.string(), .null, .object(flattenOptions)]),
+                "nested objects into dotted top-level keys"),
+            SchemaKey("pick", .stringOrList, "keep only the named keys"),
+            SchemaKey("drop", .stringOrList, "remove the named keys"),
+            SchemaKey("rename", .named(.string()), "rename keys"),
+            SchemaKey("defaults", .named(.any), "fill missing or null keys"),
+            SchemaKey("convert", .named(.choice(of: Conversion.self)), "int, double, bool, string or date conversion of keys"),
+            SchemaKey("set", .named(.string()), "keys from string templates over the record"),
+            SchemaKey("filter", .string(), "keep records matching a condition"),
+            SchemaKey("sort", .oneOf([.string(), .object(sortOptions)]), "stable sort by a key"),
+            SchemaKey("dedupe", .oneOf([.null, .bool, .stringOrList]), "drop records repeating the given keys"),
+            SchemaKey("limit", .int(minimum: 0), "keep the first N records"),
+        ],
+        exactlyOne: true)
+
+    /// `flatten: { separator: … }`.
+    package static let flattenOptions = SchemaObject(
+        "How nested keys are joined.", keys: [SchemaKey("separator", .string(), "The text between nested keys (default '.').")])
+
+    /// `sort: { by: …, order: … }` of a step or a row shape.
+    package static let sortOptions = SchemaObject(
+        "sort", "What to sort by, and in which order.",
+        keys: [
+            SchemaKey("by", .string(), "The key (or column) sorted by."),
+            SchemaKey("order", .choice(["asc", "desc"]), "asc (default) or desc."),
+        ],
+        required: ["by"])
+
+    /// A row shape.
+    package static let rowShape = SchemaObject(
+        "rowShape", "A row shape: its columns, sorting, styles, and each manager's rules for filling it.",
+        keys: [
+            SchemaKey(
+                "columns", .oneOf([.string(), .list(.string()), .named(.string())]),
+                "The columns: key names, or headings mapped to keys."),
+            SchemaKey("sort", .oneOf([.string(), .object(sortOptions)]), "The column rows are sorted by."),
+            SchemaKey("style", .named(rowStyle), "A style per manager, like { events: highlight }."),
+            SchemaKey("style_when", .named(rowStyle), "A style per condition over the row, like { \"price > 100\": red }."),
+            SchemaKey("format", .named(.object(valueFormat)), "A value format per column: { date: PATTERN } or { number: PATTERN }."),
+            SchemaKey("from", .named(.object(rowsManager)), "Per manager: where columns come from, its style and formats."),
+            SchemaKey("description", .string(), "What the rows show."),
+        ],
+        required: ["columns"])
+
+    /// A row style: an emphasis, a colour, or one of each.
+    static let rowStyle = SchemaType.oneOf([.choice(RowStyle.words), .list(.choice(RowStyle.words))])
+
+    /// A column's value format.
+    package static let valueFormat = SchemaObject(
+        "valueFormat", "How a column's values are written; exactly one of date or number.",
+        keys: [
+            SchemaKey("date", .string(), "A date pattern like YYYY-MM-DD or M月D日."),
+            SchemaKey("number", .string(), "A number pattern like #,##0.00."),
+        ],
+        exactlyOne: true)
+
+    /// One manager's entry under `from:` of a row shape.
+    package static let rowsManager = SchemaObject(
+        "One manager's rules for filling the row shape.",
+        keys: [
+            SchemaKey("columns", .named(.string()), "Per column: the path its value comes from."),
+            SchemaKey("style", rowStyle, "The style of this manager's rows."),
+            SchemaKey("format", .named(.object(valueFormat)), "Value formats for this manager's rows, per column."),
+        ])
+
+    /// A run.
+    package static let run = SchemaObject(
+        "run", "A run: which managers, with which parameters, through which reformers, into which outputs.",
+        keys: [
+            SchemaKey("managers", .stringOrList, "The managers landed (default all)."),
+            SchemaKey("params", .named(.any), "Parameter values for the run's managers."),
+            SchemaKey("reform", .stringOrList, "The chain of reformers applied, in order (with one output)."),
+            SchemaKey("rows", .string(), "The row shape records are rendered into (with one output)."),
+            SchemaKey("output", .object(outputSettings), "Where the one output goes: format, path, or a table."),
+            SchemaKey("outputs", .list(.object(output)), "Several outputs, each with its own chain."),
+            SchemaKey("description", .string(), "What the run does."),
+        ])
+
+    /// The keys of an output that loads a table.
+    package static let tableKeys = [
+        SchemaKey("sqlite", .string(), "A SQLite database file to load the records into (relative to the working folder)."),
+        SchemaKey("table", .string(), "The table loaded."),
+        SchemaKey("mode", .choice(of: TablePlan.Mode.self), "How the table is loaded (default replace)."),
+        SchemaKey("key", .stringOrList, "The keys rows are matched by (mode: upsert)."),
+        SchemaKey("types", .named(.choice(of: ColumnType.self)), "Column types, where the chain does not say."),
+    ]
+
+    static let fileKeys = [
+        SchemaKey("rows", .string(), "The row shape records are rendered into."),
+        SchemaKey("format", .choice(of: OutputFormat.self), "The output format (default from the path's extension, else table)."),
+        SchemaKey("path", .string(), "The file written, relative to the working folder (default standard output)."),
+        SchemaKey("bom", .bool, "Write the UTF-8 byte-order mark spreadsheet programs need (csv)."),
+    ]
+
+    /// `output:` of a run (the chain is the run's `reform`).
+    package static let outputSettings = SchemaObject(
+        "outputSettings", "Where an output goes: a file (format, path) or a table (sqlite, table).", keys: fileKeys + tableKeys)
+
+    /// An entry of `outputs:`: its own chain, and where it goes.
+    package static let output = SchemaObject(
+        "output", "One output: its chain of reformers, and a file or a table.",
+        keys: [SchemaKey("reform", .stringOrList, "The chain of reformers applied, in order.")] + fileKeys + tableKeys)
+}
