@@ -58,7 +58,9 @@ def ship_reform(sc, reform: str) -> ShippedReform:
 
 
 def ship_package(sc) -> None:
-    """Ships this package to the executors' Python (a zip on `addPyFile`)."""
+    """Ships this package to the executors' Python (a zip on `addPyFile`), once per context."""
+    if getattr(sc, "_reform_spark_shipped", False):
+        return
     package = os.path.dirname(os.path.abspath(__file__))
     folder = tempfile.mkdtemp(prefix="reform-spark-")
     archive = os.path.join(folder, "reform_spark.zip")
@@ -68,3 +70,4 @@ def ship_package(sc) -> None:
                 z.write(os.path.join(package, name), os.path.join("reform_spark", name))
     # Executors fetch it when their first task starts: the zip stays until the process ends.
     sc.addPyFile(archive)
+    sc._reform_spark_shipped = True

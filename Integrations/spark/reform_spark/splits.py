@@ -10,8 +10,10 @@ import os
 from dataclasses import dataclass
 from typing import Iterable, Mapping, Sequence
 
-#: Default split size: 64 MiB, as Hadoop's block size.
-DEFAULT_SPLIT_BYTES = 64 << 20
+#: Default split size: 256 MiB. A task costs tens of milliseconds outside Reform (scheduling,
+#: process start, commit) and Reform reads ~265 MB/s per core: a 64 MiB split would spend up
+#: to a third of its time on that (docs/speed.md, "Spark stage").
+DEFAULT_SPLIT_BYTES = 256 << 20
 
 
 @dataclass(frozen=True)
