@@ -278,7 +278,10 @@ struct RunCommand: ParsableCommand {
             if let taggedDeadLetter { try? TaggedStandardOutput.emitDeadLetters(from: taggedDeadLetter) }
             if let status = Interruptions.exitStatus {
                 if options.progress != nil { ProgressLine.clear() }
-                let kept = error.deadLetter.map { "; \($0.count) rejected so far kept in \($0.path)" } ?? ""
+                let kept =
+                    error.deadLetter.map {
+                        "; \($0.count) rejected so far kept in \(taggedDeadLetter == nil ? $0.path : "standard output ('dead' lines)")"
+                    } ?? ""
                 let outputs =
                     error.keepsCheckpoint
                     ? "incremental outputs keep their last checkpoint; the next run resumes there"
