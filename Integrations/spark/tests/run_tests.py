@@ -9,7 +9,9 @@
    some task's dead letters; in/out/rejected add up; `_SUCCESS` holds the totals.
 2. The rejects policy: a lower max_rejects fails the job, publishes no part and no _SUCCESS, and
    keeps the dead letters.
-3. Commit protocol: a second attempt of a committed task is dropped (no duplicate part).
+3. Commit protocol: a second attempt of a committed task is dropped (no duplicate part); every
+   task's first attempt crashing half-way through its part is retried by Spark, and the output
+   is still one run's.
 4. Fan-out: the loopback server's GitHub-like API, 25 repositories' issues in 3 shards, equal a
    single run's output.
 Reform is shipped as a bundle tarball (reform-VERSION/bin/reform), the documented way.
@@ -161,6 +163,36 @@ def test_batch(spark, bundle: str, reform: str, work: str) -> None:
         check(True, "")
 
 
+def test_retried_attempts(spark, reform: str, work: str) -> None:
+    """Every task's first attempt crashes half-way through writing its part; Spark retries it
+    (local[2,2]: two cores, two attempts per task) and the job's output is still exactly one run's."""
+    inputs = make_inputs(os.path.join(work, "retry-inputs"), 500)
+    expected, _, _ = single_run(reform, work, inputs)
+    markers = os.path.join(work, "markers")
+    os.makedirs(markers)
+    flaky = os.path.join(work, "flaky-reform")
+    with open(flaky, "w") as f:
+        f.write(f"""#!{sys.executable}
+import hashlib, os, sys
+args = sys.argv[1:]
+marker = os.path.join({markers!r}, hashlib.sha1(args[args.index("--input") + 1].encode()).hexdigest())
+if not os.path.exists(marker):
+    open(marker, "w").close()
+    with open(args[args.index("--output") + 1], "w") as out:
+        out.write('{{"half": "a part')
+    sys.exit("flaky-reform: crashed on purpose (first attempt)")
+os.execv({reform!r}, [{reform!r}] + args)
+""")
+    os.chmod(flaky, 0o755)
+    print("reform_spark: every task's first attempt now crashes on purpose; Spark logs each, then retries it",
+          flush=True)
+    result = run_batch(spark, PIPELINE, inputs, os.path.join(work, "out-retried"), reform=flaky,
+                       split_bytes=sum(os.path.getsize(p) for p in inputs.values()) // 4, max_rejects=100)
+    check(len(os.listdir(markers)) == result.tasks >= 4, "every task's first attempt crashed")
+    check(concatenated(result.parts) == expected, "retried attempts left the parts different from one run")
+    check(not os.path.exists(os.path.join(result.output, "_temporary")), "the crashed attempts' folders are gone")
+
+
 def test_commit_protocol(work: str) -> None:
     output = os.path.join(work, "commit")
     os.makedirs(output)
@@ -218,14 +250,15 @@ def main() -> int:
     from pyspark.sql import SparkSession
 
     work = tempfile.mkdtemp(prefix="reform-spark-test-")
-    spark = (SparkSession.builder.master("local[2]").appName("reform-spark-tests")
-             .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false").config("spark.task.maxFailures", "2").getOrCreate())
+    spark = (SparkSession.builder.master("local[2,2]").appName("reform-spark-tests")
+             .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false").getOrCreate())
     spark.sparkContext.setLogLevel("ERROR")
     try:
         session = time.monotonic() - started
         bundle = make_bundle(reform, work)
         test_commit_protocol(work)
         test_batch(spark, bundle, reform, work)
+        test_retried_attempts(spark, reform, work)
         test_fanout(spark, bundle, reform, work)
     finally:
         spark.stop()
