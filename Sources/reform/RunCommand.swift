@@ -30,6 +30,20 @@ struct RunCommand: ParsableCommand {
             valueName: "MANAGER=PATH"))
     var inputs: [String] = []
 
+    @Option(
+        name: .customLong("tagged-input"),
+        help: ArgumentHelp(
+            "Read records for every manager of the run from PATH, one MANAGER<TAB>JSON line each (PATH@START:END: a byte range; - for stdin with one manager).",
+            valueName: "PATH"))
+    var taggedInputs: [String] = []
+
+    @Flag(
+        name: .customLong("tagged-stdout"),
+        help:
+            "Write records, dead letters and stats on standard output, one tagged line each: out<TAB>RECORD, then dead<TAB>ENTRY, then stats<TAB>STATS last (for engines that pass back only standard output)."
+    )
+    var taggedStdout = false
+
     @Option(name: .customLong("param"), help: ArgumentHelp("Set a parameter for every manager of the run.", valueName: "K=V"))
     var params: [String] = []
 
@@ -169,6 +183,21 @@ struct RunCommand: ParsableCommand {
         if let format {
             do { _ = try OutputFormat(parsing: format) } catch { throw ValidationError(error.description) }
         }
+        if taggedStdout {
+            if deadLetter != nil {
+                throw ValidationError("--tagged-stdout writes the dead letters on standard output as 'dead' lines; leave out --dead-letter")
+            }
+            if output != nil {
+                throw ValidationError("--tagged-stdout writes the output on standard output as 'out' lines; leave out --output")
+            }
+            if let format, (try? OutputFormat(parsing: format)) != .ndjson {
+                throw ValidationError(
+                    "--tagged-stdout writes one record a line: --format '\(format)' cannot be tagged; use ndjson (the default with it)")
+            }
+        }
+        if StandardStreams.closed.contains(0), taggedInputs.contains("-") {
+            throw ValidationError("--tagged-input - reads standard input, which is closed; pipe records in, or give a file")
+        }
         for input in inputs where !input.contains("=") {
             throw ValidationError("--input '\(input)' must be MANAGER=PATH, as in --input zufang=zufang.ndjson")
         }
@@ -204,6 +233,7 @@ struct RunCommand: ParsableCommand {
         var options = RunOptions()
         options.runName = runName
         options.inputs = inputs.map(split).map { (manager: $0.0, path: $0.1) }
+        options.taggedInputs = taggedInputs
         for (key, text) in params.map(split) { options.params[key] = CommandLineValue.parse(text) }
         options.format = format.flatMap { try? OutputFormat(parsing: $0) }
         options.outputPath = outputPath
@@ -237,14 +267,25 @@ struct RunCommand: ParsableCommand {
         if let httpClient { options.httpClient = httpClient }
         options.fullRefresh = fullRefresh
         options.shard = shard.flatMap(RunCommand.parseShard)
+        let taggedDeadLetter = taggedStdout ? TaggedStandardOutput.deadLetterPath() : nil
+        if let taggedDeadLetter {
+            options.standardOutputTag = "out"
+            options.format = options.format ?? .ndjson
+            options.deadLetterPath = taggedDeadLetter
+            options.collectsStats = true
+        }
         options.statePath = state
         if !quiet { options.onEvent = RunCommand.describe }
-        let summary: RunSummary
+        var summary: RunSummary
         Interruptions.install()
         do { summary = try Runner(pipeline: loaded, options: options).run() } catch {
+            if let taggedDeadLetter { try? TaggedStandardOutput.emitDeadLetters(from: taggedDeadLetter) }
             if let status = Interruptions.exitStatus {
                 if options.progress != nil { ProgressLine.clear() }
-                let kept = error.deadLetter.map { "; \($0.count) rejected so far kept in \($0.path)" } ?? ""
+                let kept =
+                    error.deadLetter.map {
+                        "; \($0.count) rejected so far kept in \(taggedDeadLetter == nil ? $0.path : "standard output ('dead' lines)")"
+                    } ?? ""
                 let outputs =
                     error.keepsCheckpoint
                     ? "incremental outputs keep their last checkpoint; the next run resumes there"
@@ -261,8 +302,18 @@ struct RunCommand: ParsableCommand {
             for paging in summary.paging { Terminal.error("reform: " + paging.description) }
             for warning in summary.warnings { Terminal.error("reform: warning: " + warning) }
         }
+        if taggedDeadLetter != nil { summary.deadLetterPath = "standard output ('dead' lines)" }
         if !quiet || summary.rejected > 0 { Terminal.error(summary.description) }
-        if let stats = summary.stats {
+        if let taggedDeadLetter, let stats = summary.stats {
+            do {
+                try TaggedStandardOutput.emitDeadLetters(from: taggedDeadLetter)
+                try TaggedStandardOutput.emitStats(stats.json)
+            } catch {
+                Terminal.error("reform: error: --tagged-stdout: \(error)")
+                throw ExitCode(ExitStatus.runFailed.rawValue)
+            }
+        }
+        if let stats = summary.stats, self.stats != nil || statsFile != nil {
             if let statsFile {
                 do { try TextFiles.write(stats.json, to: statsFile) } catch {
                     Terminal.error("reform: error: the stats file: \(error)")

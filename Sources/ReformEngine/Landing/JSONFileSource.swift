@@ -17,7 +17,7 @@ final class NDJSONSource: RecordSource {
 
     init(
         path: String, manager: String, projection: JSONProjection?, direct: DirectMapping? = nil,
-        limits: JSONLimits = NDJSONReader.defaultLimits
+        limits: JSONLimits = NDJSONReader.defaultLimits, tags: LineTags? = nil
     ) throws(SourceError) {
         self.direct = direct
         self.manager = manager
@@ -37,6 +37,7 @@ final class NDJSONSource: RecordSource {
             }
         }
         reader.projection = projection
+        reader.lineTags = tags
         if let direct { reader.lineHandler = { direct.write($0) } }
     }
 
@@ -50,7 +51,10 @@ final class NDJSONSource: RecordSource {
     func next() throws(SourceError) -> Landed? {
         do {
             return try reader.next().map { record in
-                let landed = record.landed(text: { self.reader.currentText() })
+                var landed = record.landed(text: { self.reader.currentText() })
+                if reader.lastLineUntagged, case .bad(let line, _, let text, let at) = landed, case .failure(let error) = record.payload {
+                    landed = .bad(line: line, error: RecordError(code: "untagged", message: error.message), text: text, at: at)
+                }
                 // In a byte range, lines count from the range's start: the file's offset says where.
                 if let range, case .bad(let line, let error, let text, _) = landed {
                     return .bad(line: line, error: error, text: text, at: "\(range.path)@\(record.position.offset)")

@@ -132,14 +132,36 @@ public struct NDJSONReader: RecordReader, ~Copyable {
         }
     }
 
+    /// For a tagged input (`MANAGER<TAB>JSON` lines), which lines this reader takes; see ``LineTags``.
+    var lineTags: LineTags?
+    /// Whether the line the last ``next()`` returned was rejected for its tag (``lineTags``).
+    private(set) var lastLineUntagged = false
+
     /// Parses the line in buffer bytes `start..<end` (without its `\n`); `nil` for a blank line.
-    private mutating func record(from start: Int, to end: Int, line lineNumber: Int) -> InputRecord? {
+    private mutating func record(from lineStart: Int, to end: Int, line lineNumber: Int) -> InputRecord? {
         let base = file.base
-        guard let end = NDJSONLine.contentEnd(base, from: start, to: end) else { return nil }
+        guard let end = NDJSONLine.contentEnd(base, from: lineStart, to: end) else { return nil }
+        var start = lineStart
+        if let lineTags {
+            lastLineUntagged = false
+            switch lineTags.verdict(on: UnsafeRawBufferPointer(start: base + start, count: end - start)) {
+            case .skip: return nil
+            case .take(let dropping): start += dropping
+            case .stray(let reason):
+                lastLineUntagged = true
+                let position = RecordPosition(path: file.path, line: lineNumber, offset: file.inputOffset(start), index: recordIndex)
+                recordIndex += 1
+                currentStart = start
+                currentEnd = end
+                let error = JSONError(code: .syntax, message: reason, line: lineNumber, column: 1, offset: position.offset)
+                return InputRecord(position: position, payload: .failure(error))
+            }
+        }
+        let tagWidth = start - lineStart
         // The buffer holds short files whole, so the limit is checked on every line, before any
         // fast path sees it, not only when a line outgrows the buffer.
         if end - start > parser.limits.maximumDocumentSize { return tooLong(at: start, line: lineNumber) }
-        let position = RecordPosition(path: file.path, line: lineNumber, offset: file.inputOffset(start), index: recordIndex)
+        let position = RecordPosition(path: file.path, line: lineNumber, offset: file.inputOffset(lineStart), index: recordIndex)
         recordIndex += 1
         let bytes = UnsafeRawBufferPointer(start: base + start, count: end - start)
         currentStart = start
@@ -151,7 +173,8 @@ public struct NDJSONReader: RecordReader, ~Copyable {
             }
             return InputRecord(position: position, payload: .success(try parser.parse(bytes)))
         } catch {
-            let located = error.relocated(documentLine: lineNumber, documentColumn: 1, documentOffset: position.offset)
+            let located = error.relocated(
+                documentLine: lineNumber, documentColumn: 1 + tagWidth, documentOffset: position.offset + tagWidth)
             return InputRecord(position: position, payload: .failure(located))
         }
     }

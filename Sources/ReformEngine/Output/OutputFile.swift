@@ -33,6 +33,10 @@ public final class OutputFile {
     /// Called before each write to the descriptor (``RunOptions/beforeStandardOutput`` for
     /// standard output).
     var willWrite: (@Sendable () -> Void)?
+    /// Written before every line (``RunOptions/standardOutputTag``: `out` and a tab), when set.
+    var linePrefix: [UInt8]?
+    /// Whether the last byte written ended a line (the next byte starts one).
+    private var atLineStart = true
 
     /// A file written in place, after the `offset` bytes it holds (``resumable(target:displayPath:offset:)``).
     convenience init(resumingDescriptor descriptor: Int32, displayPath: String, offset: Int) {
@@ -130,6 +134,14 @@ public final class OutputFile {
 
     private func writeAll(_ bytes: [UInt8]) throws(OutputError) {
         if !bytes.isEmpty { willWrite?() }
+        if let linePrefix, !bytes.isEmpty {
+            try writeRaw(LinePrefixing.prefixed(bytes, with: linePrefix, atLineStart: &atLineStart))
+        } else {
+            try writeRaw(bytes)
+        }
+    }
+
+    private func writeRaw(_ bytes: [UInt8]) throws(OutputError) {
         var written = 0
         let total = bytes.count
         while written < total {

@@ -70,7 +70,10 @@ struct OutputRuntime {
         } catch {
             throw RunError(error)
         }
-        if path == nil { file.willWrite = options.beforeStandardOutput }
+        if path == nil {
+            file.willWrite = options.beforeStandardOutput
+            file.linePrefix = options.standardOutputTag.map { Array(($0 + "\t").utf8) }
+        }
         let columns: [OutputColumn]?
         if let rows = plan.rows {
             columns = rows.shape.outputColumns

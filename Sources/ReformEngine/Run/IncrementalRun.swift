@@ -67,7 +67,7 @@ final class IncrementalRun {
         for ref in runner.landingOrder(of: runPlan) {
             if let plan = runner.pipeline.managers[ref.index].incremental { plans[ref.name] = plan }
         }
-        guard !plans.isEmpty, runner.options.inputs.isEmpty else { return nil }
+        guard !plans.isEmpty, !runner.options.isBatch else { return nil }
         self.plans = plans
         let options = runner.options
         if options.limit != nil || options.sample != nil {

@@ -17,10 +17,18 @@ public struct RunOptions: Sendable {
     public var runName: String?
     /// Files to read instead of fixtures, per manager name (`-` is standard input); in order given.
     public var inputs: [(manager: String, path: String)] = []
+    /// Tagged input files (`--tagged-input PATH`): each line is `MANAGER<TAB>JSON`, and every
+    /// manager of the run lands the lines tagged with its name, in file order (mixed partitions).
+    /// `-` is standard input; `PATH@START:END` a byte range. A line without a tab, or tagged with
+    /// a manager the run does not have, is a dead letter of the run's first manager.
+    public var taggedInputs: [String] = []
     /// Parameters that override the run's.
     public var params: [String: Value] = [:]
     /// The format of the standard-output output, overriding the pipeline's.
     public var format: OutputFormat?
+    /// When set, every line of the standard-output output starts with this tag and a tab
+    /// (`--tagged-stdout` sets `out`), so that records share standard output with other lines.
+    public var standardOutputTag: String?
     /// Where the standard-output output goes instead (written atomically).
     public var outputPath: String?
     /// When set, every output that declares a `path` is written under this folder instead of the
@@ -114,4 +122,12 @@ public struct RunOptions: Sendable {
 
     /// Options for the default run with nothing overridden.
     public init() {}
+
+    /// Whether `manager` lands from input files in this run (its own `--input`s, or tagged inputs).
+    func hasInput(for manager: String) -> Bool {
+        !taggedInputs.isEmpty || inputs.contains { $0.manager == manager }
+    }
+
+    /// Whether the run is a batch transform over input files.
+    var isBatch: Bool { !inputs.isEmpty || !taggedInputs.isEmpty }
 }

@@ -29,13 +29,14 @@ extension Runner {
             for input in options.inputs where input.manager == ref.name {
                 files += try InputFiles.expand(input.path, manager: ref.name)
             }
+            let tagged = options.taggedInputs
             let meter = options.progress.map { report in
-                let sizes = files.map(InputFiles.size(of:))
+                let sizes = (files + tagged).map(InputFiles.size(of:))
                 let total = sizes.contains { $0 == nil } ? nil : sizes.reduce(0) { $0 + ($1 ?? 0) }
                 return ProgressMeter(manager: ref.name, totalBytes: total, report: report)
             }
             let isParent = state.children[ref.index] != nil
-            if !isParent, ParallelLanding.applies(to: files, outputs: state.outputs, options: options) {
+            if !isParent, tagged.isEmpty, ParallelLanding.applies(to: files, outputs: state.outputs, options: options) {
                 let parallel = ParallelLanding(manager: ref, outputs: state.plan.outputs, options: options, meter: meter)
                 return (.parallel(parallel, files: files), meter)
             }
@@ -43,8 +44,9 @@ extension Runner {
             if manager.incremental != nil, manager.partitions == nil, state.incremental?.isDone(ref.name, partition: "") == true {
                 // Read to its end before the checkpoint this run resumes from: nothing more to land.
                 sources = []
-            } else if !files.isEmpty {
+            } else if !files.isEmpty || !tagged.isEmpty {
                 sources = try fileSources(files, of: ref, whole: isParent, state: state)
+                sources += try taggedSources(of: ref, whole: isParent, state: state)
             } else if let partitions = manager.partitions {
                 sources = [try partitionedSource(manager, partitions, sources: landing, state: &state)]
             } else if isLive(manager), let client = manager.service.flatMap({ landing.clients[$0] }) {
@@ -76,8 +78,9 @@ extension Runner {
     /// One source per input file of `ref`, each reading only the fields the chains use and, when
     /// the first output is a plain mapping to NDJSON, writing it directly (the fast path).
     /// `whole`: the records are read whole, for a parent whose children read fields no chain does.
-    private func fileSources(_ files: [String], of ref: ManagerRef, whole: Bool, state: RunState) throws(SourceError)
-        -> [any RecordSource]
+    /// With `tags`, the files are tagged inputs (``LineTags``).
+    private func fileSources(_ files: [String], of ref: ManagerRef, whole: Bool, state: RunState, tags: LineTags? = nil)
+        throws(SourceError) -> [any RecordSource]
     {
         let trying = options.limit != nil || options.sample != nil || whole
         let projection = options.sample == nil && !whole ? InputProjection.make(for: ref, outputs: state.plan.outputs) : nil
@@ -86,10 +89,24 @@ extension Runner {
             let direct =
                 options.directWrites && !trying
                 ? DirectMapping.make(for: ref, outputs: state.outputs, limits: options.recordLimits) : nil
-            sources.append(
-                try InputFiles.open(path, manager: ref.name, projection: projection, direct: direct, limits: options.recordLimits))
+            if let tags {
+                sources.append(
+                    try NDJSONSource(
+                        path: path, manager: ref.name, projection: projection, direct: direct, limits: options.recordLimits, tags: tags))
+            } else {
+                sources.append(
+                    try InputFiles.open(path, manager: ref.name, projection: projection, direct: direct, limits: options.recordLimits))
+            }
         }
         return sources
+    }
+
+    /// One source per tagged input (`--tagged-input`), each taking the lines tagged with `ref`'s
+    /// name; the run's first manager also reports the lines that belong to none.
+    private func taggedSources(of ref: ManagerRef, whole: Bool, state: RunState) throws(SourceError) -> [any RecordSource] {
+        let managers = state.plan.managers.map(\.name)
+        let tags = LineTags(manager: ref.name, managers: managers, reportsStrays: managers.first == ref.name)
+        return try fileSources(options.taggedInputs, of: ref, whole: whole, state: state, tags: tags)
     }
 
     /// The run's parameters with the command line's `--param`s over them.
@@ -102,7 +119,7 @@ extension Runner {
     /// The replay transport for every manager that lands from its fixtures in this run.
     func replayTransport(for plan: RunPlan) throws(RunError) -> ReplayTransport {
         let replayed = landingOrder(of: plan).map { pipeline.managers[$0.index] }.filter { manager in
-            !options.inputs.contains { $0.manager == manager.ref.name } && !isLive(manager)
+            !options.hasInput(for: manager.ref.name) && !isLive(manager)
         }
         do throws(SourceError) {
             return try ReplayTransport(managers: replayed) { path, manager throws(SourceError) in
@@ -125,7 +142,7 @@ extension Runner {
         let events = EventHub(observer: options.onEvent)
         for ref in landingOrder(of: plan) {
             let manager = pipeline.managers[ref.index]
-            guard isLive(manager), !options.inputs.contains(where: { $0.manager == ref.name }),
+            guard isLive(manager), !options.hasInput(for: ref.name),
                 let name = manager.service, clients[name] == nil,
                 let service = pipeline.services.first(where: { $0.name == name })
             else { continue }

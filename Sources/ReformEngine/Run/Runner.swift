@@ -57,8 +57,15 @@ public struct Runner: Sendable {
         return plan
     }
 
-    /// Refuses an `--input` for a manager the run does not use.
+    /// Refuses an `--input` for a manager the run does not use, and a tagged standard input that
+    /// several managers would each have to read.
     private func checkInputs(of plan: RunPlan) throws(RunError) {
+        if options.taggedInputs.contains("-"), plan.managers.count > 1 {
+            throw RunError(
+                .unknownInput,
+                "--tagged-input - reads standard input, but each of the \(plan.managers.count) managers of run '\(plan.name)' "
+                    + "reads the tagged input in turn, and standard input can be read only once; write it to a file and give its path")
+        }
         for input in options.inputs where !plan.managers.contains(where: { $0.name == input.manager }) {
             throw RunError(
                 .unknownInput,
@@ -131,6 +138,9 @@ public struct Runner: Sendable {
                 paths.reads.append(.init(path: InputFiles.file(of: file), what: "an input of manager '\(input.manager)'"))
             }
         }
+        for input in options.taggedInputs {
+            paths.reads.append(.init(path: InputRange.parse(input)?.path ?? input, what: "a tagged input"))
+        }
         try paths.check()
     }
 
@@ -168,7 +178,7 @@ public struct Runner: Sendable {
     /// Lands every manager of the run in order (in batch mode, only those given an `--input`).
     private func landManagers(into state: inout RunState) throws(RunError) {
         let sources = try LandingSources(replay: replayTransport(for: state.plan), clients: serviceClients(for: state.plan))
-        let batch = !options.inputs.isEmpty
+        let batch = options.isBatch
         state.children = children(in: state.plan)
         let order = landingOrder(of: state.plan)
         state.parentsOnly = Set(order.filter { !state.plan.managers.contains($0) }.map(\.index))
@@ -186,7 +196,7 @@ public struct Runner: Sendable {
             // A manager that does not fan out is all of shard 0's work (the others would repeat it).
             // (A manager given --input files reads them in every shard: they are the task's own.)
             if let shard = options.shard, shard.index > 0, pipeline.managers[ref.index].partitions == nil,
-                !options.inputs.contains(where: { $0.manager == ref.name })
+                !options.hasInput(for: ref.name)
             {
                 if state.children[ref.index] != nil {
                     // Its records make this shard's partitions; its output is shard 0's.
@@ -196,7 +206,7 @@ public struct Runner: Sendable {
                     continue
                 }
             }
-            if batch && !options.inputs.contains(where: { $0.manager == ref.name }) {
+            if batch && !options.hasInput(for: ref.name) {
                 state.summary.skipped.append(ref.name)
                 continue
             }

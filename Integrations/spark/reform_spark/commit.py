@@ -1,0 +1,92 @@
+"""The output protocol: task attempts write in hidden folders, committed by rename; the job
+publishes the parts and writes `_SUCCESS` last.
+
+    OUT/_temporary/TASK-attemptN-XXXX/   an attempt writing (Reform's own files are atomic too)
+    OUT/_tasks/TASK/                     the one committed attempt of a task (rename: first wins)
+    OUT/part-TASK.ndjson                 published by the driver once every task committed
+    OUT/_dead-letters/part-TASK.ndjson   the rejected records of that task (only when any)
+    OUT/_SUCCESS                         written last: the job's totals as JSON
+
+A retried or speculative attempt of a task that already committed finds `_tasks/TASK` taken and
+drops its own folder, so no part is ever duplicated; Reform's output per split is deterministic,
+so which attempt wins does not change a byte. Readers skip names starting with `_` and `.`.
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import uuid
+
+
+def part_name(index: int) -> str:
+    """`part-00003.ndjson`."""
+    return f"part-{index:05d}.ndjson"
+
+
+def attempt_folder(output: str, index: int, attempt: int) -> str:
+    """A fresh hidden folder for one attempt of task `index`."""
+    folder = os.path.join(output, "_temporary", f"{index:05d}-attempt{attempt}-{uuid.uuid4().hex[:8]}")
+    os.makedirs(folder)
+    return folder
+
+
+def commit_attempt(output: str, index: int, folder: str) -> bool:
+    """Commits an attempt's folder as task `index`'s result; `False` when another attempt
+    committed first (this one's folder is then removed)."""
+    tasks = os.path.join(output, "_tasks")
+    os.makedirs(tasks, exist_ok=True)
+    target = os.path.join(tasks, f"{index:05d}")
+    try:
+        os.rename(folder, target)  # fails when the target exists and is not empty
+        return True
+    except OSError:
+        if not os.path.isdir(target):
+            raise
+        shutil.rmtree(folder, ignore_errors=True)
+        return False
+
+
+def prepare_output(output: str, overwrite: bool) -> None:
+    """Makes `output` ready for a job: refuses a folder holding a finished job's parts unless
+    `overwrite`; removes what a failed job left."""
+    if os.path.exists(output):
+        existing = [n for n in os.listdir(output) if not n.startswith(".")]
+        published = [n for n in existing if not n.startswith("_")] + (["_SUCCESS"] if "_SUCCESS" in existing else [])
+        if published and not overwrite:
+            raise FileExistsError(f"{output} already holds a job's output ({', '.join(sorted(published)[:3])}…); "
+                                  "pass overwrite=True or choose another folder")
+        for name in existing:
+            path = os.path.join(output, name)
+            shutil.rmtree(path) if os.path.isdir(path) else os.remove(path)
+    os.makedirs(output, exist_ok=True)
+
+
+def publish(output: str, count: int, totals: dict, succeed: bool) -> list[str]:
+    """Moves every committed task's dead letters to `_dead-letters/`, and when `succeed` its part
+    to `OUT/part-N.ndjson` and then writes `_SUCCESS`. Returns the dead-letter files."""
+    tasks = os.path.join(output, "_tasks")
+    missing = [i for i in range(count) if not os.path.isdir(os.path.join(tasks, f"{i:05d}"))]
+    if missing:
+        raise RuntimeError(f"tasks {missing[:5]} of {count} never committed their output; the job's output is incomplete")
+    dead_letters = []
+    for i in range(count):
+        folder = os.path.join(tasks, f"{i:05d}")
+        dead = os.path.join(folder, "dead.ndjson")
+        if os.path.exists(dead):
+            os.makedirs(os.path.join(output, "_dead-letters"), exist_ok=True)
+            target = os.path.join(output, "_dead-letters", part_name(i))
+            os.rename(dead, target)
+            dead_letters.append(target)
+    if succeed:
+        for i in range(count):
+            os.rename(os.path.join(tasks, f"{i:05d}", "part.ndjson"), os.path.join(output, part_name(i)))
+        shutil.rmtree(tasks, ignore_errors=True)
+        shutil.rmtree(os.path.join(output, "_temporary"), ignore_errors=True)
+        with open(os.path.join(output, "_SUCCESS"), "w") as f:
+            json.dump(totals, f)
+            f.write("\n")
+    else:
+        shutil.rmtree(tasks, ignore_errors=True)
+        shutil.rmtree(os.path.join(output, "_temporary"), ignore_errors=True)
+    return dead_letters
