@@ -65,7 +65,15 @@ struct CompiledChainTests {
               - rename: { tags: tag }
               - defaults: { floor: unknown }
               - filter: "tag != 'u'"
+          ordered:
+            steps:
+              - sort: { by: price }
+              - dedupe: [city]
+        rows:
+          listing-row: { columns: [id, label, price] }
         runs:
+          sorted: { reform: [listing, affordable, ordered], output: { format: ndjson } }
+          rows: { reform: [listing, affordable], output: { rows: listing-row, format: csv } }
           mapped: { reform: [listing], output: { format: ndjson } }
           filtered: { reform: [listing, affordable], output: { format: ndjson } }
           shaped: { reform: [listing, shaped], output: { format: ndjson } }
@@ -80,14 +88,14 @@ struct CompiledChainTests {
         var options = RunOptions()
         options.runName = runName
         options.inputs = [("a", input)]
-        options.outputPath = folder.path + "/out.ndjson"
+        options.outputPath = folder.path + (runName == "rows" ? "/out.csv" : "/out.ndjson")
         options.deadLetterPath = folder.path + "/dead.ndjson"
         options.directWrites = direct
         options.jobs = jobs
         let summary = try Runner(pipeline: pipeline, options: options).run()
         let dead = (try? folder.read("dead.ndjson")) ?? ""
         return (
-            try folder.read("out.ndjson"), dead.replacingOccurrences(of: folder.path, with: "<tmp>"),
+            try folder.read(runName == "rows" ? "out.csv" : "out.ndjson"), dead.replacingOccurrences(of: folder.path, with: "<tmp>"),
             summary.description.replacingOccurrences(of: folder.path, with: "<tmp>"), summary.writtenDirectly
         )
     }
@@ -106,6 +114,19 @@ struct CompiledChainTests {
         // Not vacuous: the compiled path wrote records, and some lines were left to the general path.
         #expect(general.direct == 0)
         #expect(compiled.direct > 0)
+        #expect(!general.dead.isEmpty)
+    }
+
+    /// A chain the compiled path covers only in part (a sort and dedupe after it, or rows): its
+    /// start runs compiled and lands small records for the rest.
+    @Test(arguments: ["sorted", "rows"])
+    func aCompiledStartFeedsTheRestOfTheChain(_ runName: String) throws {
+        let general = try run(runName, direct: false)
+        let compiled = try run(runName, direct: true)
+        #expect(compiled.out == general.out)
+        #expect(compiled.dead == general.dead)
+        #expect(compiled.summary == general.summary)
+        #expect(!general.out.isEmpty)
         #expect(!general.dead.isEmpty)
     }
 

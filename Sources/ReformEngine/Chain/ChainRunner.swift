@@ -88,9 +88,10 @@ struct ChainRunner {
         }
     }
 
-    /// Feeds one landed record; results go to `out`, rejections to `rejected`.
-    mutating func process(_ record: Record, into out: inout [Record], rejected: inout [Rejection]) {
-        feed(record, stage: 0, into: &out, rejected: &rejected)
+    /// Feeds one landed record — or, from `stage` on, one the chain's first `stage` reformers
+    /// already made (a ``ChainPrefix``'s) —; results go to `out`, rejections to `rejected`.
+    mutating func process(_ record: Record, fromStage stage: Int = 0, into out: inout [Record], rejected: inout [Rejection]) {
+        feed(record, stage: stage, into: &out, rejected: &rejected)
     }
 
     /// Releases the next batch of what the stages held back (a sort's records), through the stages

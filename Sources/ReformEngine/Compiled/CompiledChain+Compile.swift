@@ -6,27 +6,25 @@ extension CompiledChain {
     /// documentation); `nil` leaves the manager to the general path.
     static func make(for manager: ManagerRef, outputs: [OutputPlan], format: OutputFormat, limits: JSONLimits) -> CompiledChain? {
         guard outputs.count == 1, let output = outputs.first, output.rows == nil, format == .ndjson,
-            let first = output.chain.first
+            let compiler = Compiler.compile(output.chain[...], manager: manager, exploding: true)
         else { return nil }
-        var compiler = Compiler()
-        guard compiler.source(first, manager: manager) else { return nil }
-        for (position, plan) in output.chain.enumerated() {
-            if case .steps(let steps) = plan.kind {
-                let rest = position == 0 ? Array(steps.dropFirst(compiler.sourceSteps)) : steps
-                for step in rest {
-                    guard compiler.step(step) else { return nil }
-                }
-                if let keys = plan.keys {
-                    guard compiler.conform(to: keys.constants) else { return nil }
-                }
-            } else if position > 0 {
-                return nil
+        return compiler.chain(limits: limits)
+    }
+
+    /// For a run whose one output's chain the compiled path covers only in part (a `sort` or
+    /// `dedupe` follows), or whose records become rows or another format: the longest run of
+    /// whole reformers at the chain's start that it covers, without `explode` (so each line gives
+    /// at most one record), and how many reformers that is.
+    static func makePrefix(for manager: ManagerRef, outputs: [OutputPlan], limits: JSONLimits) -> (chain: CompiledChain, stages: Int)? {
+        guard outputs.count == 1, let output = outputs.first else { return nil }
+        var stages = output.chain.count
+        while stages > 0 {
+            if let compiler = Compiler.compile(output.chain.prefix(stages), manager: manager, exploding: false) {
+                return (compiler.chain(limits: limits), stages)
             }
+            stages -= 1
         }
-        guard !compiler.view.isEmpty else { return nil }
-        return CompiledChain(
-            paths: compiler.paths, slots: compiler.slots, steps: compiler.steps, explode: compiler.explode, output: compiler.view,
-            limits: limits)
+        return nil
     }
 }
 
@@ -40,6 +38,31 @@ private struct Compiler {
     var view: [(name: String, slot: Int)] = []
     /// How many steps of the first (steps) reformer the source took (`explode`, `pick`).
     var sourceSteps = 0
+
+    /// The compiler of `chain` for `manager`'s records, when the compiled path covers all of it.
+    static func compile(_ chain: ArraySlice<ReformerPlan>, manager: ManagerRef, exploding: Bool) -> Compiler? {
+        guard let first = chain.first else { return nil }
+        var compiler = Compiler()
+        guard compiler.source(first, manager: manager), exploding || compiler.explode == nil else { return nil }
+        for (position, plan) in chain.enumerated() {
+            if case .steps(let steps) = plan.kind {
+                let rest = position == 0 ? Array(steps.dropFirst(compiler.sourceSteps)) : steps
+                for step in rest {
+                    guard compiler.step(step) else { return nil }
+                }
+                if let keys = plan.keys {
+                    guard compiler.conform(to: keys.constants) else { return nil }
+                }
+            } else if position > 0 {
+                return nil
+            }
+        }
+        return compiler.view.isEmpty ? nil : compiler
+    }
+
+    func chain(limits: JSONLimits) -> CompiledChain {
+        CompiledChain(paths: paths, slots: slots, steps: steps, explode: explode, output: view, limits: limits)
+    }
 
     /// The located path index of a key path, adding it when new.
     mutating func locate(_ path: ValuePath) -> Int? {

@@ -62,7 +62,7 @@ enum InputFiles {
 
     static func open(
         _ path: String, manager: String, projection: JSONProjection?, direct: DirectMapping? = nil,
-        limits: JSONLimits = NDJSONReader.defaultLimits
+        limits: JSONLimits = NDJSONReader.defaultLimits, prefix: ChainPrefix? = nil
     ) throws(SourceError) -> any RecordSource {
         if let address = TableAddress(path) {
             return try TableSource(address, manager: manager)
@@ -81,7 +81,7 @@ enum InputFiles {
         if path.hasSuffix(".json") || path.hasSuffix(".json.gz") {
             return try JSONArraySource(path: path, manager: manager, limits: limits)
         }
-        return try NDJSONSource(path: path, manager: manager, projection: projection, direct: direct, limits: limits)
+        return try NDJSONSource(path: path, manager: manager, projection: projection, direct: direct, limits: limits, prefix: prefix)
     }
 
     /// One whole JSON or YAML document (fixture exchanges).

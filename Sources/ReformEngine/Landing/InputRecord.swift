@@ -32,6 +32,9 @@ public struct InputRecord: Sendable {
     public var position: RecordPosition
     /// The parsed value, or the parse error located in the input's own lines and columns.
     public var payload: Result<Value, JSONError>
+    /// Whether the value is what a compiled chain prefix made of the line (``NDJSONReader/lineReformer``),
+    /// not the line's record.
+    var reformed = false
 
     /// A record at `position` with the given payload.
     public init(position: RecordPosition, payload: Result<Value, JSONError>) {

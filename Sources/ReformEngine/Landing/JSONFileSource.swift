@@ -15,11 +15,15 @@ final class NDJSONSource: RecordSource {
     /// The byte range read, when only part of the file is (dead letters then name byte offsets).
     private var range: InputRange?
 
+    /// The compiled start of the chain, when the run allows one and the fast path does not apply.
+    let prefix: ChainPrefix?
+
     init(
         path: String, manager: String, projection: JSONProjection?, direct: DirectMapping? = nil,
-        limits: JSONLimits = NDJSONReader.defaultLimits, tags: LineTags? = nil
+        limits: JSONLimits = NDJSONReader.defaultLimits, tags: LineTags? = nil, prefix: ChainPrefix? = nil
     ) throws(SourceError) {
         self.direct = direct
+        self.prefix = direct == nil ? prefix : nil
         self.manager = manager
         if path == "-" {
             inputName = "<stdin>"
@@ -39,9 +43,10 @@ final class NDJSONSource: RecordSource {
         reader.projection = projection
         reader.lineTags = tags
         if let direct { reader.lineHandler = { direct.write($0) } }
+        if let prefix = self.prefix { reader.lineReformer = { prefix.reform($0) } }
     }
 
-    var handledDirectly: Int { direct?.handled ?? 0 }
+    var handledDirectly: Int { direct?.handled ?? prefix?.dropped ?? 0 }
     var writtenDirectly: Int { direct?.written ?? 0 }
 
     func observeBytes(_ handler: @escaping (Int) -> Void) {
@@ -52,6 +57,9 @@ final class NDJSONSource: RecordSource {
         do {
             return try reader.next().map { record in
                 var landed = record.landed(text: { self.reader.currentText() })
+                if record.reformed, let prefix, case .record(let value, let line, let page) = landed {
+                    landed = .reformed(value, line: line, page: page, stages: prefix.stages)
+                }
                 if reader.lastLineUntagged, case .bad(let line, _, let text, let at) = landed, case .failure(let error) = record.payload {
                     landed = .bad(line: line, error: RecordError(code: "untagged", message: error.message), text: text, at: at)
                 }

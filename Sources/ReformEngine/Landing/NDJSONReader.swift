@@ -75,6 +75,10 @@ public struct NDJSONReader: RecordReader, ~Copyable {
     /// Offered each non-blank line's bytes (without the line end) before parsing; when it returns
     /// `true` the line counts as read and handled, and ``next()`` moves on without parsing it.
     public var lineHandler: ((UnsafeRawBufferPointer) -> Bool)?
+    /// Offered each non-blank line's bytes (after ``lineHandler``): `.some(record)` lands that
+    /// record instead of the line's (marked ``InputRecord/reformed``), `.some(nil)` skips the line
+    /// as handled, `nil` parses it as usual.
+    var lineReformer: ((UnsafeRawBufferPointer) -> Value??)?
     private var currentStart = 0
     private var currentEnd = 0
 
@@ -167,6 +171,12 @@ public struct NDJSONReader: RecordReader, ~Copyable {
         currentStart = start
         currentEnd = end
         if let lineHandler, lineHandler(bytes) { return nil }
+        if let lineReformer, let outcome = lineReformer(bytes) {
+            guard let value = outcome else { return nil }
+            var record = InputRecord(position: position, payload: .success(value))
+            record.reformed = true
+            return record
+        }
         do {
             if let projection {
                 return InputRecord(position: position, payload: .success(try parser.parse(bytes, keeping: projection)))

@@ -116,9 +116,9 @@ struct OutputRuntime {
     /// Feeds one landed record; `original` gives the whole record when the landed one was built
     /// only in part, so that a rejection at the first step still dead-letters everything.
     mutating func process(
-        _ record: Record, inputName: String, deadLetter: DeadLetter, original: () -> Value?
+        _ record: Record, fromStage stage: Int = 0, inputName: String, deadLetter: DeadLetter, original: () -> Value?
     ) throws(OutputError) {
-        chain.process(record, into: &produced, rejected: &rejected)
+        chain.process(record, fromStage: stage, into: &produced, rejected: &rejected)
         if !rejected.isEmpty {
             for i in rejected.indices where rejected[i].stageIndex == 0 {
                 if let whole = original() { rejected[i].record.value = whole }

@@ -189,6 +189,10 @@ extension Runner {
                 try state.outputs[i].process(
                     record, inputName: source.inputName, deadLetter: state.deadLetter, original: source.originalRecord)
             }
+        case .reformed(let value, let line, let page, let stages):
+            let record = Record(value, origin: Origin(manager: ref, sequence: sequence, line: line, page: page))
+            try state.outputs[0].process(
+                record, fromStage: stages, inputName: source.inputName, deadLetter: state.deadLetter, original: source.originalRecord)
         case .bad(let line, let error, let text, let at):
             try state.deadLetter.add(
                 manager: ref.name, sequence: sequence, input: at ?? "\(source.inputName):\(line)", stage: "input",

@@ -89,13 +89,23 @@ extension Runner {
             let direct =
                 options.directWrites && !trying
                 ? DirectMapping.make(for: ref, outputs: state.outputs, limits: options.recordLimits) : nil
+            // The compiled start of the chain lands records for the rest of it: only where a landed
+            // record goes to the outputs alone (no children's partitions, no incremental keys).
+            let routesToOutputsOnly =
+                state.children[ref.index] == nil && state.incremental?.isIncremental(ref.name) != true
+                && !state.parentsOnly.contains(ref.index)
+            let prefix =
+                options.directWrites && !trying && direct == nil && routesToOutputsOnly
+                ? ChainPrefix(for: ref, outputs: state.plan.outputs, limits: options.recordLimits) : nil
             if let tags {
                 sources.append(
                     try NDJSONSource(
-                        path: path, manager: ref.name, projection: projection, direct: direct, limits: options.recordLimits, tags: tags))
+                        path: path, manager: ref.name, projection: projection, direct: direct, limits: options.recordLimits, tags: tags,
+                        prefix: prefix))
             } else {
                 sources.append(
-                    try InputFiles.open(path, manager: ref.name, projection: projection, direct: direct, limits: options.recordLimits))
+                    try InputFiles.open(
+                        path, manager: ref.name, projection: projection, direct: direct, limits: options.recordLimits, prefix: prefix))
             }
         }
         return sources
