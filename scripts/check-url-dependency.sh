@@ -9,7 +9,7 @@
 #   scripts/check-url-dependency.sh [--keep]      # --keep leaves the temporary folder for a look
 #
 # Uncommitted changes are not part of the clone: commit first. The consumer's first build compiles
-# SwiftNIO, AsyncHTTPClient and BoringSSL (about 5-7 minutes on a 2-core machine).
+# SwiftNIO, AsyncHTTPClient and BoringSSL (3 min 43 s in all on this 2-core VM).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -23,7 +23,7 @@ $keep || trap 'rm -rf "$work"' EXIT
 started=$(date +%s)
 
 git clone --quiet --no-hardlinks "$root" "$work/reform"
-git -C "$work/reform" tag "$version"
+git -C "$work/reform" tag -f "$version" >/dev/null
 echo "== $work/reform: HEAD $(git -C "$work/reform" rev-parse --short HEAD) tagged $version"
 
 mkdir -p "$work/consumer/Sources/consumer"
