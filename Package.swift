@@ -11,7 +11,32 @@ let upcomingFeatures: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
-let sdk = Target.Dependency.product(name: "ReformSDK", package: "SDK")
+/// Whether another package depends on this one (by URL and version) rather than this checkout being
+/// built itself. SwiftPM refuses a path dependency in a package required by version ("package
+/// 'reform' is required using a stable-version but 'reform' depends on an unstable-version package
+/// 'sdk'"), and a target of this package cannot depend on a product of this package (the engine
+/// would then link the SDK statically, and `.so` plugins would get a second copy of its types). So
+/// as a dependency, Reform compiles the SDK's sources into itself (`SDK/Sources`, library evolution
+/// off): a program that embeds Reform registers its reformers in process
+/// (`PipelineLoader.plugins`); built here, the CLI shares the SDK package's `libReformSDK.so` with
+/// its plugins. SwiftPM reads a dependency's manifest at `/` (from the repository, while resolving)
+/// and in a `checkouts` folder (`.build/checkouts`, Xcode's `SourcePackages/checkouts`); a checkout
+/// has no other mark. `REFORM_EMBEDDED_SDK=1` or `=0` chooses by hand.
+/// `scripts/check-url-dependency.sh` builds a package that depends on Reform by URL.
+let builtAsDependency: Bool = {
+    switch Context.environment["REFORM_EMBEDDED_SDK"] {
+    case "1": return true
+    case "0": return false
+    default:
+        let folder = Context.packageDirectory
+        return folder == "/" || folder.split(separator: "/").contains("checkouts")
+    }
+}()
+
+let sdk: Target.Dependency =
+    builtAsDependency ? .target(name: "ReformSDK") : .product(name: "ReformSDK", package: "SDK")
+let pluginTesting: Target.Dependency =
+    builtAsDependency ? .target(name: "ReformPluginTesting") : .product(name: "ReformPluginTesting", package: "SDK")
 
 let package = Package(
     name: "Reform",
@@ -22,7 +47,6 @@ let package = Package(
         .library(name: "ReformEngineTesting", targets: ["ReformEngineTesting"]),
     ],
     dependencies: [
-        .package(path: "SDK"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
@@ -88,7 +112,7 @@ let package = Package(
             swiftSettings: upcomingFeatures
         ),
         .testTarget(
-            name: "ReformSDKTests", dependencies: [sdk, .product(name: "ReformPluginTesting", package: "SDK")],
+            name: "ReformSDKTests", dependencies: [sdk, pluginTesting],
             swiftSettings: upcomingFeatures),
         .testTarget(name: "ReformYAMLTests", dependencies: ["ReformYAML", sdk], swiftSettings: upcomingFeatures),
         // Helpers every test target shares (running the built `reform`, the project root).
@@ -108,6 +132,24 @@ let package = Package(
             swiftSettings: upcomingFeatures),
     ]
 )
+
+if builtAsDependency {
+    // The SDK's sources as targets of this package (see `builtAsDependency`); the same products a
+    // plugin author gets from SDK/Package.swift, without its library evolution (an unsafe flag,
+    // which SwiftPM refuses in a package required by version).
+    package.targets += [
+        .target(name: "ReformSDK", path: "SDK/Sources/ReformSDK", swiftSettings: upcomingFeatures),
+        .target(
+            name: "ReformPluginTesting", dependencies: ["ReformSDK"], path: "SDK/Sources/ReformPluginTesting",
+            swiftSettings: upcomingFeatures),
+    ]
+    package.products += [
+        .library(name: "ReformSDK", targets: ["ReformSDK"]),
+        .library(name: "ReformPluginTesting", targets: ["ReformPluginTesting"]),
+    ]
+} else {
+    package.dependencies.append(.package(path: "SDK"))
+}
 
 // libFuzzer targets (Fuzz/), only when REFORM_FUZZ is set, so that `swift build` and CI never need
 // `-sanitize=fuzzer`: `Fuzz/run.sh [SECONDS]` sets it and builds them in .build-fuzz.

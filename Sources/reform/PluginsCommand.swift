@@ -10,13 +10,14 @@ struct PluginsCommand: ParsableCommand {
         abstract: "List built-in steps and reformer plugins, create a plugin package, build plugins.",
         discussion: """
             Plugins are looked for in a pipeline's plugin_paths, then \(PluginSearchPath.environmentVariable) \
-            (folders separated by ':'), then Plugins/ here.
+            (folders separated by ':'), then Plugins/ here, then lib/reform/plugins beside this program's bin/ \
+            (a release bundle's plugins).
             """,
         subcommands: [PluginsListCommand.self, PluginsNewCommand.self, PluginsBuildCommand.self],
         defaultSubcommand: PluginsListCommand.self)
 }
 
-/// Where the plugin commands look: `--path` folders, `REFORM_PLUGIN_PATH`, `Plugins/` here.
+/// Where the plugin commands look: `--path` folders, `REFORM_PLUGIN_PATH`, `Plugins/` here, the bundle's plugins.
 struct PluginPathOptions: ParsableArguments {
     @Option(name: .customLong("path"), help: ArgumentHelp("Another folder of plugins (repeatable).", valueName: "DIR"))
     var paths: [String] = []

@@ -16,8 +16,13 @@ extension PipelineDecoder {
         let plugin: any ReformerPlugin
         let library: String
         do {
-            library = try pluginSearchPath.library(for: name)
-            plugin = try PluginLibrary.load(library, name: name)
+            if let registered = inProcessPlugins.first(where: { $0.name == name }) {
+                library = PluginPlan.inProcess
+                plugin = registered
+            } else {
+                library = try pluginSearchPath.library(for: name)
+                plugin = try PluginLibrary.load(library, name: name)
+            }
         } catch {
             context.error(error.message, at: node.location)
             return nil

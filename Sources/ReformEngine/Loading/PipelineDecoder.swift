@@ -12,6 +12,8 @@ package struct PipelineDecoder {
     var pluginPaths: [String] = []
     /// Whether fixtures and plugin folders may lie outside `folder` (`--allow-outside-paths`).
     var allowOutsidePaths = false
+    /// Plugins the embedding program registered (``PipelineLoader/plugins``), used before any library.
+    var inProcessPlugins: [any ReformerPlugin] = []
 
     static let topLevelKeys = PipelineSchema.pipeline.keyNames
 

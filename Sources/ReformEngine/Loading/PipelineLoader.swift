@@ -1,4 +1,4 @@
-import ReformSDK
+public import ReformSDK
 public import ReformYAML
 
 /// Loads pipeline files: YAML through libyaml, then decoding and every check, into a ``Pipeline``.
@@ -14,12 +14,27 @@ public struct PipelineLoader: Sendable {
     /// Whether fixtures and `plugin_paths` may lie outside the pipeline's folder; off by default so
     /// that a pipeline cannot reach `../../etc/passwd` or follow a symlink out.
     public var allowOutsidePaths: Bool
+    /// Reformer plugins the program provides in process: a pipeline's `plugin: NAME` takes the one
+    /// whose `name` is `NAME` before looking for a library, with its `options:`
+    /// checked the same way. A program that embeds Reform registers its Swift reformers here
+    /// instead of building them as `.so` plugins.
+    ///
+    /// ```swift
+    /// var loader = PipelineLoader(environment: [:])
+    /// loader.plugins = [ShoutPlugin()]
+    /// let pipeline = try loader.load(path: "pipeline.yaml")   // reformers: { loud: { plugin: Shout } }
+    /// ```
+    public var plugins: [any ReformerPlugin]
 
     /// A loader that resolves `${NAME}` from `environment`.
-    public init(environment: [String: String], limits: YAMLLimits = .default, allowOutsidePaths: Bool = false) {
+    public init(
+        environment: [String: String], limits: YAMLLimits = .default, allowOutsidePaths: Bool = false,
+        plugins: [any ReformerPlugin] = []
+    ) {
         self.environment = environment
         self.limits = limits
         self.allowOutsidePaths = allowOutsidePaths
+        self.plugins = plugins
     }
 
     /// The checked pipeline in the file at `path`, or every problem found in it.
@@ -52,7 +67,8 @@ public struct PipelineLoader: Sendable {
                 source: source)
         }
         let context = DecodingContext(file: file, environment: environment)
-        let pipeline = PipelineDecoder(context: context, folder: folder, allowOutsidePaths: allowOutsidePaths).decode(root)
+        let pipeline = PipelineDecoder(context: context, folder: folder, allowOutsidePaths: allowOutsidePaths, inProcessPlugins: plugins)
+            .decode(root)
         guard let pipeline, !context.hasErrors else {
             throw PipelineLoadError(diagnostics: context.diagnostics, source: source)
         }

@@ -27,8 +27,12 @@ public struct ReformerPlan: Sendable {
 public struct PluginPlan: Sendable {
     /// The plugin's name (`plugin:`).
     public let name: String
-    /// The absolute path of the library it was loaded from.
+    /// The absolute path of the library it was loaded from, or ``inProcess`` for a plugin the
+    /// program registered with ``PipelineLoader/plugins``.
     public let library: String
+
+    /// The ``library`` of a plugin registered in process: `(in process)`.
+    public static let inProcess = "(in process)"
     /// The plugin object the library made.
     public let plugin: any ReformerPlugin
     /// The options, checked against the plugin's declaration, with defaults filled in.

@@ -14,8 +14,9 @@ public struct PluginSearchPath: Sendable, Equatable {
     public static let environmentVariable = "REFORM_PLUGIN_PATH"
 
     /// Folders searched in this order: `explicit` (a pipeline's `plugin_paths`, resolved against
-    /// its folder), `REFORM_PLUGIN_PATH`, then `Plugins/` in `anchor` and each folder above it, and
-    /// `Plugins/` in the current folder (those that exist).
+    /// its folder), `REFORM_PLUGIN_PATH`, then `Plugins/` in `anchor` and each folder above it,
+    /// `Plugins/` in the current folder, and last the plugins installed with the program,
+    /// ``installedFolder`` (those that exist).
     public init(explicit: [String] = [], environment: [String: String], anchor: String? = nil) {
         var folders = explicit
         if let extra = environment[PluginSearchPath.environmentVariable] {
@@ -31,6 +32,7 @@ public struct PluginSearchPath: Sendable, Equatable {
             }
         }
         if FilePaths.isDirectory("Plugins") { folders.append("Plugins") }
+        if let installed = PluginSearchPath.installedFolder, FilePaths.isDirectory(installed) { folders.append(installed) }
         var seen: Set<String> = []
         self.folders = folders.compactMap { folder in
             let absolute = PluginSearchPath.absolute(folder) ?? folder
@@ -96,6 +98,16 @@ public struct PluginSearchPath: Sendable, Equatable {
         }
         return found
     }
+
+    /// The plugins that came with the running program: `lib/reform/plugins` beside the folder of
+    /// its executable (`reform-VERSION/bin/reform` of a release bundle finds
+    /// `reform-VERSION/lib/reform/plugins`), searched after every other folder; `nil` when the
+    /// executable's path cannot be read.
+    public static let installedFolder: String? = {
+        guard let executable = absolute("/proc/self/exe") else { return nil }
+        let prefix = FilePaths.folder(of: FilePaths.folder(of: executable))
+        return FilePaths.resolve("lib/reform/plugins", against: prefix)
+    }()
 
     /// Whether `name` can name a plugin product: a Swift identifier.
     public static func isValidName(_ name: String) -> Bool {

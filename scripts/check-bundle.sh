@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# Checks a release bundle the way a machine without Swift would use it: unpacks the tarball, then in
+# a mount namespace where the Swift toolchain and this checkout are empty folders (tmpfs), checks
+# that every library the program and its plugins need resolves inside the bundle or to a base
+# Debian library (ldd, and LD_DEBUG while a plugin pipeline runs), and runs the main job and the
+# plugin pipeline from the bundle. Their outputs must equal the dev build's for the same pipelines.
+# Prints what it took: sizes and times.
+#
+#   scripts/check-bundle.sh TARBALL [--reference PATH/TO/reform]   # default reference: .build/debug/reform
+#
+# Needs unshare(1) with user namespaces (util-linux; `unshare -m --map-root-user`).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+
+tarball=
+reference=.build/debug/reform
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --reference) reference=${2:?"--reference needs the dev build's reform"}; shift 2 ;;
+        -h | --help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        *) tarball=$1; shift ;;
+    esac
+done
+if [ -z "$tarball" ] || [ ! -f "$tarball" ]; then
+    echo "check-bundle.sh: give the tarball scripts/make-bundle.sh printed (got '${tarball:-nothing}')" >&2
+    exit 2
+fi
+if [ ! -x "$reference" ]; then
+    echo "check-bundle.sh: no dev build at $reference to compare with; run 'swift build' or pass --reference" >&2
+    exit 2
+fi
+command -v swift >/dev/null || export PATH=/opt/swift/usr/bin:$PATH
+toolchain=$(dirname "$(dirname "$(dirname "$(readlink -f "$(command -v swift)")")")")
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/reform-bundle-check.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+case "$work/" in "$root"/*)
+    echo "check-bundle.sh: the temporary folder $work is inside the checkout, which the check hides; set TMPDIR elsewhere" >&2
+    exit 2
+    ;;
+esac
+
+# What the dev build prints for the same pipelines, from the checkout (its plugins are the
+# Plugins/ packages' own builds).
+mkdir -p "$work/expected"
+runs=(
+    "property-list.table|Pipelines/property-list.yaml"
+    "property-list.ndjson|Pipelines/property-list.yaml --format ndjson"
+    "listings-plugins.table|Pipelines/listings-plugins.yaml"
+    "listings-plugins.ndjson|Pipelines/listings-plugins.yaml --run property-list"
+)
+for entry in "${runs[@]}"; do
+    # shellcheck disable=SC2086 # the arguments are words on purpose
+    "$reference" run ${entry#*|} --quiet >"$work/expected/${entry%%|*}" 2>"$work/expected/${entry%%|*}.stderr"
+done
+
+start=$(date +%s.%N)
+tar -C "$work" -xzf "$tarball"
+unpacked=$(date +%s.%N)
+bundle=$(find "$work" -mindepth 1 -maxdepth 1 -name 'reform-*' -type d | head -1)
+if [ -z "$bundle" ] || [ ! -x "$bundle/bin/reform" ]; then
+    echo "check-bundle.sh: $tarball has no reform-VERSION/bin/reform" >&2
+    exit 1
+fi
+version=$(sed -n 's/^ *public static let release = "\([^"]*\)".*/\1/p' Sources/ReformEngine/ReformVersion.swift)
+
+# The part that runs with the toolchain and the checkout out of reach. Written to a file first:
+# bash reads a script as it goes, and this one's folder is about to become an empty tmpfs.
+cat >"$work/inside.sh" <<'INSIDE'
+set -euo pipefail
+toolchain=$1 root=$2 bundle=$3 work=$4 version=$5
+shift 5
+mount -t tmpfs none "$toolchain"
+mount -t tmpfs none "$root"
+cd "$bundle"
+fail() { echo "check-bundle.sh: $*" >&2; exit 1; }
+[ ! -e "$toolchain/usr/bin/swift" ] || fail "the toolchain at $toolchain is still visible"
+[ ! -e "$root/Package.swift" ] || fail "the checkout at $root is still visible"
+
+# Base Debian libraries the bundle may use from the system; everything else must be in it.
+allowed='^(ld-linux-x86-64\.so\.2|libc\.so\.6|libm\.so\.6|libstdc\+\+\.so\.6|libgcc_s\.so\.1|libz\.so\.1|libyaml-0\.so\.2|libsqlite3\.so\.0)$'
+check_resolved() { # NAME PATH: a library the loader resolved
+    case "$2" in "$bundle"/*) return 0 ;; esac
+    [[ $1 =~ $allowed ]] || fail "$1 resolves outside the bundle, to $2 (not a base Debian library); make-bundle.sh should have copied it"
+    case "$2" in /lib/* | /lib64/* | /usr/lib/*) ;; *) fail "$1 resolves to $2, not a system folder" ;; esac
+}
+elves=(bin/reform lib/*.so lib/reform/plugins/*.so)
+for elf in "${elves[@]}"; do
+    needs=$(ldd "$elf")
+    if grep -q 'not found' <<<"$needs"; then fail "$elf: $(grep 'not found' <<<"$needs" | tr -s ' \t' ' ')"; fi
+    for path in $(patchelf --print-rpath "$elf" | tr ':' ' '); do
+        case "$path" in '$ORIGIN' | '$ORIGIN/'*) ;; *) fail "$elf has the run path $path outside the bundle; make-bundle.sh sets \$ORIGIN-relative ones" ;; esac
+    done
+    while read -r soname path; do check_resolved "$soname" "$path"; done < <(awk '$1 ~ /vdso/ { next } $2 == "=>" { print $1, $3 } $2 ~ /^\(/ { n = split($1, p, "/"); print p[n], $1 }' <<<"$needs")
+done
+echo "ldd: ${#elves[@]} files, every library inside the bundle or base Debian"
+
+[[ "$(bin/reform --version)" == "reform $version (plugin ABI "*")" ]] \
+    || fail "bin/reform --version prints '$(bin/reform --version)', expected reform $version"
+echo "version: $(bin/reform --version)"
+
+# What the process really loads while the plugins run (LD_DEBUG=files: 'calling init: PATH').
+LD_DEBUG=files LD_DEBUG_OUTPUT="$work/ld" bin/reform run Pipelines/listings-plugins.yaml --quiet >/dev/null
+loaded=$(cat "$work"/ld.* | sed -n 's/.*calling init: //p' | sort -u)
+while read -r path; do check_resolved "$(basename "$path")" "$path"; done <<<"$loaded"
+for plugin in lib/reform/plugins/*.so; do
+    grep -qxF "$bundle/$plugin" <<<"$loaded" || fail "the plugin pipeline did not load $plugin"
+done
+[ "$(grep -c 'libReformSDK\.so$' <<<"$loaded")" = 1 ] || fail "libReformSDK.so loaded more than once: $(grep libReformSDK <<<"$loaded")"
+echo "LD_DEBUG: $(wc -l <<<"$loaded") objects loaded by the plugin pipeline, one libReformSDK.so ($bundle/lib)"
+
+mkdir -p "$work/actual"
+for entry in "$@"; do
+    name=${entry%%|*}
+    began=$(date +%s%N)
+    # shellcheck disable=SC2086 # the arguments are words on purpose
+    bin/reform run ${entry#*|} --quiet >"$work/actual/$name" 2>"$work/actual/$name.stderr" \
+        || fail "bin/reform run ${entry#*|} failed: $(cat "$work/actual/$name.stderr")"
+    ended=$(date +%s%N)
+    cmp -s "$work/expected/$name" "$work/actual/$name" \
+        || fail "bin/reform run ${entry#*|} differs from the dev build: $(diff "$work/expected/$name" "$work/actual/$name" | head -5)"
+    echo "run ${entry#*|}: same $(wc -l <"$work/actual/$name") lines as the dev build, $(((ended - began) / 1000000)) ms"
+done
+INSIDE
+
+unshare -m --map-root-user bash "$work/inside.sh" "$toolchain" "$root" "$bundle" "$work" "$version" "${runs[@]}"
+finished=$(date +%s.%N)
+seconds() { awk "BEGIN { printf \"%.2f\", $2 - $1 }"; }
+echo "bundle: $(du -h "$tarball" | cut -f1) packed, $(du -sh "$bundle" | cut -f1) unpacked ($(du -sh "$bundle/lib" | cut -f1) of it lib/), unpacked in $(seconds "$start" "$unpacked") s, checked in $(seconds "$unpacked" "$finished") s"
+echo "check-bundle.sh: $(basename "$tarball") runs without the toolchain"
