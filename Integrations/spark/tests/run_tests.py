@@ -243,6 +243,7 @@ def test_fanout(spark, bundle: str, reform: str, work: str) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--reform", default=os.path.join(ROOT, ".build", "debug", "reform"))
+    parser.add_argument("--bundle", help="the tarball scripts/make-bundle.sh made (default: one laid out alike from --reform)")
     args = parser.parse_args()
     reform = os.path.abspath(args.reform)
     started = time.monotonic()
@@ -255,7 +256,7 @@ def main() -> int:
     spark.sparkContext.setLogLevel("ERROR")
     try:
         session = time.monotonic() - started
-        bundle = make_bundle(reform, work)
+        bundle = os.path.abspath(args.bundle) if args.bundle else make_bundle(reform, work)
         test_commit_protocol(work)
         test_batch(spark, bundle, reform, work)
         test_retried_attempts(spark, reform, work)
