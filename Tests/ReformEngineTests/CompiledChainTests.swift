@@ -81,7 +81,9 @@ struct CompiledChainTests {
         """
 
     /// Output, dead letters and summary of one run.
-    func run(_ runName: String, direct: Bool, jobs: Int = 1) throws -> (out: String, dead: String, summary: String, direct: Int) {
+    func run(_ runName: String, direct: Bool, jobs: Int = 1) throws -> (
+        out: String, dead: String, summary: String, direct: Int, steps: [String]
+    ) {
         let folder = try TemporaryFolder()
         let input = try folder.write("a.ndjson", Self.lines.joined(separator: "\n") + "\n")
         let pipeline = try PipelineLoader(environment: [:]).load(path: try folder.write("p.yaml", Self.pipeline))
@@ -92,11 +94,13 @@ struct CompiledChainTests {
         options.deadLetterPath = folder.path + "/dead.ndjson"
         options.directWrites = direct
         options.jobs = jobs
+        options.collectsStats = true
         let summary = try Runner(pipeline: pipeline, options: options).run()
         let dead = (try? folder.read("dead.ndjson")) ?? ""
         return (
             try folder.read(runName == "rows" ? "out.csv" : "out.ndjson"), dead.replacingOccurrences(of: folder.path, with: "<tmp>"),
-            summary.description.replacingOccurrences(of: folder.path, with: "<tmp>"), summary.writtenDirectly
+            summary.description.replacingOccurrences(of: folder.path, with: "<tmp>"), summary.writtenDirectly,
+            (summary.stats?.steps ?? []).map { "\($0.reformer): \($0.recordsIn) in, \($0.recordsOut) out, \($0.rejected) rejected" }
         )
     }
 
@@ -111,6 +115,10 @@ struct CompiledChainTests {
         #expect(parallel.out == general.out)
         #expect(parallel.dead == general.dead)
         #expect(parallel.summary == general.summary)
+        // --stats counts each reformer's records alike, whichever path they took.
+        #expect(compiled.steps == general.steps)
+        #expect(parallel.steps == general.steps)
+        #expect(!general.steps.isEmpty)
         // Not vacuous: the compiled path wrote records, and some lines were left to the general path.
         #expect(general.direct == 0)
         #expect(compiled.direct > 0)
@@ -126,6 +134,7 @@ struct CompiledChainTests {
         #expect(compiled.out == general.out)
         #expect(compiled.dead == general.dead)
         #expect(compiled.summary == general.summary)
+        #expect(compiled.steps == general.steps)
         #expect(!general.out.isEmpty)
         #expect(!general.dead.isEmpty)
     }

@@ -22,6 +22,9 @@ final class DirectMapping {
     private(set) var handled = 0
     /// Records it wrote for them (fewer when a filter drops some, more when a chain explodes them).
     private(set) var written = 0
+    /// What each reformer of the chain did with the lines taken so far, when the encoder knows
+    /// (`nil`: every record went through every reformer, one in, one out).
+    var stageCounts: [ChainRunner.StageCounts]? { mapping?.stageCounts }
     /// The first write failure; once set, every line takes the general path (which reports it).
     private(set) var failure: OutputError?
 
@@ -90,6 +93,13 @@ struct LineEncoder {
     // Exactly one is set; each is taken out while it encodes, so its storage is never shared.
     private var mapping: DirectEncoder?
     private var chain: CompiledChain?
+    /// Lines a plain mapping encoded (each one record through its one reformer).
+    private var mapped = 0
+
+    /// What each reformer of the chain did with the lines encoded so far, in chain order.
+    var stageCounts: [ChainRunner.StageCounts] {
+        chain?.stageCounts ?? [ChainRunner.StageCounts(recordsIn: mapped, recordsOut: mapped)]
+    }
 
     /// The encoder for `manager` when a run has exactly these outputs and the only one is
     /// written as `format` (see ``DirectEncoder/make(for:outputs:format:limits:)`` and
@@ -108,7 +118,9 @@ struct LineEncoder {
     mutating func encode(_ line: UnsafeRawBufferPointer, into out: inout [UInt8]) -> Int? {
         if var encoder = mapping.take() {
             defer { mapping = encoder }
-            return encoder.encode(line, into: &out) ? 1 : nil
+            guard encoder.encode(line, into: &out) else { return nil }
+            mapped += 1
+            return 1
         }
         if var compiled = chain.take() {
             defer { chain = compiled }

@@ -15,6 +15,8 @@ final class ChainPrefix {
     private var scratch: [UInt8] = []
     /// Lines a filter of the compiled reformers dropped (they never land).
     private(set) var dropped = 0
+    /// What each compiled reformer did with the lines taken so far, in chain order.
+    var stageCounts: [ChainRunner.StageCounts] { chain.stageCounts }
 
     /// The prefix for `manager`'s records in a run with these outputs, when the compiled path
     /// covers at least the chain's first reformer (see ``CompiledChain/makePrefix(for:outputs:limits:)``).

@@ -38,6 +38,9 @@ private struct Compiler {
     var view: [(name: String, slot: Int)] = []
     /// How many steps of the first (steps) reformer the source took (`explode`, `pick`).
     var sourceSteps = 0
+    /// The position in the chain of the reformer being compiled, and how many were.
+    var reformer = 0
+    var reformers = 1
 
     /// The compiler of `chain` for `manager`'s records, when the compiled path covers all of it.
     static func compile(_ chain: ArraySlice<ReformerPlan>, manager: ManagerRef, exploding: Bool) -> Compiler? {
@@ -45,6 +48,8 @@ private struct Compiler {
         var compiler = Compiler()
         guard compiler.source(first, manager: manager), exploding || compiler.explode == nil else { return nil }
         for (position, plan) in chain.enumerated() {
+            compiler.reformer = position
+            compiler.reformers = position + 1
             if case .steps(let steps) = plan.kind {
                 let rest = position == 0 ? Array(steps.dropFirst(compiler.sourceSteps)) : steps
                 for step in rest {
@@ -61,7 +66,7 @@ private struct Compiler {
     }
 
     func chain(limits: JSONLimits) -> CompiledChain {
-        CompiledChain(paths: paths, slots: slots, steps: steps, explode: explode, output: view, limits: limits)
+        CompiledChain(paths: paths, slots: slots, steps: steps, explode: explode, output: view, reformers: reformers, limits: limits)
     }
 
     /// The located path index of a key path, adding it when new.
@@ -163,7 +168,7 @@ private struct Compiler {
                 let slot = path.firstKey.flatMap { key in view.first { $0.name == key }?.slot }
                 return CompiledChain.Lookup(path: path, slot: slot, rest: ValuePath(Array(path.components.dropFirst())))
             }
-            steps.append(.filter(condition, lookups: lookups))
+            steps.append(.filter(condition, lookups: lookups, reformer: reformer))
         case .pick(let keys):
             var picked: [(name: String, slot: Int)] = []
             for key in keys {

@@ -48,7 +48,8 @@ struct CompiledChain {
     /// A per-record step that remains after compiling (the others are only a change of names).
     enum Step {
         /// Keep the record when the condition holds; `lookups` resolve its paths to slots.
-        case filter(Condition, lookups: [Lookup])
+        /// `reformer`: the position in the chain of the reformer the filter belongs to.
+        case filter(Condition, lookups: [Lookup], reformer: Int)
         /// Give a slot a value when it is null.
         case defaults(slot: Int, text: [UInt8])
     }
@@ -88,11 +89,21 @@ struct CompiledChain {
     private var elementRanges: [Range<Int>] = []
     private var elementCanonical: [Bool] = []
     private var keep: [Text] = []
+    /// How many reformers of the chain the plan covers.
+    let reformers: Int
+    /// Lines taken, and per reformer the records that came out of it, so far (for `--stats`).
+    private var taken = 0
+    private var passed: [Int]
+    /// This line's records out of each reformer, added to ``passed`` once the line is done.
+    private var pending: [Int]
 
     init(
         paths: [[String]], slots: [Slot], steps: [Step], explode: (slot: Int?, path: Int)?, output: [(name: String, slot: Int)],
-        limits: JSONLimits
+        reformers: Int, limits: JSONLimits
     ) {
+        self.reformers = reformers
+        passed = Array(repeating: 0, count: reformers)
+        pending = Array(repeating: 0, count: reformers)
         locator = FieldLocator(paths: paths)
         self.slots = slots
         self.steps = steps
@@ -124,11 +135,21 @@ struct CompiledChain {
     /// down the general path.
     mutating func encode(_ line: UnsafeRawBufferPointer, into out: inout [UInt8]) -> Int? {
         let mark = out.count
+        for i in pending.indices { pending[i] = 0 }
         guard let written = encodeRecord(line, into: &out) else {
             out.removeSubrange(mark...)
             return nil
         }
+        taken += 1
+        for i in passed.indices { passed[i] += pending[i] }
         return written
+    }
+
+    /// What each covered reformer did with the lines taken so far, in chain order.
+    var stageCounts: [ChainRunner.StageCounts] {
+        (0..<reformers).map { k in
+            ChainRunner.StageCounts(recordsIn: k == 0 ? taken : passed[k - 1], recordsOut: passed[k])
+        }
     }
 
     private mutating func encodeRecord(_ line: UnsafeRawBufferPointer, into out: inout [UInt8]) -> Int? {
@@ -175,14 +196,17 @@ struct CompiledChain {
     private mutating func finish(_ line: UnsafeRawBufferPointer, into out: inout [UInt8]) -> Bool {
         for step in steps {
             switch step {
-            case .filter(let condition, let lookups):
+            case .filter(let condition, let lookups, let reformer):
                 let holds = condition.holds { path in
                     guard let lookup = lookups.first(where: { $0.path == path }), let slot = lookup.slot else { return .null }
                     let text = texts[slot]
                     guard let value = parse(text.base, text.start, text.end, line) else { return .null }
                     return lookup.rest.isIdentity ? value : value[path: lookup.rest] ?? .null
                 }
-                if !holds { return false }
+                if !holds {
+                    for i in 0..<reformer { pending[i] += 1 }
+                    return false
+                }
             case .defaults(let slot, _):
                 if isNull(texts[slot], line), let range = constantRanges[-1 - slot] {
                     texts[slot] = Text(base: .constant, start: range.lowerBound, end: range.upperBound)
@@ -195,6 +219,7 @@ struct CompiledChain {
         }
         out.append(UInt8(ascii: "}"))
         out.append(UInt8(ascii: "\n"))
+        for i in pending.indices { pending[i] += 1 }
         return true
     }
 

@@ -48,6 +48,7 @@ final class NDJSONSource: RecordSource {
 
     var handledDirectly: Int { direct?.handled ?? prefix?.dropped ?? 0 }
     var writtenDirectly: Int { direct?.written ?? 0 }
+    var directStageCounts: [ChainRunner.StageCounts]? { direct != nil ? direct?.stageCounts : prefix?.stageCounts }
 
     func observeBytes(_ handler: @escaping (Int) -> Void) {
         reader.onRefill = handler

@@ -26,6 +26,9 @@ protocol RecordSource: AnyObject {
     /// Records the fast path wrote for them: fewer when a filter dropped some, more when a chain
     /// exploded them.
     var writtenDirectly: Int { get }
+    /// What each reformer at the start of the chain did with the records a fast path took, when
+    /// it knows (`nil`: each went through every reformer, one in, one out).
+    var directStageCounts: [ChainRunner.StageCounts]? { get }
     /// Asks to be told the bytes read so far after each read (sources that read files in chunks).
     func observeBytes(_ handler: @escaping (Int) -> Void)
 }
@@ -34,6 +37,7 @@ extension RecordSource {
     func originalRecord() -> Value? { nil }
     var handledDirectly: Int { 0 }
     var writtenDirectly: Int { handledDirectly }
+    var directStageCounts: [ChainRunner.StageCounts]? { nil }
     func observeBytes(_ handler: @escaping (Int) -> Void) {}
 }
 

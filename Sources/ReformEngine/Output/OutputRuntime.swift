@@ -152,9 +152,14 @@ struct OutputRuntime {
 
     /// Counts records a fast path wrote straight to this output's file: each went through every
     /// stage of the chain (the fast path applies it as it writes), so `--stats` counts them there.
-    mutating func countDirect(_ count: Int) {
+    ///
+    /// `stages` says what each reformer at the chain's start did, when the fast path knows (a
+    /// compiled chain's filters drop records, its `explode` makes more); `nil` means one in, one
+    /// out through every stage.
+    mutating func countDirect(_ count: Int, stages: [ChainRunner.StageCounts]? = nil) {
         written += count
-        chain.add(Array(repeating: ChainRunner.StageCounts(recordsIn: count, recordsOut: count), count: chain.stageNames.count))
+        chain.add(
+            stages ?? Array(repeating: ChainRunner.StageCounts(recordsIn: count, recordsOut: count), count: chain.stageNames.count))
     }
 
     mutating func finish(deadLetter: DeadLetter) throws(OutputError) {

@@ -16,6 +16,8 @@ final class BatchWorker: @unchecked Sendable {
     private let stageSuffixes: [String]
     private let encodesBytes: [Bool]
     private var direct: LineEncoder?
+    /// What each reformer did with the lines the fast path took (see ``LineEncoder/stageCounts``).
+    var directStageCounts: [ChainRunner.StageCounts]? { direct?.stageCounts }
     private let projection: JSONProjection?
     private var parser: JSONParser
     private var produced: [Record] = []

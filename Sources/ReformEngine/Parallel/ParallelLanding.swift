@@ -50,6 +50,7 @@ struct ParallelLanding {
         }
         for worker in workers {
             for (index, chain) in worker.chains.enumerated() { state.outputs[index].addStageCounts(chain.counts) }
+            if let counts = worker.directStageCounts { state.outputs[state.directOutput].addStageCounts(counts) }
         }
         meter?.finish()
         return (progress.records, progress.bytes)
@@ -169,7 +170,8 @@ struct ParallelLanding {
             try run.outputs[index].appendEncoded(bytes, count: result.encoded[index])
         }
         if result.direct > 0 {
-            run.outputs[run.directOutput].countDirect(result.direct)
+            // The reformers' counts come from each worker's encoder once the landing is done.
+            run.outputs[run.directOutput].countDirect(result.direct, stages: [])
             run.summary.writtenDirectly += result.direct
         }
         state.records += result.records

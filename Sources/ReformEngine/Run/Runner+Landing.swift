@@ -74,7 +74,8 @@ extension Runner {
                 }
                 let direct = source.handledDirectly
                 let written = source.writtenDirectly
-                if written > 0 { state.outputs[state.directOutput].countDirect(written) }
+                let stages = source.directStageCounts
+                if written > 0 || stages != nil { state.outputs[state.directOutput].countDirect(written, stages: stages) }
                 state.summary.writtenDirectly += written
                 directBefore += direct
                 landedBefore += general + direct
