@@ -57,6 +57,7 @@ struct CompiledChainTests {
               - drop: [cents, kind]
               - rename: { city: where }
               - defaults: { lat: 0, extra: none }
+              - convert: { lat: string, id: int, price: int }
               - pick: [id, where, lat, label, extra]
           tagged:
             steps:

@@ -195,6 +195,11 @@ private struct Compiler {
                     view.append((key, addSlot(CompiledChain.Slot(source: .constant(text)))))
                 }
             }
+        case .convert(let pairs):
+            for (key, conversion) in pairs {
+                // A key the records do not carry here is left alone, as the general path does.
+                if let member = view.first(where: { $0.name == key }) { steps.append(.convert(slot: member.slot, conversion: conversion)) }
+            }
         default:
             return false
         }

@@ -1,7 +1,7 @@
 import ReformSDK
 
 /// The batch fast path for whole chains: a mapping (or an `explode` and a `pick`) followed by
-/// per-record steps (`filter`, `pick`, `drop`, `rename`, `defaults`), compiled once for one
+/// per-record steps (`filter`, `pick`, `drop`, `rename`, `defaults`, `convert`), compiled once for one
 /// manager into a plan over *slots* — one per key the records carry — and run on the bytes of
 /// each NDJSON line, building no record.
 ///
@@ -52,6 +52,9 @@ struct CompiledChain {
         case filter(Condition, lookups: [Lookup], reformer: Int)
         /// Give a slot a value when it is null.
         case defaults(slot: Int, text: [UInt8])
+        /// Convert a slot's value (`convert`); a value that does not convert sends the line to the
+        /// general path, which rejects it.
+        case convert(slot: Int, conversion: Conversion)
     }
 
     /// How a filter path reads a record: the slot named by its first key (none: missing), then the
@@ -118,9 +121,9 @@ struct CompiledChain {
                 constants += text
             }
         }
-        for step in steps {
-            if case .defaults(let slot, let text) = step {
-                ranges[-1 - slot] = constants.count..<(constants.count + text.count)
+        for (position, step) in steps.enumerated() {
+            if case .defaults(_, let text) = step {
+                ranges[-1 - position] = constants.count..<(constants.count + text.count)
                 constants += text
             }
         }
@@ -159,7 +162,11 @@ struct CompiledChain {
             guard fill(index, line) else { return nil }
         }
         guard let explode else {
-            return finish(line, into: &out) ? 1 : 0
+            switch finish(line, into: &out) {
+            case .written: return 1
+            case .dropped: return 0
+            case .generalPath: return nil
+            }
         }
         guard let range = locator.ranges[explode.path], line[range.lowerBound] == UInt8(ascii: "[") else { return nil }
         var elements: [Range<Int>] = []
@@ -187,14 +194,20 @@ struct CompiledChain {
                     texts[slot] = writeScratch(value)
                 }
             }
-            if finish(line, into: &out) { written += 1 }
+            switch finish(line, into: &out) {
+            case .written: written += 1
+            case .dropped: break
+            case .generalPath: return nil
+            }
         }
         return written
     }
 
     /// Runs the steps over the filled slots and writes the record unless a filter drops it.
-    private mutating func finish(_ line: UnsafeRawBufferPointer, into out: inout [UInt8]) -> Bool {
-        for step in steps {
+    private enum Outcome { case written, dropped, generalPath }
+
+    private mutating func finish(_ line: UnsafeRawBufferPointer, into out: inout [UInt8]) -> Outcome {
+        for (position, step) in steps.enumerated() {
             switch step {
             case .filter(let condition, let lookups, let reformer):
                 let holds = condition.holds { path in
@@ -205,12 +218,20 @@ struct CompiledChain {
                 }
                 if !holds {
                     for i in 0..<reformer { pending[i] += 1 }
-                    return false
+                    return .dropped
                 }
             case .defaults(let slot, _):
-                if isNull(texts[slot], line), let range = constantRanges[-1 - slot] {
+                if isNull(texts[slot], line), let range = constantRanges[-1 - position] {
                     texts[slot] = Text(base: .constant, start: range.lowerBound, end: range.upperBound)
                 }
+            case .convert(let slot, let conversion):
+                // Every slot's text is already as the writer prints it, so a conversion that
+                // keeps the value keeps the text.
+                let text = texts[slot]
+                let kept = withText(text, line) { Self.keepsText(conversion, $0) }
+                if kept { continue }
+                guard let value = parse(text.base, text.start, text.end, line) else { return .generalPath }
+                guard fillValue(slot, value, conversion: conversion) else { return .generalPath }
             }
         }
         for (i, slot) in output.enumerated() {
@@ -220,7 +241,15 @@ struct CompiledChain {
         out.append(UInt8(ascii: "}"))
         out.append(UInt8(ascii: "\n"))
         for i in pending.indices { pending[i] += 1 }
-        return true
+        return .written
+    }
+
+    private func withText<R>(_ text: Text, _ line: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+        switch text.base {
+        case .line: body(UnsafeRawBufferPointer(rebasing: line[text.start..<text.end]))
+        case .scratch: scratch.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[text.start..<text.end])) }
+        case .constant: constants.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[text.start..<text.end])) }
+        }
     }
 
     /// Fills slot `index` for this record; `false` sends the line to the general path.
