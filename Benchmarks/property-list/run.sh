@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Property-list batch benchmark: `reform run Pipelines/property-list.yaml --format ndjson` against
-# the same transform in jq and in Python + orjson, on generated NDJSON inputs.
+# the same transform in jq, in Python + orjson and (when python3 can import duckdb) in DuckDB with
+# 1 and 2 threads, on generated NDJSON inputs.
 #
 #   Benchmarks/property-list/run.sh [N]          # speed: N records per manager (default 100000)
 #   Benchmarks/property-list/run.sh --memory     # memory: reform alone at 100k and 1M per manager
@@ -167,13 +168,23 @@ run_jq() {  # one jq per file, concatenated in manager order
 run_python() {
     python3 "$here/transform_orjson.py" "$1" "$in/zufang.ndjson" "$in/xinfang.ndjson" "$in/ershoufang.ndjson"
 }
-export -f run_jq run_python jq_filter
+run_duckdb() {  # run_duckdb THREADS OUT
+    python3 "$here/transform_duckdb.py" "$1" "$2" "$in/zufang.ndjson" "$in/xinfang.ndjson" "$in/ershoufang.ndjson"
+}
+export -f run_jq run_python run_duckdb jq_filter
 export in here
 reform_cmd "$in" "$work/reform-jobs2.out" 2
 cmd_jobs2=("${cmd[@]}")
 reform_cmd "$in" "$work/reform.out"
 
 tools="reform reform-jobs2 python jq"
+duckdb=0
+if python3 -c 'import duckdb' 2>/dev/null; then
+    duckdb=1
+    tools="$tools duckdb1 duckdb2"
+else
+    echo "python3 cannot import duckdb (pip install duckdb): DuckDB is left out" >&2
+fi
 for tool in $tools; do : > "$work/$tool.times"; done
 for round in $(seq 1 "$runs"); do
     for tool in $tools; do  # interleaved, so background load hits every tool alike
@@ -183,6 +194,8 @@ for round in $(seq 1 "$runs"); do
             reform-jobs2) measure reform-jobs2 "${cmd_jobs2[@]}" ;;
             python) measure python bash -c 'run_python "$1"' _ "$work/python.out" ;;
             jq) measure jq bash -c 'run_jq "$1"' _ "$work/jq.out" ;;
+            duckdb1) measure duckdb1 bash -c 'run_duckdb 1 "$1"' _ "$work/duckdb1.out" ;;
+            duckdb2) measure duckdb2 bash -c 'run_duckdb 2 "$1"' _ "$work/duckdb2.out" ;;
         esac
     done
     if [ "$round" = 1 ]; then
@@ -195,6 +208,13 @@ for round in $(seq 1 "$runs"); do
             fi
         done
         echo "outputs byte-identical: reform = reform --jobs 2 = python+orjson = jq -c ($records records, $(wc -c < "$work/jq.out") bytes)" >&2
+        if [ "$duckdb" = 1 ]; then
+            for tool in duckdb1 duckdb2; do  # DuckDB escapes differently: compared as parsed records
+                python3 "$here/same_records.py" "$work/jq.out" "$work/$tool.out" \
+                    || { echo "run.sh: FAIL: $tool's records differ from jq -c's (KEEP=1 keeps $work)" >&2; exit 1; }
+            done
+            echo "DuckDB's records equal jq's as parsed JSON" >&2
+        fi
     fi
 done
 
@@ -213,6 +233,12 @@ row reform "$reform_s" "$reform_kib"
 row "reform --jobs 2" "$jobs2_s" "$jobs2_kib"
 row python+orjson "$python_s" "$python_kib"
 row "jq -c" "$jq_s" "$jq_kib"
+if [ "$duckdb" = 1 ]; then
+    read -r duck1_s duck1_kib < <(best duckdb1)
+    read -r duck2_s duck2_kib < <(best duckdb2)
+    row "duckdb threads=1" "$duck1_s" "$duck1_kib"
+    row "duckdb threads=2" "$duck2_s" "$duck2_kib"
+fi
 echo
 speedup=$(ratio "$python_s" "$reform_s")
 echo "python/reform: ${speedup}x   jq/reform: $(ratio "$jq_s" "$reform_s")x   jq/python: $(ratio "$jq_s" "$python_s")x"
@@ -224,6 +250,18 @@ if awk -v r="$speedup" 'BEGIN { exit !(r >= 3) }'; then
 else
     echo "target (reform >= 3x faster than python+orjson): MISSED (${speedup}x)"
     missed=1
+fi
+if [ "$duckdb" = 1 ]; then
+    for pair in "1 $duck1_s $reform_s" "2 $duck2_s $jobs2_s"; do
+        read -r threads duck_s ours_s <<< "$pair"
+        against=$(ratio "$duck_s" "$ours_s")
+        if awk -v r="$against" 'BEGIN { exit !(r >= 2) }'; then
+            echo "target (reform >= 2x DuckDB at $threads thread(s)): met (${against}x)"
+        else
+            echo "target (reform >= 2x DuckDB at $threads thread(s)): MISSED (${against}x)"
+            missed=1
+        fi
+    done
 fi
 parallel=$(ratio "$reform_s" "$jobs2_s")
 if awk -v r="$parallel" 'BEGIN { exit !(r >= 1.7) }'; then
