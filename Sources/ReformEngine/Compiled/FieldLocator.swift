@@ -25,12 +25,13 @@ struct FieldLocator {
     /// Per path, whether its bytes are already what the JSON writer prints.
     private(set) var canonical: [Bool]
 
-    /// A locator of `paths`, each a list of object keys from the top level down (no indexes).
+    /// A locator of `paths`, each a list of object keys from the top level down (no indexes), none
+    /// repeated (the compiler locates each path once).
     init(paths: [[String]]) {
         var keysPerLevel: [[String]] = [[]]
         var leafAt: [[Int?]] = [[]]
         var childAt: [[Int?]] = [[]]
-        for (index, path) in paths.enumerated() where paths.firstIndex(of: path) == index {
+        for (index, path) in paths.enumerated() {
             var level = 0
             for (depth, key) in path.enumerated() {
                 var slot = keysPerLevel[level].firstIndex(of: key)
@@ -61,25 +62,13 @@ struct FieldLocator {
         levelCanonical = keysPerLevel.map { _ in [] }
         ranges = Array(repeating: nil, count: paths.count)
         canonical = Array(repeating: false, count: paths.count)
-        duplicates = paths.indices.map { i in paths.firstIndex(of: paths[i]).flatMap { $0 == i ? nil : $0 } }
     }
-
-    /// For each path that repeats an earlier one, that earlier path's index (identical paths share
-    /// one leaf).
-    private let duplicates: [Int?]
 
     /// Locates every path in `line`; `false` when the line is not a valid JSON object (or is
     /// beyond `parser`'s limits), so the general path reports it.
     mutating func locate(_ line: UnsafeRawBufferPointer, parser: inout JSONParser) -> Bool {
         for i in ranges.indices { ranges[i] = nil }
-        guard locateLevel(0, in: line, offset: 0, parser: &parser) else { return false }
-        for (i, first) in duplicates.enumerated() {
-            if let first {
-                ranges[i] = ranges[first]
-                canonical[i] = canonical[first]
-            }
-        }
-        return true
+        return locateLevel(0, in: line, offset: 0, parser: &parser)
     }
 
     private mutating func locateLevel(

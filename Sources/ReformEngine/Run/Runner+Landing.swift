@@ -155,8 +155,8 @@ extension Runner {
 
     /// Sends one landed record through every output's chain, or a bad one to the dead-letter file.
     /// What a landed record of one manager goes through besides the outputs' chains, worked out
-    /// once per manager rather than per record.
-    private struct Routing {
+    /// once per manager rather than per record (also deciding where a compiled chain start may land records).
+    struct Routing {
         /// The managers whose partitions its records make, if any.
         let children: [ManagerPlan]?
         /// The run's incremental state, when this manager is incremental.

@@ -91,9 +91,8 @@ extension Runner {
                 ? DirectMapping.make(for: ref, outputs: state.outputs, limits: options.recordLimits) : nil
             // The compiled start of the chain lands records for the rest of it: only where a landed
             // record goes to the outputs alone (no children's partitions, no incremental keys).
-            let routesToOutputsOnly =
-                state.children[ref.index] == nil && state.incremental?.isIncremental(ref.name) != true
-                && !state.parentsOnly.contains(ref.index)
+            let routing = Routing(of: ref, in: state)
+            let routesToOutputsOnly = routing.children == nil && routing.incremental == nil && routing.toOutputs
             let prefix =
                 options.directWrites && !trying && direct == nil && routesToOutputsOnly
                 ? ChainPrefix(for: ref, outputs: state.plan.outputs, limits: options.recordLimits) : nil
