@@ -68,14 +68,17 @@ import Testing
 
     @Test func aSpentRateLimitIsWaitedForAndLogged() async throws {
         let server = try TestServer()
-        try await server.post("/gh/_admin/config", #"{"rate_limit": 3, "rate_window": 1}"#)
+        // One request per window: the first response leaves none, so the second request must wait
+        // for the reset whatever the clock says. (With three, pacing could stretch past the
+        // server's window and the limit was then never spent: a timing-dependent test.)
+        try await server.post("/gh/_admin/config", #"{"rate_limit": 1, "rate_window": 1}"#)
         let logged = try await logged(
             """
             reform: 1
             services:
               github: { base_url: "${TEST_URL}/gh", retry: { attempts: 2, max: 5s } }
             managers:
-              issues: { service: github, path: /repos/acme/widgets/issues, params: { state: all, per_page: 2 }, paging: { policy: link } }
+              issues: { service: github, path: /repos/acme/widgets/issues, params: { state: all, per_page: 6 }, paging: { policy: link } }
             runs:
               default: { managers: [issues], output: { format: ndjson, path: /dev/null } }
             """, server: server)
