@@ -88,8 +88,6 @@ struct ExternalSort<Element: Spillable> {
 
     /// `entries` sorted by key (``ValueOrder``), ties in their order.
     static func stableSorted(_ entries: [Entry], descending: Bool) -> [Entry] {
-        entries.indices.sorted { a, b in
-            ValueOrder.precedes(entries[a].key, entries[b].key, descending: descending) ?? (a < b)
-        }.map { entries[$0] }
+        SortOrder.positions(of: entries.map(\.key), descending: descending).map { entries[$0] }
     }
 }

@@ -1,0 +1,74 @@
+import ReformSDK
+
+/// The order ``ValueOrder`` puts sort keys in, ties in arrival order, computed without comparing
+/// `Value`s where the keys allow it: keys that are all integers sort as integers, all numbers as
+/// doubles, all text as strings; nulls go last in arrival order either way. Anything else (mixed
+/// kinds, NaN, integers a double would round) sorts through ``ValueOrder`` itself.
+enum SortOrder {
+    /// Positions into `keys`, in the order their keys sort.
+    static func positions(of keys: [Value], descending: Bool) -> [Int] {
+        var nulls: [Int] = []
+        let sorted: [Int]
+        if let ints = column(of: keys, nulls: &nulls, { if case .int(let v) = $0 { v } else { nil } }) {
+            sorted = positions(ints, descending: descending)
+        } else if let doubles = column(of: keys, nulls: &nulls, exactDouble) {
+            sorted = positions(doubles, descending: descending)
+        } else if let strings = column(of: keys, nulls: &nulls, { if case .string(let v) = $0 { v } else { nil } }) {
+            sorted = positions(strings, descending: descending)
+        } else {
+            return comparingValues(keys, descending: descending)
+        }
+        return nulls.isEmpty ? sorted : sorted + nulls
+    }
+
+    /// The largest integer magnitude a double holds exactly: up to it, comparing as doubles is
+    /// comparing as integers (``Condition/ordering(_:_:)`` mixes the two through doubles).
+    private static let exactDoubleLimit: UInt64 = 1 << 53
+
+    /// A number as a double that orders as ``Condition/ordering(_:_:)`` does, or `nil`.
+    private static func exactDouble(_ value: Value) -> Double? {
+        switch value {
+        case .int(let v) where v.magnitude <= exactDoubleLimit: Double(v)
+        case .double(let v) where !v.isNaN: v
+        default: nil
+        }
+    }
+
+    /// Each non-null key through `extract`, with positions, the null keys' positions in `nulls`;
+    /// `nil` as soon as one key does not extract.
+    private static func column<Key>(
+        of keys: [Value], nulls: inout [Int], _ extract: (Value) -> Key?
+    ) -> [(key: Key, position: Int)]? {
+        nulls.removeAll(keepingCapacity: true)
+        var column: [(key: Key, position: Int)] = []
+        column.reserveCapacity(keys.count)
+        for (position, key) in keys.enumerated() {
+            if key.isNull {
+                nulls.append(position)
+            } else if let extracted = extract(key) {
+                column.append((extracted, position))
+            } else {
+                return nil
+            }
+        }
+        return column
+    }
+
+    /// The positions of `column` sorted by key, ties by position.
+    private static func positions<Key: Comparable>(_ column: [(key: Key, position: Int)], descending: Bool) -> [Int] {
+        var column = column
+        if descending {
+            column.sort { $0.key != $1.key ? $0.key > $1.key : $0.position < $1.position }
+        } else {
+            column.sort { $0.key != $1.key ? $0.key < $1.key : $0.position < $1.position }
+        }
+        return column.map(\.position)
+    }
+
+    /// The general order: ``ValueOrder`` on every pair, ties by position.
+    private static func comparingValues(_ keys: [Value], descending: Bool) -> [Int] {
+        keys.withUnsafeBufferPointer { keys in
+            keys.indices.sorted { a, b in ValueOrder.precedes(keys[a], keys[b], descending: descending) ?? (a < b) }
+        }
+    }
+}
