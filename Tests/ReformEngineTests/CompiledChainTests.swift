@@ -70,10 +70,15 @@ struct CompiledChainTests {
             steps:
               - sort: { by: price }
               - dedupe: [city]
+          priced:
+            steps:
+              - filter: "price > 5"
+              - convert: { lat: int }
         rows:
           listing-row: { columns: [id, label, price] }
         runs:
           sorted: { reform: [listing, affordable, ordered], output: { format: ndjson } }
+          held: { reform: [listing, ordered, priced], output: { format: ndjson } }
           rows: { reform: [listing, affordable], output: { rows: listing-row, format: csv } }
           mapped: { reform: [listing], output: { format: ndjson } }
           filtered: { reform: [listing, affordable], output: { format: ndjson } }
@@ -127,17 +132,23 @@ struct CompiledChainTests {
     }
 
     /// A chain the compiled path covers only in part (a sort and dedupe after it, or rows): its
-    /// start runs compiled and lands small records for the rest.
-    @Test(arguments: ["sorted", "rows"])
+    /// start runs compiled and lands small records for the rest. With `--jobs 2` the workers run
+    /// the chain up to the sort (compiled or not) and the landing thread the rest (`held`
+    /// rejects records after the sort, on that thread).
+    @Test(arguments: ["sorted", "rows", "held"])
     func aCompiledStartFeedsTheRestOfTheChain(_ runName: String) throws {
         let general = try run(runName, direct: false)
-        let compiled = try run(runName, direct: true)
-        #expect(compiled.out == general.out)
-        #expect(compiled.dead == general.dead)
-        #expect(compiled.summary == general.summary)
-        #expect(compiled.steps == general.steps)
+        for other in [try run(runName, direct: true), try run(runName, direct: true, jobs: 2), try run(runName, direct: false, jobs: 2)] {
+            #expect(other.out == general.out)
+            #expect(other.dead == general.dead)
+            #expect(other.summary == general.summary)
+            #expect(other.steps == general.steps)
+        }
         #expect(!general.out.isEmpty)
         #expect(!general.dead.isEmpty)
+        if runName == "held" {
+            #expect(general.dead.contains("reformer 'priced'"), "not vacuous: the part after the sort rejects records")
+        }
     }
 
     @Test func theMappedRecordsReadAsExpected() throws {

@@ -69,13 +69,20 @@ struct ChainRunner {
     /// Whether every stage handles each record on its own, holding nothing between records, so
     /// that several runners may share one input's records (``RunOptions/jobs``).
     static func isPerRecord(_ plans: [ReformerPlan]) -> Bool {
-        plans.allSatisfy { plan in
+        perRecordStages(plans) == plans.count
+    }
+
+    /// How many reformers at the start of `plans` handle each record on its own: the part of the
+    /// chain parallel workers can run before the first one that holds records (a `sort`, a
+    /// `dedupe`, a plugin).
+    static func perRecordStages(_ plans: [ReformerPlan]) -> Int {
+        plans.prefix { plan in
             switch plan.kind {
             case .mapping: true
             case .steps(let steps): steps.allSatisfy(\.isPerRecord)
             case .plugin: false
             }
-        }
+        }.count
     }
 
     /// Adds what another runner of the same chain counted (a worker's share of a parallel run).

@@ -8,6 +8,11 @@ import Glibc
 /// output, turning batches of NDJSON lines into a ``BatchResult`` exactly as the single-core path
 /// would land, reform and reject each line.
 ///
+/// A worker runs each output's chain up to the first reformer that holds records (a `sort`, a
+/// `dedupe`, a plugin; ``ChainRunner/perRecordStages(_:)``); the landing thread runs the rest in
+/// input order. Where the compiled path covers the chain's start (``ChainPrefix``), a line runs
+/// through it as bytes first.
+///
 /// `@unchecked Sendable`: a worker is only ever used by its own serial queue, one batch at a time;
 /// the landing thread reads ``chains`` after every batch is done.
 final class BatchWorker: @unchecked Sendable {
@@ -16,27 +21,32 @@ final class BatchWorker: @unchecked Sendable {
     private let stageSuffixes: [String]
     private let encodesBytes: [Bool]
     private var direct: LineEncoder?
-    /// What each reformer did with the lines the fast path took (see ``LineEncoder/stageCounts``).
-    var directStageCounts: [ChainRunner.StageCounts]? { direct?.stageCounts }
+    private let prefix: ChainPrefix?
+    /// What each reformer did with the lines the fast path or the compiled start took (see
+    /// ``LineEncoder/stageCounts``).
+    var directStageCounts: [ChainRunner.StageCounts]? { direct?.stageCounts ?? prefix?.stageCounts }
     private let projection: JSONProjection?
     private var parser: JSONParser
     private var produced: [Record] = []
     private var rejected: [ChainRunner.Rejection] = []
 
     init(
-        manager: ManagerRef, outputs: [OutputPlan], encodesBytes: [Bool], direct: LineEncoder?, projection: JSONProjection?,
-        timing: Bool, limits: JSONLimits = NDJSONReader.defaultLimits
+        manager: ManagerRef, outputs: [OutputPlan], encodesBytes: [Bool], direct: LineEncoder?, prefix: ChainPrefix?,
+        projection: JSONProjection?, timing: Bool, limits: JSONLimits = NDJSONReader.defaultLimits
     ) throws(RunError) {
         self.manager = manager
         parser = JSONParser(limits: limits)
         chains = try outputs.map { output throws(RunError) in
-            var chain = try ChainRunner(plans: output.chain, origin: Origin(manager: manager, sequence: 0))
+            let perRecord = output.chain.prefix(ChainRunner.perRecordStages(output.chain))
+            var chain = try ChainRunner(plans: Array(perRecord), origin: Origin(manager: manager, sequence: 0))
             chain.timing = timing
             return chain
         }
         stageSuffixes = outputs.map { output in output.destination.map { " (output \($0))" } ?? "" }
         self.encodesBytes = encodesBytes
         self.direct = direct
+        let firstChainLength = outputs.first.map { ChainRunner.perRecordStages($0.chain) } ?? 0
+        self.prefix = direct == nil && prefix.map { $0.stages <= firstChainLength } == true ? prefix : nil
         self.projection = projection
     }
 
@@ -90,6 +100,13 @@ final class BatchWorker: @unchecked Sendable {
             result.direct += written
             return
         }
+        if let prefix, let reformed = prefix.reform(line) {
+            // Nothing when a compiled filter dropped it; else the record its compiled reformers made.
+            guard let value = reformed else { return }
+            let record = Record(value, origin: Origin(manager: manager, sequence: sequence, line: lineNumber, page: 0))
+            reform(record, fromStage: prefix.stages, line: line, into: &result)
+            return
+        }
         let value: Value
         do {
             if let projection {
@@ -103,8 +120,14 @@ final class BatchWorker: @unchecked Sendable {
             return
         }
         let record = Record(value, origin: Origin(manager: manager, sequence: sequence, line: lineNumber, page: 0))
+        reform(record, fromStage: 0, line: line, into: &result)
+    }
+
+    /// Runs `record` through each output's chain from `stage` (the part this worker runs), adding
+    /// its rejections and what comes out to `result`.
+    private func reform(_ record: Record, fromStage stage: Int, line: UnsafeRawBufferPointer, into result: inout BatchResult) {
         for output in chains.indices {
-            chains[output].process(record, into: &produced, rejected: &rejected)
+            chains[output].process(record, fromStage: stage, into: &produced, rejected: &rejected)
             for rejection in rejected {
                 var whole = rejection.record.value
                 if rejection.stageIndex == 0, projection != nil, let original = try? JSON.parse(Array(line)) { whole = original }

@@ -11,6 +11,9 @@ import ReformSDK
 /// made them. Line numbers and record sequence numbers are batch-relative until applied. At most
 /// three batches per worker are in flight, so memory stays flat whatever the input's size.
 ///
+/// A chain that holds records (a `sort`, a `dedupe`, a plugin) is cut before its first such
+/// reformer: the workers run the reformers before it, this thread the rest, in input order.
+///
 /// Measured on 2 cores: a queue any free worker takes from beats handing batches round robin, and
 /// letting this thread run batches itself while it waits is slower (the workers then wait for it
 /// to queue the next ones).
@@ -21,10 +24,13 @@ struct ParallelLanding {
     let meter: ProgressMeter?
 
     /// Whether `files` of a run with `outputs` can be landed in parallel: more than one job, no
-    /// `--limit`/`--sample`, NDJSON inputs only, and chains that hold nothing between records.
+    /// `--limit`/`--sample`, NDJSON inputs only, and chains whose first reformer holds nothing
+    /// between records (the workers run at least that one: a record it rejects is dead-lettered
+    /// whole, from the line).
     static func applies(to files: [String], outputs: [OutputRuntime], options: RunOptions) -> Bool {
         options.jobs > 1 && options.limit == nil && options.sample == nil && !files.isEmpty
-            && files.allSatisfy(InputFiles.isNDJSON) && outputs.allSatisfy { ChainRunner.isPerRecord($0.plan.chain) }
+            && files.allSatisfy(InputFiles.isNDJSON)
+            && outputs.allSatisfy { $0.plan.chain.isEmpty || ChainRunner.perRecordStages($0.plan.chain) > 0 }
             // A byte range is a task's share of a file: one worker reads it (an engine runs tasks side by side).
             && !files.contains { !FilePaths.isFile($0) && InputRange.parse($0) != nil }
     }
@@ -60,7 +66,7 @@ struct ParallelLanding {
     /// arrays would make every line's retains fight over one reference count across cores
     /// (measured: 3x the retain time).
     private func makeWorkers(formats: [OutputFormat?]) throws(RunError) -> [BatchWorker] {
-        let encodesBytes = zip(outputs, formats).map { $0.rows == nil && $1 == .ndjson }
+        let encodesBytes = zip(outputs, formats).map { $0.rows == nil && $1 == .ndjson && ChainRunner.isPerRecord($0.chain) }
         var workers: [BatchWorker] = []
         do throws(RunError) {
             for _ in 0..<options.jobs {
@@ -71,10 +77,12 @@ struct ParallelLanding {
                         LineEncoder.make(for: manager, outputs: outputs, format: $0, limits: options.recordLimits)
                     } : nil
                 let projection = InputProjection.make(for: manager, outputs: outputs)
+                let prefix =
+                    options.directWrites && direct == nil ? ChainPrefix(for: manager, outputs: outputs, limits: options.recordLimits) : nil
                 workers.append(
                     try BatchWorker(
-                        manager: manager, outputs: outputs, encodesBytes: encodesBytes, direct: direct, projection: projection,
-                        timing: options.collectsStats, limits: options.recordLimits))
+                        manager: manager, outputs: outputs, encodesBytes: encodesBytes, direct: direct, prefix: prefix,
+                        projection: projection, timing: options.collectsStats, limits: options.recordLimits))
             }
         } catch {
             throw sourceFailure(error.description)
@@ -153,6 +161,8 @@ struct ParallelLanding {
     private func apply(_ batch: Batch, to run: inout RunState, progress state: inout Progress) throws(OutputError) {
         let deadLetter = run.deadLetter
         let result = batch.result
+        // Where the workers stopped in each output's chain (its whole length when they ran all of it).
+        let workersRan = outputs.map { ChainRunner.perRecordStages($0.chain) }
         for event in result.events {
             switch event {
             case .dead(let entry):
@@ -163,7 +173,14 @@ struct ParallelLanding {
             case .record(let output, var record):
                 record.origin.sequence += state.records
                 record.origin.line += state.linesBefore
-                try run.outputs[output].take(record, inputName: batch.inputName, deadLetter: deadLetter)
+                let stage = workersRan[output]
+                if stage == outputs[output].chain.count {
+                    try run.outputs[output].take(record, inputName: batch.inputName, deadLetter: deadLetter)
+                } else {
+                    // The workers ran the chain up to `stage`; the rest holds records, in input order.
+                    try run.outputs[output].process(
+                        record, fromStage: stage, inputName: batch.inputName, deadLetter: deadLetter, original: { nil })
+                }
             }
         }
         for (index, bytes) in result.bytes.enumerated() where !bytes.isEmpty || result.encoded[index] > 0 {
