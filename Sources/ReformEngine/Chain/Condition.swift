@@ -88,10 +88,15 @@ public struct Condition: Sendable, CustomStringConvertible {
     /// Whether the condition holds for a record whose value at each path `lookup` gives (null when
     /// missing): the compiled chain's records, which are not built as values.
     func holds(lookup: (ValuePath) -> Value) -> Bool {
-        Condition.truthy(evaluate(root, lookup))
+        Condition.holds(root, lookup: lookup)
     }
 
-    private func evaluate(_ node: Node, _ lookup: (ValuePath) -> Value) -> Value {
+    /// Whether the part `node` of a condition holds, reading paths through `lookup`.
+    static func holds(_ node: Node, lookup: (ValuePath) -> Value) -> Bool {
+        truthy(evaluate(node, lookup))
+    }
+
+    private static func evaluate(_ node: Node, _ lookup: (ValuePath) -> Value) -> Value {
         switch node {
         case .path(let p): return lookup(p)
         case .literal(let v): return v
@@ -106,14 +111,16 @@ public struct Condition: Sendable, CustomStringConvertible {
         }
     }
 
-    private static func truthy(_ value: Value) -> Bool {
+    /// Whether a value counts as true: anything but `null` and `false`.
+    static func truthy(_ value: Value) -> Bool {
         switch value {
         case .null, .bool(false): false
         default: true
         }
     }
 
-    private static func compare(_ l: Value, _ op: Operator, _ r: Value) -> Bool {
+    /// Whether `l op r` holds.
+    static func compare(_ l: Value, _ op: Operator, _ r: Value) -> Bool {
         switch op {
         case .equal: return l == r
         case .notEqual: return l != r

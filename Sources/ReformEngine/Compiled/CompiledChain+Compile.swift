@@ -168,7 +168,7 @@ private struct Compiler {
                 let slot = path.firstKey.flatMap { key in view.first { $0.name == key }?.slot }
                 return CompiledChain.Lookup(path: path, slot: slot, rest: ValuePath(Array(path.components.dropFirst())))
             }
-            steps.append(.filter(condition, lookups: lookups, reformer: reformer))
+            steps.append(.filter(SlotCondition(condition, lookups: lookups), reformer: reformer))
         case .pick(let keys):
             var picked: [(name: String, slot: Int)] = []
             for key in keys {

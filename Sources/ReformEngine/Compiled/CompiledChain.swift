@@ -47,9 +47,9 @@ struct CompiledChain {
 
     /// A per-record step that remains after compiling (the others are only a change of names).
     enum Step {
-        /// Keep the record when the condition holds; `lookups` resolve its paths to slots.
+        /// Keep the record when the condition holds.
         /// `reformer`: the position in the chain of the reformer the filter belongs to.
-        case filter(Condition, lookups: [Lookup], reformer: Int)
+        case filter(SlotCondition, reformer: Int)
         /// Give a slot a value when it is null.
         case defaults(slot: Int, text: [UInt8])
         /// Convert a slot's value (`convert`); a value that does not convert sends the line to the
@@ -209,14 +209,8 @@ struct CompiledChain {
     private mutating func finish(_ line: UnsafeRawBufferPointer, into out: inout [UInt8]) -> Outcome {
         for (position, step) in steps.enumerated() {
             switch step {
-            case .filter(let condition, let lookups, let reformer):
-                let holds = condition.holds { path in
-                    guard let lookup = lookups.first(where: { $0.path == path }), let slot = lookup.slot else { return .null }
-                    let text = texts[slot]
-                    guard let value = parse(text.base, text.start, text.end, line) else { return .null }
-                    return lookup.rest.isIdentity ? value : value[path: lookup.rest] ?? .null
-                }
-                if !holds {
+            case .filter(let condition, let reformer):
+                if !holds(condition, line) {
                     for i in 0..<reformer { pending[i] += 1 }
                     return .dropped
                 }
@@ -242,6 +236,35 @@ struct CompiledChain {
         out.append(UInt8(ascii: "\n"))
         for i in pending.indices { pending[i] += 1 }
         return .written
+    }
+
+    /// Whether `condition` holds for the record in the slots.
+    private mutating func holds(_ condition: SlotCondition, _ line: UnsafeRawBufferPointer) -> Bool {
+        switch condition {
+        case .and(let a, let b):
+            return holds(a, line) && holds(b, line)
+        case .or(let a, let b):
+            return holds(a, line) || holds(b, line)
+        case .not(let a):
+            return !holds(a, line)
+        case .truthy(let slot):
+            guard let slot else { return false }
+            return withText(texts[slot], line, SlotCondition.truthy)
+        case .compare(let slot, let op, let literal, let literalText):
+            guard let slot else { return Condition.compare(.null, op, literal) }
+            let text = texts[slot]
+            if let decided = withText(text, line, { SlotCondition.decide($0, op, literal: literal, literalText: literalText) }) {
+                return decided
+            }
+            return Condition.compare(parse(text.base, text.start, text.end, line) ?? .null, op, literal)
+        case .values(let node, let lookups):
+            return Condition.holds(node) { path in
+                guard let lookup = lookups.first(where: { $0.path == path }), let slot = lookup.slot else { return .null }
+                let text = texts[slot]
+                guard let value = parse(text.base, text.start, text.end, line) else { return .null }
+                return lookup.rest.isIdentity ? value : value[path: lookup.rest] ?? .null
+            }
+        }
     }
 
     private func withText<R>(_ text: Text, _ line: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> R) -> R {
