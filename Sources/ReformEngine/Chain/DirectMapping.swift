@@ -88,17 +88,21 @@ final class DirectMapping {
 }
 
 /// What turns a qualifying NDJSON line into output lines on the fast path: a plain field mapping's
-/// ``DirectEncoder`` or, for other chains the compiled path covers, a ``CompiledChain``.
+/// ``DirectEncoder``, for other chains the compiled path covers a ``CompiledChain``, for rows
+/// rendered as CSV a ``CompiledRows``.
 struct LineEncoder {
     // Exactly one is set; each is taken out while it encodes, so its storage is never shared.
     private var mapping: DirectEncoder?
     private var chain: CompiledChain?
+    private var rows: CompiledRows?
     /// Lines a plain mapping encoded (each one record through its one reformer).
     private var mapped = 0
 
-    /// What each reformer of the chain did with the lines encoded so far, in chain order.
+    /// What each reformer of the chain did with the lines encoded so far, in chain order (rows
+    /// have no reformers before them).
     var stageCounts: [ChainRunner.StageCounts] {
-        chain?.stageCounts ?? [ChainRunner.StageCounts(recordsIn: mapped, recordsOut: mapped)]
+        if rows != nil { return [] }
+        return chain?.stageCounts ?? [ChainRunner.StageCounts(recordsIn: mapped, recordsOut: mapped)]
     }
 
     /// The encoder for `manager` when a run has exactly these outputs and the only one is
@@ -106,10 +110,13 @@ struct LineEncoder {
     /// ``CompiledChain/make(for:outputs:format:limits:)``).
     static func make(for manager: ManagerRef, outputs: [OutputPlan], format: OutputFormat, limits: JSONLimits) -> LineEncoder? {
         if let mapping = DirectEncoder.make(for: manager, outputs: outputs, format: format, limits: limits) {
-            return LineEncoder(mapping: mapping, chain: nil)
+            return LineEncoder(mapping: mapping)
+        }
+        if let rows = CompiledRows.make(for: manager, outputs: outputs, format: format, limits: limits) {
+            return LineEncoder(rows: rows)
         }
         return CompiledChain.make(for: manager, outputs: outputs, format: format, limits: limits).map {
-            LineEncoder(mapping: nil, chain: $0)
+            LineEncoder(chain: $0)
         }
     }
 
@@ -125,6 +132,10 @@ struct LineEncoder {
         if var compiled = chain.take() {
             defer { chain = compiled }
             return compiled.encode(line, into: &out)
+        }
+        if var compiled = rows.take() {
+            defer { rows = compiled }
+            return compiled.encode(line, into: &out) ? 1 : nil
         }
         return nil
     }

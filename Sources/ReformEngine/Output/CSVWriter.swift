@@ -16,6 +16,7 @@ public struct CSVWriter: RecordWriter {
     private let output: OutputFile
     private var columns: [OutputColumn]
     private var count = 0
+    private var headerWritten = false
     private var cell: [UInt8] = []
     private let byteOrderMark: Bool
 
@@ -25,16 +26,17 @@ public struct CSVWriter: RecordWriter {
         self.output = output
         self.columns = columns ?? []
         self.byteOrderMark = byteOrderMark
+        // Given columns make the header whatever comes (records or none): it goes first, so that
+        // a fast path may append rows to the file's buffer (`CompiledRows`).
+        if !self.columns.isEmpty, output.resumedAt == 0 { writeHeader() }
     }
 
     /// Appends the record's line (after the header, for the first), and flushes when full.
     public mutating func write(_ record: Value, style: RowStyle) throws(OutputError) {
         count += 1
         let object = try CellText.object(record, number: count, format: .csv, output: output)
-        if count == 1 {
-            if columns.isEmpty { columns = object.keys.map { OutputColumn(key: $0) } }
-            if output.resumedAt == 0 { writeHeader() }
-        }
+        if columns.isEmpty { columns = object.keys.map { OutputColumn(key: $0) } }
+        if !headerWritten, output.resumedAt == 0 { writeHeader() }
         for (i, column) in columns.enumerated() {
             if i > 0 { output.buffer.append(UInt8(ascii: ",")) }
             cell.removeAll(keepingCapacity: true)
@@ -49,7 +51,7 @@ public struct CSVWriter: RecordWriter {
     public mutating func write(cells: [Value], of shape: RowShape, style: RowStyle) throws(OutputError) {
         guard cells.count == columns.count else { return try write(shape.object(cells), style: style) }
         count += 1
-        if count == 1 && output.resumedAt == 0 { writeHeader() }
+        if !headerWritten, output.resumedAt == 0 { writeHeader() }
         for (i, value) in cells.enumerated() {
             if i > 0 { output.buffer.append(UInt8(ascii: ",")) }
             cell.removeAll(keepingCapacity: true)
@@ -62,10 +64,11 @@ public struct CSVWriter: RecordWriter {
 
     /// Writes the header alone when no record came but the columns were given.
     public mutating func finish() throws(OutputError) {
-        if count == 0, !columns.isEmpty, output.resumedAt == 0 { writeHeader() }
+        if !headerWritten, !columns.isEmpty, output.resumedAt == 0 { writeHeader() }
     }
 
     private mutating func writeHeader() {
+        headerWritten = true
         if byteOrderMark { output.buffer.append(contentsOf: [0xEF, 0xBB, 0xBF]) }
         for (i, column) in columns.enumerated() {
             if i > 0 { output.buffer.append(UInt8(ascii: ",")) }
@@ -81,8 +84,9 @@ public struct CSVWriter: RecordWriter {
         CSVWriter.appendField(cell, lone: lone, into: &output.buffer)
     }
 
-    /// The quoting loop, with the output buffer borrowed once rather than once a byte.
-    private static func appendField(_ cell: [UInt8], lone: Bool, into buffer: inout [UInt8]) {
+    /// Appends `cell` as one field to `buffer`, quoted when it must be; `lone`: the line's only
+    /// field (an empty one is then quoted, so that the line is not blank).
+    static func appendField(_ cell: [UInt8], lone: Bool, into buffer: inout [UInt8]) {
         let needsQuotes = cell.contains { byte in
             byte == UInt8(ascii: ",") || byte == UInt8(ascii: "\"") || byte == 0x0A || byte == 0x0D
         }

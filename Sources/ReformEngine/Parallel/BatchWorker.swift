@@ -145,7 +145,7 @@ final class BatchWorker: @unchecked Sendable {
                     result.bytes[output].append(UInt8(ascii: "\n"))
                     result.encoded[output] += 1
                 } else {
-                    result.events.append(.record(output: output, record))
+                    result.events.append(.record(output: output, record, after: result.bytes[output].count))
                 }
             }
             produced.removeAll(keepingCapacity: true)

@@ -163,6 +163,9 @@ struct ParallelLanding {
         let result = batch.result
         // Where the workers stopped in each output's chain (its whole length when they ran all of it).
         let workersRan = outputs.map { ChainRunner.perRecordStages($0.chain) }
+        // Bytes of each output already appended: a record that took the general path between
+        // lines the fast path wrote (rows as CSV) is written between them.
+        var appended = result.bytes.map { _ in 0 }
         for event in result.events {
             switch event {
             case .dead(let entry):
@@ -170,7 +173,11 @@ struct ParallelLanding {
                     manager: manager.name, sequence: state.records + entry.sequence,
                     input: "\(batch.inputName):\(state.linesBefore + entry.line)", stage: entry.stage, error: entry.error,
                     record: entry.record, text: entry.text)
-            case .record(let output, var record):
+            case .record(let output, var record, let after):
+                if after > appended[output] {
+                    try run.outputs[output].appendEncoded(Array(result.bytes[output][appended[output]..<after]), count: 0)
+                    appended[output] = after
+                }
                 record.origin.sequence += state.records
                 record.origin.line += state.linesBefore
                 let stage = workersRan[output]
@@ -183,8 +190,9 @@ struct ParallelLanding {
                 }
             }
         }
-        for (index, bytes) in result.bytes.enumerated() where !bytes.isEmpty || result.encoded[index] > 0 {
-            try run.outputs[index].appendEncoded(bytes, count: result.encoded[index])
+        for (index, bytes) in result.bytes.enumerated() where bytes.count > appended[index] || result.encoded[index] > 0 {
+            try run.outputs[index].appendEncoded(
+                appended[index] == 0 ? bytes : Array(bytes[appended[index]...]), count: result.encoded[index])
         }
         if result.direct > 0 {
             // The reformers' counts come from each worker's encoder once the landing is done.
@@ -235,10 +243,11 @@ final class Batch: @unchecked Sendable {
 
 /// What a worker made of one batch, with line and sequence numbers counted from the batch's start.
 struct BatchResult {
-    /// A dead-letter entry, or a reformed record for an output that is not written as bytes.
+    /// A dead-letter entry, or a reformed record for an output that is not written as bytes;
+    /// `after`: how many of the output's ``bytes`` (a fast path's lines) come before it.
     enum Event {
         case dead(DeadEntry)
-        case record(output: Int, Record)
+        case record(output: Int, Record, after: Int)
     }
 
     struct DeadEntry {
