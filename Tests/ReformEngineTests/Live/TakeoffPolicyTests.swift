@@ -26,7 +26,7 @@ final class Consumer: ManagerDelegate {
     func slowManager(_ server: TestServer, takeoff: String, delay: Int = 1) throws -> (APIManager, Consumer) {
         let pipeline = try server.pipeline(
             service()
-                + "\nmanagers:\n  slow: { service: api, path: /slow, params: { delay: \(delay), tag: { default: a } }, takeoff: \(takeoff), timeout: 30s }"
+                + "\nmanagers:\n  slow: { service: api, path: /slow, params: { delay: \(delay), tag: { default: a } }, takeoff: \(takeoff), timeout: 120s }"
         )
         let manager = try server.manager("slow", in: pipeline)
         let consumer = Consumer()
@@ -82,7 +82,9 @@ final class Consumer: ManagerDelegate {
         let server = try TestServer()
         let consumer = Consumer()
         do {
-            let (manager, _) = try slowManager(server, takeoff: "parallel", delay: 10)
+            // Long enough that the request is still in flight on a loaded machine (CI runs the
+            // suites side by side on two cores); the release cancels it long before.
+            let (manager, _) = try slowManager(server, takeoff: "parallel", delay: 60)
             manager.delegate = consumer
             try manager.start()
             try await server.waitForRequest(path: "/slow")
@@ -111,7 +113,7 @@ final class Consumer: ManagerDelegate {
 
     @Test func cancellingTheCallerCancelsTheRequest() async throws {
         let server = try TestServer()
-        let (manager, _) = try slowManager(server, takeoff: "parallel", delay: 10)
+        let (manager, _) = try slowManager(server, takeoff: "parallel", delay: 60)
         let caller = Task { try await manager.load() }
         try await server.waitForRequest(path: "/slow")
         caller.cancel()
