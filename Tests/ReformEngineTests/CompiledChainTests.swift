@@ -66,6 +66,18 @@ struct CompiledChainTests {
               - rename: { tags: tag }
               - defaults: { floor: unknown }
               - filter: "tag != 'u'"
+          arrays:
+            keys: { id: id, count: count, first: first, last: last, list: list, joined: joined, ks: ks, kcount: kcount, tag: tag }
+            map:
+              id: id
+              count: { path: tags, array: count }
+              first: { path: tags, array: first, default: none, convert: string }
+              last: { path: tags, array: last, optional: true }
+              list: { path: tags, array: list, optional: true }
+              joined: { path: tags, array: join, optional: true }
+              ks: { path: "tags[].k", array: list, optional: true }
+              kcount: { path: "tags[].k", array: count, default: -1 }
+              tag: { path: tags, array: first, optional: true }
           ordered:
             steps:
               - sort: { by: price }
@@ -84,6 +96,7 @@ struct CompiledChainTests {
           filtered: { reform: [listing, affordable], output: { format: ndjson } }
           shaped: { reform: [listing, shaped], output: { format: ndjson } }
           exploded: { reform: [tagged], output: { format: ndjson } }
+          arrays: { reform: [arrays], output: { format: ndjson } }
         """
 
     /// Output, dead letters and summary of one run.
@@ -110,7 +123,7 @@ struct CompiledChainTests {
         )
     }
 
-    @Test(arguments: ["mapped", "filtered", "shaped", "exploded"])
+    @Test(arguments: ["mapped", "filtered", "shaped", "exploded", "arrays"])
     func sameOutputDeadLettersAndCounts(_ runName: String) throws {
         let general = try run(runName, direct: false)
         let compiled = try run(runName, direct: true)

@@ -93,7 +93,7 @@ private struct Compiler {
         case .mapping(let mapping):
             guard let rules = mapping.perManager[manager.index] ?? mapping.shared, !rules.isEmpty else { return false }
             for rule in rules {
-                guard rule.array == nil, let slot = slot(for: rule) else { return false }
+                guard let slot = slot(for: rule) else { return false }
                 view.append((rule.constant, addSlot(slot)))
             }
             return true
@@ -125,6 +125,11 @@ private struct Compiler {
 
     /// The slot of one mapping rule, when the compiled path covers it.
     mutating func slot(for rule: FieldRule) -> CompiledChain.Slot? {
+        if let operation = rule.array {
+            guard case .path(let path) = rule.source, let located = locate(path) else { return nil }
+            return CompiledChain.Slot(
+                source: .array(located, operation), optional: rule.optional, fallback: rule.defaultValue, conversion: rule.conversion)
+        }
         switch rule.source {
         case .path(let path):
             guard let located = locate(path) else { return nil }

@@ -24,6 +24,10 @@ struct CompiledChain {
         case template([TemplatePiece])
         /// A fixed JSON text (a constant, a default added as a new key).
         case constant([UInt8])
+        /// What a mapping rule's array operation (`count`, `join`, `labels[].name`…) makes of the
+        /// array at a located path: only that array is parsed, and the operation is the general
+        /// path's own.
+        case array(Int, ArrayOperation)
     }
 
     /// One piece of a compiled template.
@@ -285,6 +289,8 @@ struct CompiledChain {
             return true
         case .template(let pieces):
             return fillTemplate(index, pieces, line)
+        case .array(let path, let operation):
+            return fillArray(index, slot, path, operation, line)
         case .field(let path):
             guard let range = locator.ranges[path], !(slot.fallback != nil && isNull(range, line)) else {
                 if let fallback = slot.fallback {
@@ -337,6 +343,25 @@ struct CompiledChain {
         }
         texts[index] = writeScratch(converted)
         return true
+    }
+
+    /// Fills slot `index` with `operation` applied to the array at located path `path`, then the
+    /// rule's default, optional and conversion, in the order the mapping reformer applies them.
+    private mutating func fillArray(
+        _ index: Int, _ slot: Slot, _ path: Int, _ operation: ArrayOperation, _ line: UnsafeRawBufferPointer
+    ) -> Bool {
+        var value: Value?
+        if let range = locator.ranges[path] {
+            guard let array = parse(.line, range.lowerBound, range.upperBound, line) else { return false }
+            do { value = try operation.apply(array, key: "") } catch { return false }  // not an array: the general path says so
+        }
+        if value?.isNull ?? true, let fallback = slot.fallback { value = fallback }
+        guard let found = value else {
+            guard slot.optional else { return false }
+            texts[index] = Text(base: .constant, start: 0, end: 4)  // null
+            return true
+        }
+        return fillValue(index, found, conversion: slot.conversion)
     }
 
     private mutating func fillTemplate(_ index: Int, _ pieces: [TemplatePiece], _ line: UnsafeRawBufferPointer) -> Bool {
