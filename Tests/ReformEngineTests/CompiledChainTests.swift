@@ -66,6 +66,11 @@ struct CompiledChainTests {
               - rename: { tags: tag }
               - defaults: { floor: unknown }
               - filter: "tag != 'u'"
+          labelled:
+            steps:
+              - set: { label: "{city} #{id} {lat}", city: "{label}|{ok}", where: "{floor?}/{kind}", note: "{cents?}" }
+              - filter: "where != 'low/listing'"
+              - set: { note: "{label} {when?}", again: "{note}" }
           arrays:
             keys: { id: id, count: count, first: first, last: last, list: list, joined: joined, ks: ks, kcount: kcount, tag: tag }
             map:
@@ -97,6 +102,7 @@ struct CompiledChainTests {
           shaped: { reform: [listing, shaped], output: { format: ndjson } }
           exploded: { reform: [tagged], output: { format: ndjson } }
           arrays: { reform: [arrays], output: { format: ndjson } }
+          labelled: { reform: [listing, labelled], output: { format: ndjson } }
         """
 
     /// Output, dead letters and summary of one run.
@@ -123,7 +129,7 @@ struct CompiledChainTests {
         )
     }
 
-    @Test(arguments: ["mapped", "filtered", "shaped", "exploded", "arrays"])
+    @Test(arguments: ["mapped", "filtered", "shaped", "exploded", "arrays", "labelled"])
     func sameOutputDeadLettersAndCounts(_ runName: String) throws {
         let general = try run(runName, direct: false)
         let compiled = try run(runName, direct: true)

@@ -165,6 +165,29 @@ private struct Compiler {
         return pieces
     }
 
+    /// A `set` step's template over the keys the records carry here: a field is a key (no deeper
+    /// path); one the records never carry is nothing when optional, else the template is not
+    /// compiled (every record fails it: the general path says so).
+    func slotPieces(of template: Template) -> [CompiledChain.TemplatePiece]? {
+        var pieces: [CompiledChain.TemplatePiece] = []
+        for part in template.parts {
+            switch part {
+            case .literal(let text):
+                var quoted: [UInt8] = []
+                JSON.write(.string(text), into: &quoted)
+                pieces.append(.literal(Array(quoted[1..<(quoted.count - 1)])))
+            case .field(let path, let optional):
+                guard path.components.count == 1, let key = path.firstKey else { return nil }
+                if let member = view.first(where: { $0.name == key }) {
+                    pieces.append(.slot(member.slot, optional: optional))
+                } else if !optional {
+                    return nil
+                }
+            }
+        }
+        return pieces
+    }
+
     /// One step after the source; `false` when the compiled path does not cover it.
     mutating func step(_ step: StepPlan) -> Bool {
         switch step.kind {
@@ -200,6 +223,23 @@ private struct Compiler {
                     view.append((key, addSlot(CompiledChain.Slot(source: .constant(text)))))
                 }
             }
+        case .set(let pairs):
+            // Every template reads the record as it was before the step; new keys go last.
+            var assignments: [(slot: Int, pieces: [CompiledChain.TemplatePiece])] = []
+            var added: [(name: String, slot: Int)] = []
+            for (key, template) in pairs {
+                guard let pieces = slotPieces(of: template) else { return false }
+                let target: Int
+                if let member = view.first(where: { $0.name == key }) ?? added.first(where: { $0.name == key }) {
+                    target = member.slot
+                } else {
+                    target = addSlot(CompiledChain.Slot(source: .constant(Array("null".utf8))))
+                    added.append((key, target))
+                }
+                assignments.append((target, pieces))
+            }
+            view += added
+            steps.append(.set(assignments))
         case .convert(let pairs):
             for (key, conversion) in pairs {
                 // A key the records do not carry here is left alone, as the general path does.

@@ -36,6 +36,8 @@ struct CompiledChain {
         case literal([UInt8])
         /// The text of the value at a located path; `optional`: nothing when missing or null.
         case field(Int, optional: Bool)
+        /// The text of a slot's value (a `set` step's template); `optional`: nothing when null.
+        case slot(Int, optional: Bool)
     }
 
     /// One value the records carry, filled per record.
@@ -59,6 +61,8 @@ struct CompiledChain {
         /// Convert a slot's value (`convert`); a value that does not convert sends the line to the
         /// general path, which rejects it.
         case convert(slot: Int, conversion: Conversion)
+        /// Set slots to templates rendered from the record as it was before the step (`set`).
+        case set([(slot: Int, pieces: [TemplatePiece])])
     }
 
     /// How a filter path reads a record: the slot named by its first key (none: missing), then the
@@ -96,6 +100,8 @@ struct CompiledChain {
     private var elementRanges: [Range<Int>] = []
     private var elementCanonical: [Bool] = []
     private var keep: [Text] = []
+    /// A `set` step's rendered texts, before they are assigned.
+    private var rendered: [Text] = []
     /// How many reformers of the chain the plan covers.
     let reformers: Int
     /// Lines taken, and per reformer the records that came out of it, so far (for `--stats`).
@@ -230,6 +236,13 @@ struct CompiledChain {
                 if kept { continue }
                 guard let value = parse(text.base, text.start, text.end, line) else { return .generalPath }
                 guard fillValue(slot, value, conversion: conversion) else { return .generalPath }
+            case .set(let assignments):
+                rendered.removeAll(keepingCapacity: true)
+                for assignment in assignments {
+                    guard let text = render(assignment.pieces, line) else { return .generalPath }
+                    rendered.append(text)
+                }
+                for (assignment, text) in zip(assignments, rendered) { texts[assignment.slot] = text }
             }
         }
         for (i, slot) in output.enumerated() {
@@ -388,11 +401,57 @@ struct CompiledChain {
                     JSON.write(.string(value.plainText), into: &quoted)
                     scratch.append(contentsOf: quoted[1..<(quoted.count - 1)])
                 }
+            case .slot:
+                return false  // only `set` templates read slots
             }
         }
         scratch.append(UInt8(ascii: "\""))
         texts[index] = Text(base: .scratch, start: start, end: scratch.count)
         return true
+    }
+
+    /// A `set` template rendered from the slots into the scratch buffer as a JSON string; `nil`
+    /// (the general path, which rejects the record) when a field it needs is null.
+    private mutating func render(_ pieces: [TemplatePiece], _ line: UnsafeRawBufferPointer) -> Text? {
+        let start = scratch.count
+        scratch.append(UInt8(ascii: "\""))
+        for piece in pieces {
+            switch piece {
+            case .literal(let text):
+                scratch.append(contentsOf: text)
+            case .slot(let slot, let optional):
+                let text = texts[slot]
+                let first = byte(text, at: text.start, line)
+                if first == UInt8(ascii: "n") {
+                    if optional { continue }
+                    return nil
+                }
+                if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") {
+                    // Objects and arrays read as their JSON, which the string then escapes.
+                    guard let value = parse(text.base, text.start, text.end, line) else { return nil }
+                    var quoted: [UInt8] = []
+                    JSON.write(.string(value.plainText), into: &quoted)
+                    scratch.append(contentsOf: quoted[1..<(quoted.count - 1)])
+                } else {
+                    // A slot's string is escaped as the output string needs; numbers and bools are their text.
+                    let quoted = first == UInt8(ascii: "\"") ? 1 : 0
+                    for k in (text.start + quoted)..<(text.end - quoted) { scratch.append(byte(text, at: k, line)) }
+                }
+            case .field:
+                return nil  // only mapping templates read the line's fields
+            }
+        }
+        scratch.append(UInt8(ascii: "\""))
+        return Text(base: .scratch, start: start, end: scratch.count)
+    }
+
+    /// The byte at `index` of the buffer `text` lies in.
+    private func byte(_ text: Text, at index: Int, _ line: UnsafeRawBufferPointer) -> UInt8 {
+        switch text.base {
+        case .line: line[index]
+        case .scratch: scratch[index]
+        case .constant: constants[index]
+        }
     }
 
     private mutating func writeScratch(_ value: Value) -> Text {
