@@ -149,14 +149,19 @@ private struct Compiler {
         }
     }
 
+    /// A template's literal text, escaped as it goes inside a JSON string.
+    static func literal(_ text: String) -> CompiledChain.TemplatePiece {
+        var quoted: [UInt8] = []
+        JSON.write(.string(text), into: &quoted)
+        return .literal(Array(quoted[1..<(quoted.count - 1)]))
+    }
+
     mutating func pieces(of template: Template) -> [CompiledChain.TemplatePiece]? {
         var pieces: [CompiledChain.TemplatePiece] = []
         for part in template.parts {
             switch part {
             case .literal(let text):
-                var quoted: [UInt8] = []
-                JSON.write(.string(text), into: &quoted)
-                pieces.append(.literal(Array(quoted[1..<(quoted.count - 1)])))
+                pieces.append(Compiler.literal(text))
             case .field(let path, let optional):
                 guard let located = locate(path) else { return nil }
                 pieces.append(.field(located, optional: optional))
@@ -173,9 +178,7 @@ private struct Compiler {
         for part in template.parts {
             switch part {
             case .literal(let text):
-                var quoted: [UInt8] = []
-                JSON.write(.string(text), into: &quoted)
-                pieces.append(.literal(Array(quoted[1..<(quoted.count - 1)])))
+                pieces.append(Compiler.literal(text))
             case .field(let path, let optional):
                 guard path.components.count == 1, let key = path.firstKey else { return nil }
                 if let member = view.first(where: { $0.name == key }) {

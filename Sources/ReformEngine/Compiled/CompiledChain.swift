@@ -397,9 +397,7 @@ struct CompiledChain {
                     scratch.append(contentsOf: line[(range.lowerBound + quoted)..<(range.upperBound - quoted)])
                 } else {
                     guard let value = parse(.line, range.lowerBound, range.upperBound, line) else { return false }
-                    var quoted: [UInt8] = []
-                    JSON.write(.string(value.plainText), into: &quoted)
-                    scratch.append(contentsOf: quoted[1..<(quoted.count - 1)])
+                    appendInsideOfString(value.plainText)
                 }
             case .slot:
                 return false  // only `set` templates read slots
@@ -429,9 +427,7 @@ struct CompiledChain {
                 if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") {
                     // Objects and arrays read as their JSON, which the string then escapes.
                     guard let value = parse(text.base, text.start, text.end, line) else { return nil }
-                    var quoted: [UInt8] = []
-                    JSON.write(.string(value.plainText), into: &quoted)
-                    scratch.append(contentsOf: quoted[1..<(quoted.count - 1)])
+                    appendInsideOfString(value.plainText)
                 } else {
                     // A slot's string is escaped as the output string needs; numbers and bools are their text.
                     let quoted = first == UInt8(ascii: "\"") ? 1 : 0
@@ -443,6 +439,13 @@ struct CompiledChain {
         }
         scratch.append(UInt8(ascii: "\""))
         return Text(base: .scratch, start: start, end: scratch.count)
+    }
+
+    /// Appends `text` to the scratch buffer escaped as it goes inside a JSON string.
+    private mutating func appendInsideOfString(_ text: String) {
+        var quoted: [UInt8] = []
+        JSON.write(.string(text), into: &quoted)
+        scratch.append(contentsOf: quoted[1..<(quoted.count - 1)])
     }
 
     /// The byte at `index` of the buffer `text` lies in.
