@@ -84,7 +84,11 @@ struct StepState {
         case .sort(let path, _):
             do { try held?.append(record, key: value[path: path] ?? .null) } catch { throw error.recordError }
         case .dedupe(let paths):
-            let key: Value = paths.isEmpty ? value : .array(paths.map { value[path: $0] ?? .null })
+            // One path's value is its own key (equal exactly when the one-element lists would be),
+            // without a list made per record.
+            let key: Value =
+                paths.isEmpty
+                ? value : paths.count == 1 ? value[path: paths[0]] ?? .null : .array(paths.map { value[path: $0] ?? .null })
             if seen.insert(key).inserted { out.append(record) }
         case .limit(let limit):
             if count < limit {
