@@ -234,6 +234,10 @@ struct CompiledChain {
                 let text = texts[slot]
                 let kept = withText(text, line) { Self.keepsText(conversion, $0) }
                 if kept { continue }
+                if conversion == .int, withText(text, line, Self.holdsPlainInteger) {
+                    texts[slot] = Text(base: text.base, start: text.start + 1, end: text.end - 1)
+                    continue
+                }
                 guard let value = parse(text.base, text.start, text.end, line) else { return .generalPath }
                 guard fillValue(slot, value, conversion: conversion) else { return .generalPath }
             case .set(let assignments):
@@ -318,6 +322,11 @@ struct CompiledChain {
                 texts[index] = Text(base: .line, start: range.lowerBound, end: range.upperBound)
                 return true
             }
+            if canonical, slot.conversion == .int, Self.holdsPlainInteger(UnsafeRawBufferPointer(rebasing: line[range])) {
+                // "12890175984" to int: the digits between the quotes are the number's text.
+                texts[index] = Text(base: .line, start: range.lowerBound + 1, end: range.upperBound - 1)
+                return true
+            }
             if canonical, slot.conversion == .date, line[range.lowerBound] == UInt8(ascii: "\"") {
                 // ISO 8601 text without escapes: read and written as bytes.
                 let inner = UnsafeRawBufferPointer(rebasing: line[(range.lowerBound + 1)..<(range.upperBound - 1)])
@@ -347,6 +356,24 @@ struct CompiledChain {
         case UInt8(ascii: "\""): return conversion == .string
         default: return false
         }
+    }
+
+    /// Whether a JSON string's text (without escapes) holds an integer exactly as the writer
+    /// prints it — `0`, or an optional `-` and up to 18 digits without a leading zero — so that
+    /// converting it to int (which reads it with `Int(_:)`) gives the digits between the quotes.
+    static func holdsPlainInteger(_ text: UnsafeRawBufferPointer) -> Bool {
+        guard text.count >= 3, text.first == UInt8(ascii: "\"") else { return false }
+        var i = 1
+        let end = text.count - 1
+        if text[i] == UInt8(ascii: "-") { i += 1 }
+        let digits = end - i
+        guard digits >= 1, digits <= 18 else { return false }
+        if text[i] == UInt8(ascii: "0") { return digits == 1 && i == 1 }
+        while i < end {
+            guard text[i] >= UInt8(ascii: "0"), text[i] <= UInt8(ascii: "9") else { return false }
+            i += 1
+        }
+        return true
     }
 
     private mutating func fillValue(_ index: Int, _ value: Value, conversion: Conversion?) -> Bool {
