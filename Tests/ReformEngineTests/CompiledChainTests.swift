@@ -105,28 +105,11 @@ struct CompiledChainTests {
           labelled: { reform: [listing, labelled], output: { format: ndjson } }
         """
 
-    /// Output, dead letters and summary of one run.
-    func run(_ runName: String, direct: Bool, jobs: Int = 1) throws -> (
-        out: String, dead: String, summary: String, direct: Int, steps: [String]
-    ) {
-        let folder = try TemporaryFolder()
-        let input = try folder.write("a.ndjson", Self.lines.joined(separator: "\n") + "\n")
-        let pipeline = try PipelineLoader(environment: [:]).load(path: try folder.write("p.yaml", Self.pipeline))
-        var options = RunOptions()
-        options.runName = runName
-        options.inputs = [("a", input)]
-        options.outputPath = folder.path + (runName == "rows" ? "/out.csv" : "/out.ndjson")
-        options.deadLetterPath = folder.path + "/dead.ndjson"
-        options.directWrites = direct
-        options.jobs = jobs
-        options.collectsStats = true
-        let summary = try Runner(pipeline: pipeline, options: options).run()
-        let dead = (try? folder.read("dead.ndjson")) ?? ""
-        return (
-            try folder.read(runName == "rows" ? "out.csv" : "out.ndjson"), dead.replacingOccurrences(of: folder.path, with: "<tmp>"),
-            summary.description.replacingOccurrences(of: folder.path, with: "<tmp>"), summary.writtenDirectly,
-            (summary.stats?.steps ?? []).map { "\($0.reformer): \($0.recordsIn) in, \($0.recordsOut) out, \($0.rejected) rejected" }
-        )
+    /// One run of `runName` over the lines.
+    func run(_ runName: String, direct: Bool, jobs: Int = 1) throws -> PathRun {
+        try PathRun.run(
+            Self.pipeline, lines: Self.lines, runName: runName, direct: direct, jobs: jobs,
+            outputName: runName == "rows" ? "out.csv" : "out.ndjson")
     }
 
     @Test(arguments: ["mapped", "filtered", "shaped", "exploded", "arrays", "labelled"])

@@ -14,31 +14,21 @@ struct CompiledConversionTests {
         "99999999999999999999", "+5", " 5", "5 ", "1e3", "", "-", "12a", "1.0", "1.5", "٣", "12\\u0033",
     ]
 
-    func run(direct: Bool, jobs: Int = 1) throws -> (out: String, dead: String, direct: Int) {
-        let folder = try TemporaryFolder()
+    static let pipeline = """
+        reform: 1
+        managers: { a: {} }
+        reformers:
+          numbers:
+            keys: { id: id, n: n, m: m }
+            map: { id: id, n: { path: n, convert: int }, m: m }
+          converted: { steps: [ { convert: { m: int } } ] }
+        runs:
+          default: { reform: [numbers, converted], output: { format: ndjson } }
+        """
+
+    func run(direct: Bool, jobs: Int = 1) throws -> PathRun {
         let lines = Self.texts.enumerated().map { #"{"id":\#($0.offset),"n":"\#($0.element)","m":"\#($0.element)"}"# }
-        let input = try folder.write("a.ndjson", lines.joined(separator: "\n") + "\n")
-        let yaml = """
-            reform: 1
-            managers: { a: {} }
-            reformers:
-              numbers:
-                keys: { id: id, n: n, m: m }
-                map: { id: id, n: { path: n, convert: int }, m: m }
-              converted: { steps: [ { convert: { m: int } } ] }
-            runs:
-              default: { reform: [numbers, converted], output: { format: ndjson } }
-            """
-        let pipeline = try PipelineLoader(environment: [:]).load(path: try folder.write("p.yaml", yaml))
-        var options = RunOptions()
-        options.inputs = [("a", input)]
-        options.outputPath = folder.path + "/out.ndjson"
-        options.deadLetterPath = folder.path + "/dead.ndjson"
-        options.directWrites = direct
-        options.jobs = jobs
-        let summary = try Runner(pipeline: pipeline, options: options).run()
-        let dead = ((try? folder.read("dead.ndjson")) ?? "").replacingOccurrences(of: folder.path, with: "<tmp>")
-        return (try folder.read("out.ndjson"), dead, summary.writtenDirectly)
+        return try PathRun.run(Self.pipeline, lines: lines, direct: direct, jobs: jobs)
     }
 
     @Test func digitsConvertAsTheGeneralPathConvertsThem() throws {

@@ -33,11 +33,9 @@ struct CompiledFilterTests {
         "missing == null", "missing", "not missing", "price > 5 and (ok == true or name == 'plain') and flag != true",
     ]
 
-    /// The output and dead letters of a run of `condition` over the lines, on the compiled path or not.
-    func run(_ condition: String, direct: Bool, jobs: Int = 1) throws -> (out: String, dead: String, summary: String, direct: Int) {
-        let folder = try TemporaryFolder()
+    /// A run of `condition` over the lines, on the compiled path or not.
+    func run(_ condition: String, direct: Bool, jobs: Int = 1) throws -> PathRun {
         let lines = Self.values.enumerated().map { #"{"id":\#($0.offset),\#($0.element)}"# }
-        let input = try folder.write("a.ndjson", lines.joined(separator: "\n") + "\n")
         let escaped = condition.replacingOccurrences(of: "\"", with: "\\\"")
         let yaml = """
             reform: 1
@@ -57,18 +55,7 @@ struct CompiledFilterTests {
             runs:
               default: { reform: [passed, kept], output: { format: ndjson } }
             """
-        let pipeline = try PipelineLoader(environment: [:]).load(path: try folder.write("p.yaml", yaml))
-        var options = RunOptions()
-        options.inputs = [("a", input)]
-        options.outputPath = folder.path + "/out.ndjson"
-        options.deadLetterPath = folder.path + "/dead.ndjson"
-        options.directWrites = direct
-        options.jobs = jobs
-        let summary = try Runner(pipeline: pipeline, options: options).run()
-        return (
-            try folder.read("out.ndjson"), ((try? folder.read("dead.ndjson")) ?? "").replacingOccurrences(of: folder.path, with: "<tmp>"),
-            summary.description.replacingOccurrences(of: folder.path, with: "<tmp>"), summary.writtenDirectly
-        )
+        return try PathRun.run(yaml, lines: lines, direct: direct, jobs: jobs)
     }
 
     @Test(arguments: conditions)

@@ -40,26 +40,9 @@ struct CompiledRowsTests {
           bom: { output: { rows: listing-row, format: csv, bom: true } }
         """
 
-    /// The CSV, dead letters and summary of one run over `lines`.
-    func run(_ runName: String, lines: [String] = lines, direct: Bool, jobs: Int = 1) throws -> (
-        out: String, dead: String, summary: String, direct: Int
-    ) {
-        let folder = try TemporaryFolder()
-        let input = try folder.write("a.ndjson", lines.map { $0 + "\n" }.joined())
-        let pipeline = try PipelineLoader(environment: [:]).load(path: try folder.write("p.yaml", Self.pipeline))
-        var options = RunOptions()
-        options.runName = runName
-        options.inputs = [("a", input)]
-        options.outputPath = folder.path + "/out.csv"
-        options.deadLetterPath = folder.path + "/dead.ndjson"
-        options.directWrites = direct
-        options.jobs = jobs
-        options.batchSize = 250  // several batches, lines of both paths in one batch
-        let summary = try Runner(pipeline: pipeline, options: options).run()
-        return (
-            try folder.read("out.csv"), ((try? folder.read("dead.ndjson")) ?? "").replacingOccurrences(of: folder.path, with: "<tmp>"),
-            summary.description.replacingOccurrences(of: folder.path, with: "<tmp>"), summary.writtenDirectly
-        )
+    /// One run over `lines`, in small batches so that lines of both paths share one.
+    func run(_ runName: String, lines: [String] = lines, direct: Bool, jobs: Int = 1) throws -> PathRun {
+        try PathRun.run(Self.pipeline, lines: lines, runName: runName, direct: direct, jobs: jobs, batchSize: 250, outputName: "out.csv")
     }
 
     @Test(arguments: ["rows", "lone", "bom"])
