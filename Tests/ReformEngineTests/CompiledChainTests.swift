@@ -153,6 +153,27 @@ struct CompiledChainTests {
         }
     }
 
+    /// The depth limit counts the record itself: a line one level deeper than `--max-json-depth`
+    /// is rejected on the compiled path as on the general one (the compiled path once took it).
+    @Test(arguments: [1, 2])
+    func aLineDeeperThanTheLimitIsRejectedOnEveryPath(jobs: Int) throws {
+        let yaml = """
+            reform: 1
+            managers: { a: {} }
+            reformers:
+              ids: { keys: { id: id, z: z }, map: { id: id, z: { path: x.y, optional: true } } }
+            runs:
+              default: { reform: [ids], output: { format: ndjson } }
+            """
+        let lines = [#"{"id":1,"x":{"y":[1]}}"#, #"{"id":2,"x":{"y":[[1]]}}"#, #"{"id":3,"x":{"y":{"z":[1]}}}"#, #"{"id":4,"w":[[[1]]]}"#]
+        let general = try PathRun.run(yaml, lines: lines, direct: false, maximumDepth: 3)
+        let compiled = try PathRun.run(yaml, lines: lines, direct: true, jobs: jobs, maximumDepth: 3)
+        #expect(general.out == #"{"id":1,"z":[1]}"# + "\n")
+        #expect(compiled.out == general.out)
+        #expect(compiled.dead == general.dead)
+        #expect(general.dead.split(separator: "\n").count == 3)
+    }
+
     @Test func theMappedRecordsReadAsExpected() throws {
         let out = try run("mapped", direct: true).out.split(separator: "\n")
         #expect(

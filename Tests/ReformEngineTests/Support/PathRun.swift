@@ -1,5 +1,6 @@
 import Foundation
 import ReformEngine
+import ReformSDK
 import ReformTestSupport
 
 /// One run of a pipeline over NDJSON lines, in process, on the general path or the fast paths: what
@@ -17,10 +18,11 @@ struct PathRun {
     let steps: [String]
 
     /// Runs `runName` of `yaml` (manager `a` reads `lines`) with the fast paths on (`direct`) or
-    /// off, on `jobs` workers cut into batches of `batchSize` bytes, writing `outputName`.
+    /// off, on `jobs` workers cut into batches of `batchSize` bytes, writing `outputName`, reading
+    /// records nested at most `maximumDepth` deep.
     static func run(
         _ yaml: String, lines: [String], runName: String? = nil, direct: Bool, jobs: Int = 1, batchSize: Int? = nil,
-        outputName: String = "out.ndjson"
+        outputName: String = "out.ndjson", maximumDepth: Int? = nil
     ) throws -> PathRun {
         let folder = try TemporaryFolder()
         let input = try folder.write("a.ndjson", lines.map { $0 + "\n" }.joined())
@@ -34,6 +36,7 @@ struct PathRun {
         options.jobs = jobs
         options.collectsStats = true
         if let batchSize { options.batchSize = batchSize }
+        if let maximumDepth { options.recordLimits.maximumDepth = maximumDepth }
         let summary = try Runner(pipeline: pipeline, options: options).run()
         return PathRun(
             out: try folder.read(outputName),

@@ -208,17 +208,7 @@ extension JSONParser {
         _ bytes: UnsafeRawBufferPointer, keeping projection: JSONProjection, into ranges: inout [Range<Int>?],
         canonical: inout [Bool]
     ) -> Bool {
-        if canonical.count != projection.keys.count { canonical = Array(repeating: true, count: projection.keys.count) }
-        if ranges.count != projection.keys.count {
-            ranges = Array(repeating: nil, count: projection.keys.count)
-        } else {
-            for i in ranges.indices { ranges[i] = nil }
-        }
-        guard var s = try? makeScanner(bytes) else { return false }
-        s.skipWhitespace()
-        guard s.pos < s.end, s.base[s.pos] == UInt8(ascii: "{") else { return false }
-        s.pos += 1
-        s.skipWhitespace()
+        guard var s = startLocating(bytes, entries: projection.keys.count, ranges: &ranges, canonical: &canonical) else { return false }
         // The arrays are written through their buffers: a checked subscript per member would ask
         // each time whether the array is shared (measured: 4% of a compiled chain's time).
         return ranges.withUnsafeMutableBufferPointer { ranges in
@@ -240,8 +230,13 @@ extension JSONParser {
             if s.pos < s.end, s.base[s.pos] == UInt8(ascii: "}") {
                 s.pos += 1
             } else {
+                // The document's object is a level of its own, as `parse(_:keeping:)` counts it.
+                let outerLimit = limits.maximumDepth
+                limits.maximumDepth = max(0, outerLimit - 1)
+                defer { limits.maximumDepth = outerLimit }
+                if outerLimit < 1 { try checkDepth(&s, 0) }
                 while true {
-                    if let index = try locateKey(&s, projection, prints: prints) {
+                    if let index = try locateKey(&s, prints: prints, slowMatch: { projection.index(of: $0, $1) }) {
                         let start = s.pos
                         canonical[index] = try skipCanonical(&s)
                         ranges[index] = start..<s.pos
@@ -262,6 +257,23 @@ extension JSONParser {
         }
         s.skipWhitespace()
         return s.pos == s.end
+    }
+
+    /// Sizes `ranges` (all `nil`) and `canonical` for `entries` members and returns a scanner
+    /// inside the object document `bytes` (after its `{`), or `nil` when it is not one.
+    func startLocating(_ bytes: UnsafeRawBufferPointer, entries: Int, ranges: inout [Range<Int>?], canonical: inout [Bool]) -> Scanner? {
+        if canonical.count != entries { canonical = Array(repeating: true, count: entries) }
+        if ranges.count != entries {
+            ranges = Array(repeating: nil, count: entries)
+        } else {
+            for i in ranges.indices { ranges[i] = nil }
+        }
+        guard var s = try? makeScanner(bytes) else { return nil }
+        s.skipWhitespace()
+        guard s.pos < s.end, s.base[s.pos] == UInt8(ascii: "{") else { return nil }
+        s.pos += 1
+        s.skipWhitespace()
+        return s
     }
 
     /// Finds the elements of an array document as byte ranges of `bytes`, building nothing, and
@@ -306,20 +318,23 @@ extension JSONParser {
     /// escapes are matched by fingerprint straight from the bytes, building no string.
     @inline(__always)
     private mutating func locateKey(_ s: inout Scanner, _ projection: JSONProjection) throws(JSONError) -> Int? {
-        try projection.prints.withUnsafeBufferPointer { prints throws(JSONError) in try locateKey(&s, projection, prints: prints) }
+        try projection.prints.withUnsafeBufferPointer { prints throws(JSONError) in
+            try locateKey(&s, prints: prints) { projection.index(of: $0, $1) }
+        }
     }
 
-    /// ``locateKey(_:_:)`` with the projection's fingerprints at hand.
+    /// ``locateKey(_:_:)`` with the projection's fingerprints at hand; `slowMatch` finds a key
+    /// that has escapes or is longer than a fingerprint (the projection's `index(of:_:)`).
     @inline(__always)
-    private mutating func locateKey(
-        _ s: inout Scanner, _ projection: JSONProjection, prints: UnsafeBufferPointer<KeyPrint>
+    mutating func locateKey(
+        _ s: inout Scanner, prints: UnsafeBufferPointer<KeyPrint>, slowMatch: (String, KeyPrint) -> Int?
     ) throws(JSONError) -> Int? {
         guard s.pos < s.end, s.base[s.pos] == UInt8(ascii: "\"") else { throw s.error("expected a string key", found: true) }
         let start = s.pos + 1
         let i = s.firstSpecialStringByte(from: start, limit: min(s.end, start + 17))
         guard i < s.end, i - start <= 16, s.base[i] == UInt8(ascii: "\"") else {
             let (key, print) = try parseKey(&s)
-            return projection.index(of: key, print)
+            return slowMatch(key, print)
         }
         let length = i - start
         let print = start + 16 <= s.end ? KeyPrint(loading: s.base + start, length) : KeyPrint(s.base + start, length)
@@ -333,7 +348,7 @@ extension JSONParser {
     }
 
     /// Skips one value; whether its bytes are exactly what ``JSON/write(_:into:)`` would print.
-    private mutating func skipCanonical(_ s: inout Scanner) throws(JSONError) -> Bool {
+    mutating func skipCanonical(_ s: inout Scanner) throws(JSONError) -> Bool {
         guard s.pos < s.end else { throw s.error("expected a value", found: true) }
         let start = s.pos
         switch s.base[s.pos] {
