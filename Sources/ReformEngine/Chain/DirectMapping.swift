@@ -15,6 +15,9 @@ final class DirectMapping {
     /// What turns a qualifying line into output lines: a mapping's or compiled chain's encoder
     /// or, for a plugin chain, a field reformer's (exactly one is set).
     private var mapping: LineEncoder?
+    /// Whether ``mapping`` is set: asking `mapping != nil` per line copied the whole encoder
+    /// (every array of a compiled chain retained and released), as `!= nil` takes its operand by value.
+    private let hasMapping: Bool
     private var fields: FieldReformerEncoder?
     private let file: OutputFile?
     private let table: TableDirect?
@@ -30,6 +33,7 @@ final class DirectMapping {
 
     private init(mapping: LineEncoder?, fields: FieldReformerEncoder?, file: OutputFile?, table: TableDirect? = nil) {
         self.mapping = mapping
+        hasMapping = mapping != nil
         self.fields = fields
         self.file = file
         self.table = table
@@ -73,7 +77,7 @@ final class DirectMapping {
         var out: [UInt8] = []
         swap(&out, &file.buffer)
         let records: Int?
-        if mapping != nil {
+        if hasMapping {
             records = mapping?.encode(line, into: &out)
         } else {
             records = fields?.encode(line, into: &out) == true ? 1 : nil
@@ -101,7 +105,7 @@ struct LineEncoder {
     /// What each reformer of the chain did with the lines encoded so far, in chain order (rows
     /// have no reformers before them).
     var stageCounts: [ChainRunner.StageCounts] {
-        if rows != nil { return [] }
+        if case .some = rows { return [] }
         return chain?.stageCounts ?? [ChainRunner.StageCounts(recordsIn: mapped, recordsOut: mapped)]
     }
 

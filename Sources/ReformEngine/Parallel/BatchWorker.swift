@@ -21,6 +21,8 @@ final class BatchWorker: @unchecked Sendable {
     private let stageSuffixes: [String]
     private let encodesBytes: [Bool]
     private var direct: LineEncoder?
+    /// Whether ``direct`` is set, known without copying the encoder as `direct != nil` would.
+    private let hasDirect: Bool
     private let prefix: ChainPrefix?
     /// What each reformer did with the lines the fast path or the compiled start took (see
     /// ``LineEncoder/stageCounts``).
@@ -45,6 +47,7 @@ final class BatchWorker: @unchecked Sendable {
         stageSuffixes = outputs.map { output in output.destination.map { " (output \($0))" } ?? "" }
         self.encodesBytes = encodesBytes
         self.direct = direct
+        hasDirect = direct != nil
         let firstChainLength = outputs.first.map { ChainRunner.perRecordStages($0.chain) } ?? 0
         self.prefix = direct == nil && prefix.map { $0.stages <= firstChainLength } == true ? prefix : nil
         self.projection = projection
@@ -96,7 +99,7 @@ final class BatchWorker: @unchecked Sendable {
             result.events.append(tooLong(sequence: sequence, lineNumber: lineNumber))
             return
         }
-        if direct != nil, let written = direct?.encode(line, into: &result.bytes[0]) {
+        if hasDirect, let written = direct?.encode(line, into: &result.bytes[0]) {
             result.direct += written
             return
         }
