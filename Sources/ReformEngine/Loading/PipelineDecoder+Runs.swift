@@ -124,17 +124,17 @@ extension PipelineDecoder {
             }
         }
         let (chain, keys) = checkChain(names, managers: managers, reformers: reformers, what)
-        if let settings, settings["sqlite"] != nil {
+        if let settings, settings["sqlite"] != nil || settings["postgres"] != nil {
             // A table that cannot be loaded has its errors already; no stand-in output is made.
             guard let table = decodeTable(settings, chain: chain, keys: keys, managers: managers, what) else { return nil }
             return OutputPlan(
                 chain: chain, rows: nil, format: nil, path: nil, keys: keys?.constants, byteOrderMark: false, table: table,
                 location: chainSource.node.location)
         }
-        for key in PipelineDecoder.tableOutputKeys.dropFirst() {
+        for key in PipelineDecoder.tableOutputKeys.dropFirst(2) {
             if let entry = settings?.entry(key) {
                 context.error(
-                    "'\(key)' of an output of \(what) is for table outputs; add 'sqlite: PATH' (the database file), or remove it",
+                    "'\(key)' of an output of \(what) is for table outputs; add 'sqlite: PATH' (the database file) or 'postgres: URL', or remove it",
                     at: entry.keyLocation)
             }
         }

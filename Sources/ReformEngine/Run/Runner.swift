@@ -119,6 +119,7 @@ public struct Runner: Sendable {
         var paths = PathCollisions()
         for (index, output) in plan.outputs.enumerated() {
             if let table = output.table {
+                guard table.engine == .sqlite else { continue }
                 // Tables of one database share it: it is named once.
                 let database = OutputRuntime.resolve(table.database, options: options)
                 guard !paths.writes.contains(where: { $0.path == database }) else { continue }

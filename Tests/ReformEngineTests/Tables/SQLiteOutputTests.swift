@@ -357,8 +357,8 @@ import Testing
                     + "but its last reformer, 'raw', declares none; end the chain with a reformer that declares 'keys:'",
                 "p.yaml:10:71: error: the sqlite output of run 'default' has mode: upsert, which needs 'key': the keys that identify "
                     + "a row, as in key: [id]",
-                "p.yaml:11:55: error: 'table' of run 'default' must be a table name, and names starting with sqlite_ belong to "
-                    + "SQLite; give one such as listings",
+                "p.yaml:11:55: error: 'table' of run 'default' must be a table name, and names starting with sqlite_, pg_ or _reform_ "
+                    + "belong to SQLite, PostgreSQL and Reform; give one such as listings",
                 "p.yaml:11:85: error: 'key' of run 'default' names 'nme', which is not one of the chain's keys; did you mean 'name'? "
                     + "(its keys: id, name)",
                 "p.yaml:11:100: error: 'types' of run 'default' names 'idd', which is not one of the chain's keys; did you mean 'id'? "

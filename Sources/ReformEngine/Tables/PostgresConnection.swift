@@ -1,0 +1,164 @@
+import CLibPQ
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One connection to a PostgreSQL server: statements, queries with text parameters, and the
+/// COPY protocol for loading rows.
+///
+/// A thin layer over libpq (the system `libpq`). Every message it makes has the URL's secrets
+/// hidden (``PostgresURL/redact(_:)``). Not thread-safe: one run's thread uses it.
+final class PostgresConnection {
+    /// The connection string with its secrets hidden (for messages).
+    let displayName: String
+    private let url: PostgresURL
+    private let handle: OpaquePointer
+
+    /// Connects to `url`; the session's time zone is UTC, so that date-times are written and read
+    /// back as the UTC ISO 8601 text `convert: date` makes.
+    init(url: PostgresURL) throws(PostgresError) {
+        self.url = url
+        displayName = url.displayName
+        guard let connection = PQconnectdb(url.connectionString) else {
+            throw PostgresError(sqlState: "", message: "cannot connect to \(url.displayName): libpq is out of memory")
+        }
+        handle = connection
+        guard PQstatus(connection) == CONNECTION_OK else {
+            let reason = url.redact(PostgresConnection.trimmed(PQerrorMessage(connection)))
+            throw PostgresError(
+                sqlState: "08006",
+                message: "cannot connect to \(url.displayName): \(reason) (is the server running, and the URL's host, port, "
+                    + "user, password and database right?)")
+        }
+        try execute("SET TIME ZONE 'UTC'", doing: "cannot set the session's time zone")
+    }
+
+    deinit {
+        PQfinish(handle)
+    }
+
+    /// Runs `sql` (one or more statements without results).
+    func execute(_ sql: String, doing what: @autoclosure () -> String) throws(PostgresError) {
+        let result = PQexec(handle, sql)
+        defer { PQclear(result) }
+        try check(result, doing: what())
+    }
+
+    /// Runs `sql` with `$1`… bound to `parameters` (as text) and returns its rows, each value as
+    /// text (`nil`: NULL).
+    func query(_ sql: String, _ parameters: [String?] = [], doing what: @autoclosure () -> String) throws(PostgresError) -> [[String?]] {
+        let result = PostgresConnection.withCStrings(parameters) { pointers in
+            PQexecParams(handle, sql, Int32(pointers.count), nil, pointers, nil, nil, 0)
+        }
+        defer { PQclear(result) }
+        try check(result, doing: what())
+        return PostgresConnection.rows(of: result)
+    }
+
+    /// Loads `data` (rows in COPY's text format) with `copy` (`COPY t (…) FROM STDIN`): one
+    /// statement, so that several tables can load on one connection in turns.
+    func copy(_ copy: String, data: UnsafeRawBufferPointer, doing what: @autoclosure () -> String) throws(PostgresError) {
+        let started = PQexec(handle, copy)
+        let status = PQresultStatus(started)
+        if status != PGRES_COPY_IN {
+            defer { PQclear(started) }
+            try check(started, doing: what())
+            return
+        }
+        PQclear(started)
+        var offset = 0
+        let chunk = 1 << 20
+        while offset < data.count {
+            let count = min(chunk, data.count - offset)
+            guard let base = data.baseAddress else { break }
+            let sent = PQputCopyData(handle, (base + offset).assumingMemoryBound(to: CChar.self), Int32(count))
+            guard sent == 1 else { break }
+            offset += count
+        }
+        PQputCopyEnd(handle, nil)
+        // The COPY's own result, then the one that ends the command.
+        var failure: PostgresError?
+        while let result = PQgetResult(handle) {
+            do throws(PostgresError) { try check(result, doing: what()) } catch { failure = failure ?? error }
+            PQclear(result)
+        }
+        if let failure { throw failure }
+    }
+
+    /// Sends `sql` and reads its rows one at a time (``nextRow()``), as libpq's single-row mode
+    /// delivers them: a table of any size is read in constant memory.
+    func startRows(_ sql: String, doing what: @autoclosure () -> String) throws(PostgresError) {
+        guard PQsendQuery(handle, sql) == 1 else {
+            throw PostgresError(sqlState: "", message: "\(what()): \(url.redact(PostgresConnection.trimmed(PQerrorMessage(handle))))")
+        }
+        PQsetSingleRowMode(handle)
+    }
+
+    /// One row of the query ``startRows(_:doing:)`` sent: its values as text and each column's
+    /// type (an OID), or `nil` after the last.
+    func nextRow(doing what: @autoclosure () -> String) throws(PostgresError) -> (values: [String?], types: [UInt32])? {
+        guard let result = PQgetResult(handle) else { return nil }
+        defer { PQclear(result) }
+        if PQresultStatus(result) == PGRES_TUPLES_OK {
+            // The end of the rows; the next result is the end of the query.
+            while let rest = PQgetResult(handle) { PQclear(rest) }
+            return nil
+        }
+        try check(result, doing: what())
+        let types = (0..<PQnfields(result)).map { UInt32(PQftype(result, $0)) }
+        return (PostgresConnection.rows(of: result).first ?? [], types)
+    }
+
+    /// Whether the connection is inside a transaction (a failed one included).
+    var inTransaction: Bool {
+        let status = PQtransactionStatus(handle)
+        return status == PQTRANS_INTRANS || status == PQTRANS_INERROR || status == PQTRANS_ACTIVE
+    }
+
+    /// Quotes `name` as an SQL identifier (`"a ""b"""`).
+    static func quoted(_ name: String) -> String {
+        "\"" + name.replacing("\"", with: "\"\"") + "\""
+    }
+
+    /// Quotes `text` as an SQL string literal (`'it''s'`).
+    static func literal(_ text: String) -> String {
+        "'" + text.replacing("'", with: "''") + "'"
+    }
+
+    private func check(_ result: OpaquePointer?, doing what: String) throws(PostgresError) {
+        let status = result.map(PQresultStatus) ?? PGRES_FATAL_ERROR
+        switch status {
+        case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_SINGLE_TUPLE, PGRES_COPY_IN: return
+        default:
+            let state = result.flatMap { PQresultErrorField($0, Int32(UInt8(ascii: "C"))) }.map { String(cString: $0) } ?? ""
+            let message = result.map { PQresultErrorMessage($0) }.map(PostgresConnection.trimmed) ?? ""
+            let reason = message.isEmpty ? PostgresConnection.trimmed(PQerrorMessage(handle)) : message
+            throw PostgresError(sqlState: state, message: "\(what): \(url.redact(reason))")
+        }
+    }
+
+    private static func rows(of result: OpaquePointer?) -> [[String?]] {
+        guard let result else { return [] }
+        let columns = PQnfields(result)
+        return (0..<PQntuples(result)).map { row in
+            (0..<columns).map { column in
+                PQgetisnull(result, row, column) == 1 ? nil : String(cString: PQgetvalue(result, row, column))
+            }
+        }
+    }
+
+    /// libpq's message without `ERROR:  ` and trailing newlines, its lines joined.
+    private static func trimmed(_ message: UnsafeMutablePointer<CChar>?) -> String {
+        guard let message else { return "" }
+        var text = String(cString: message)
+        for prefix in ["ERROR:  ", "FATAL:  "] where text.hasPrefix(prefix) { text = String(text.dropFirst(prefix.count)) }
+        return text.split(separator: "\n").map { $0.trimmingPrefix(" ") }.map(String.init).joined(separator: "; ")
+    }
+
+    private static func withCStrings<R>(_ strings: [String?], _ body: ([UnsafePointer<CChar>?]) -> R) -> R {
+        let copies = strings.map { $0.flatMap { strdup($0) } }
+        defer { for copy in copies { free(copy) } }
+        return body(copies.map { $0.map { UnsafePointer($0) } })
+    }
+}
