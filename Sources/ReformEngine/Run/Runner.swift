@@ -37,7 +37,9 @@ public struct Runner: Sendable {
         } catch {
             throw abandon(state, after: error)
         }
-        try state.incremental?.commit(state.outputs)
+        do throws(RunError) { try state.incremental?.commit(state.outputs, tables: state.tables) } catch {
+            throw abandon(state, after: error)
+        }
         try commit(state)
         return summary(of: state)
     }
@@ -231,8 +233,10 @@ public struct Runner: Sendable {
         var error = error
         // A failure comes between pages (the next one could not be fetched); a signal may come in
         // the middle of one, whose records are then partly written: the last checkpoint stands.
-        if state.incremental != nil, error.code != .output { error.keepsCheckpoint = true }
-        if let incremental = state.incremental, error.code != .output, error.code != .interrupted {
+        // (A run into tables keeps no checkpoint: its rows and state roll back together.)
+        let checkpoints = state.incremental.map { $0.tableState == nil } ?? false
+        if checkpoints, error.code != .output { error.keepsCheckpoint = true }
+        if let incremental = state.incremental, checkpoints, error.code != .output, error.code != .interrupted {
             // What landed before the failure is kept: the next run goes on from here.
             do {
                 try incremental.checkpoint(state.outputs)

@@ -375,7 +375,26 @@ import Testing
             ])
     }
 
-    @Test func anIncrementalRunIntoATableIsRefusedBeforeAnythingIsWritten() async throws {
+    @Test(arguments: [
+        (
+            "sqlite: out/issues.db, table: issues",
+            "output 1 of run 'default' replaces table 'issues', but an incremental run lands only what changed since the last run; "
+                + "set mode: upsert with key: [...] (which also drops the records a lookback lands again), or mode: append"
+        ),
+        (
+            "sqlite: out/issues.db, table: issues, mode: append }\n      - { reform: [issue], path: out/issues.ndjson",
+            "output 2 of run 'default' writes a file, and the run also loads table 'issues': an incremental run keeps its state "
+                + "in one place, committed with its outputs; give it only table outputs of one database, or only files"
+        ),
+        (
+            "sqlite: out/issues.db, table: issues, mode: append }\n      - { reform: [issue], sqlite: out/other.db, table: t, mode: append",
+            "output 2 of run 'default' loads a table of another database than 'issues': an incremental run keeps its state in "
+                + "the tables' database, committed in one transaction with them; load one database per run"
+        ),
+    ])
+    func anIncrementalRunThatCannotKeepItsStateWithItsTableIsRefusedBeforeAnythingIsWritten(output: String, message: String)
+        async throws
+    {
         let harness = try RunHarness()
         try harness.write(
             "p.yaml",
@@ -390,12 +409,12 @@ import Testing
             runs:
               default:
                 outputs:
-                  - { reform: [issue], sqlite: out/issues.db, table: issues, mode: upsert, key: [id] }
+                  - { reform: [issue], \(output) }
             """)
         await #expect {
             try await harness.run("p.yaml", transport: ScriptedTransport())
         } throws: { error in
-            (error as? RunError)?.message.hasPrefix("output 1 of run 'default' loads table 'issues' of out/issues.db; incremental") == true
+            (error as? RunError)?.message == message
         }
         #expect(!harness.exists("out/issues.db"))
     }
