@@ -86,4 +86,11 @@ struct PostgresRoundTripTests {
             cat.stderr
                 == "\(shown)#listing: error: no table 'listing' in \(shown); did you mean 'listings'? (its tables: listings)\n")
     }
+
+    @Test func aKeywordConnectionStringHidesItsPasswordToo() async throws {
+        let cat = try await ReformProcess.run(["cat", "postgres:host=/nonexistent-reform port=1 password=hunter2-secret dbname=x#t"])
+        #expect(cat.status != 0)
+        #expect(!cat.stderr.contains("hunter2-secret"), "\(cat.stderr)")
+        #expect(cat.stderr.hasPrefix("postgres:host=/nonexistent-reform port=1 password=*** dbname=x#t: error: cannot connect to "))
+    }
 }

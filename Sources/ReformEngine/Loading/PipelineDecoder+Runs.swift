@@ -77,10 +77,11 @@ extension PipelineDecoder {
                 }
                 var tables: [String: TablePlan] = [:]
                 for table in outputs.compactMap(\.table) {
-                    let name = FilePaths.canonical(table.database) + "#" + table.name.lowercased()
+                    let database = table.engine == .sqlite ? FilePaths.canonical(table.database) : table.database
+                    let name = table.engine.rawValue + ":" + database + "#" + table.name.lowercased()
                     if let first = tables[name] {
                         context.error(
-                            "two outputs of \(what) load table '\(table.name)' of \(table.database) (the first at line "
+                            "two outputs of \(what) load table '\(table.name)' of \(table.engine == .sqlite ? table.database : PostgresURL(table.database).displayName) (the first at line "
                                 + "\(first.location.line)); give each output a table of its own",
                             at: table.location)
                     }

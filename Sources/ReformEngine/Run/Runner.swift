@@ -145,6 +145,26 @@ public struct Runner: Sendable {
             paths.reads.append(.init(path: InputRange.parse(input)?.path ?? input, what: "a tagged input"))
         }
         try paths.check()
+        try checkPostgresInputs(of: plan)
+    }
+
+    /// Refuses an input that reads a PostgreSQL table the run loads: its read would wait for the
+    /// run's own transaction (which holds the table) forever.
+    private func checkPostgresInputs(of plan: RunPlan) throws(RunError) {
+        for input in options.inputs {
+            guard let address = TableAddress(input.path), address.engine == .postgres else { continue }
+            for (index, output) in plan.outputs.enumerated() {
+                guard let table = output.table, table.engine == .postgres,
+                    let loaded = try? OutputRuntime.database(of: table, options: options),
+                    loaded == address.database, address.table.map({ $0.lowercased() == table.name.lowercased() }) ?? true
+                else { continue }
+                throw RunError(
+                    .pathCollision,
+                    "the input \(address) of manager '\(input.manager)' is table '\(table.name)', which output \(index + 1) of run "
+                        + "'\(plan.name)' loads; a run cannot read the table it is loading: load another table, or copy it first",
+                    manager: input.manager)
+            }
+        }
     }
 
     /// The outputs (each with its chain and temporary file) and the dead-letter file of `plan`.

@@ -40,6 +40,7 @@ final class PostgresConnection {
 
     /// Runs `sql` (one or more statements without results).
     func execute(_ sql: String, doing what: @autoclosure () -> String) throws(PostgresError) {
+        try endCopy()
         let result = PQexec(handle, sql)
         defer { PQclear(result) }
         try check(result, doing: what())
@@ -48,6 +49,7 @@ final class PostgresConnection {
     /// Runs `sql` with `$1`… bound to `parameters` (as text) and returns its rows, each value as
     /// text (`nil`: NULL).
     func query(_ sql: String, _ parameters: [String?] = [], doing what: @autoclosure () -> String) throws(PostgresError) -> [[String?]] {
+        try endCopy()
         let result = PostgresConnection.withCStrings(parameters) { pointers in
             PQexecParams(handle, sql, Int32(pointers.count), nil, pointers, nil, nil, 0)
         }
@@ -56,31 +58,42 @@ final class PostgresConnection {
         return PostgresConnection.rows(of: result)
     }
 
-    /// Loads `data` (rows in COPY's text format) with `copy` (`COPY t (…) FROM STDIN`): one
-    /// statement, so that several tables can load on one connection in turns.
+    /// The COPY in progress (its statement and what it loads, for messages), if any.
+    private var openCopy: (sql: String, what: String)?
+
+    /// Sends `data` (rows in COPY's text format) with `copy` (`COPY t (…) FROM STDIN`). The
+    /// COPY stays open while the same statement sends more, so the server loads one batch while
+    /// the next is made; another COPY, any other statement, and ``endCopy()`` end it (tables of
+    /// one database take turns on its connection).
     func copy(_ copy: String, data: UnsafeRawBufferPointer, doing what: @autoclosure () -> String) throws(PostgresError) {
-        let started = PQexec(handle, copy)
-        let status = PQresultStatus(started)
-        if status != PGRES_COPY_IN {
-            defer { PQclear(started) }
-            try check(started, doing: what())
-            return
+        if openCopy?.sql != copy {
+            try endCopy()
+            let started = PQexec(handle, copy)
+            guard PQresultStatus(started) == PGRES_COPY_IN else {
+                defer { PQclear(started) }
+                try check(started, doing: what())
+                return
+            }
+            PQclear(started)
+            openCopy = (copy, what())
         }
-        PQclear(started)
-        var offset = 0
-        let chunk = 1 << 20
-        while offset < data.count {
-            let count = min(chunk, data.count - offset)
-            guard let base = data.baseAddress else { break }
-            let sent = PQputCopyData(handle, (base + offset).assumingMemoryBound(to: CChar.self), Int32(count))
-            guard sent == 1 else { break }
-            offset += count
+        guard let base = data.baseAddress, !data.isEmpty else { return }
+        if PQputCopyData(handle, base.assumingMemoryBound(to: CChar.self), Int32(data.count)) != 1 {
+            // The server refused the COPY (a bad row): its message comes with the end.
+            try endCopy()
+            throw PostgresError(sqlState: "", message: "\(what()): \(url.redact(PostgresConnection.trimmed(PQerrorMessage(handle))))")
         }
+    }
+
+    /// Ends the COPY in progress, if any, and throws the server's message when it failed.
+    func endCopy() throws(PostgresError) {
+        guard let open = openCopy else { return }
+        openCopy = nil
         PQputCopyEnd(handle, nil)
         // The COPY's own result, then the one that ends the command.
         var failure: PostgresError?
         while let result = PQgetResult(handle) {
-            do throws(PostgresError) { try check(result, doing: what()) } catch { failure = failure ?? error }
+            do throws(PostgresError) { try check(result, doing: open.what) } catch { failure = failure ?? error }
             PQclear(result)
         }
         if let failure { throw failure }

@@ -2,9 +2,10 @@ import ReformSDK
 
 /// Loads one table's rows on a PostgreSQL connection with the COPY protocol.
 ///
-/// Rows are encoded in COPY's text format into a buffer that is sent, as one `COPY … FROM
-/// STDIN`, when it is full and when the run finishes: tables of one database share its
-/// connection (and transaction) and take turns. An upsert copies into a temporary table, with
+/// Rows are encoded in COPY's text format into a buffer that is sent when it is full and when
+/// the run finishes, on a `COPY … FROM STDIN` kept open between batches (the server loads one
+/// while the next is encoded); tables of one database share its connection (and transaction)
+/// and take turns, each turn a COPY of its own. An upsert copies into a temporary table, with
 /// each row's arrival number, and merges it at the end (``finish()``): the latest record of a key
 /// wins, the rest of the key's records are gone.
 final class PostgresCopy {
@@ -19,7 +20,7 @@ final class PostgresCopy {
     private let isJSON: [Bool]
     private var arrival = 0
     /// Send when the buffer holds this much.
-    private static let batchBytes = 4 << 20
+    private static let batchBytes = 1 << 20
 
     /// Prepares `plan`'s table on `connection` (checked or created; emptied for `mode: replace`,
     /// with a temporary table beside it for `mode: upsert`).
@@ -103,10 +104,11 @@ final class PostgresCopy {
         try result.get()
     }
 
-    /// Sends the last rows; for an upsert, merges the temporary table into the table, the latest
-    /// record of each key winning.
+    /// Sends the last rows and ends the COPY; for an upsert, merges the temporary table into the
+    /// table, the latest record of each key winning.
     func finish() throws(PostgresError) {
         try flush()
+        try connection.endCopy()
         guard let staging else { return }
         let columns = plan.columns.map { PostgresConnection.quoted($0.name) }
         let key = plan.key.map(PostgresConnection.quoted).joined(separator: ", ")

@@ -20,7 +20,7 @@ struct PostgresKillTests {
         try db.execute(#"CREATE TABLE listings ("kID" bigint, "kName" text); INSERT INTO listings VALUES (1, 'kept')"#)
         let folder = try TemporaryFolder()
         let pipeline = try folder.write("p.yaml", Self.yaml)
-        // More than one COPY batch (4 MiB) from a, so rows reach the server before the run waits on b.
+        // More than one COPY batch (1 MiB) from a, so rows reach the server before the run waits on b.
         let name = String(repeating: "x", count: 300)
         try folder.write("a.ndjson", (1...20_000).map { #"{"id": \#($0), "name": "\#(name)"}"# + "\n" }.joined())
         // Manager b reads a FIFO nobody writes to: the run has sent a's rows and waits there.

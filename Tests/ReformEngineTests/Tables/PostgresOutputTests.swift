@@ -233,6 +233,23 @@ struct PostgresOutputTests {
         #expect(summary.written.map(\.output).allSatisfy { !$0.contains(secret) && $0.contains("postgres:***@") })
     }
 
+    @Test func readingTheTableTheRunLoadsIsRefused() async throws {
+        let database = try PostgresServer.database()
+        let harness = try RunHarness()
+        try harness.write("p.yaml", Self.pipeline("table: listings"))
+        try await Self.run(harness, database, rent: [Self.record(1, "loft")])
+        var options = RunOptions()
+        options.inputs = [("rent", database.url + "#listings")]
+        options.environment = ["PG_URL": database.url]
+        await #expect {
+            try await harness.run("p.yaml", options: options)
+        } throws: { error in
+            (error as? RunError)?.message
+                == "the input \(database.url)#listings of manager 'rent' is table 'listings', which output 1 of run 'default' loads; "
+                + "a run cannot read the table it is loading: load another table, or copy it first"
+        }
+    }
+
     @Test func anUnsetVariableInTheURLIsAnErrorBeforeAnythingIsLoaded() async throws {
         let harness = try RunHarness()
         try harness.write("p.yaml", Self.pipeline("table: listings"))
