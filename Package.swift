@@ -76,7 +76,10 @@ let package = Package(
         // `postgres:` outputs and inputs use the system libpq: its COPY protocol is the fastest way
         // to load rows, and it is one C library Debian ships (postgres-nio would bring an event
         // loop and a connection pool to what is one connection and one transaction per run).
-        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        // Declarations only (no pkg-config, nothing linked): the engine loads libpq.so.5 when a
+        // PostgreSQL table is first used, because linking it (with OpenSSL, Kerberos and LDAP)
+        // cost every run 5.6 MB at start (Tables/LibPQ.swift).
+        .systemLibrary(name: "CLibPQ", providers: [.apt(["libpq-dev"])]),
         // Locks, threads, a blocking executor and the monotonic clock: the one home for them, so the
         // HTTP client below and the engine share them without either reaching into the other.
         .target(name: "ReformConcurrency", swiftSettings: upcomingFeatures),
@@ -123,7 +126,8 @@ let package = Package(
         // The PostgreSQL helper (PostgresServer.swift) starts a throwaway server and checks tables
         // through libpq directly, not through the code it tests.
         .target(
-            name: "ReformTestSupport", dependencies: ["CLibPQ"], path: "Tests/ReformTestSupport", swiftSettings: upcomingFeatures),
+            name: "ReformTestSupport", dependencies: ["CLibPQ"], path: "Tests/ReformTestSupport", swiftSettings: upcomingFeatures,
+            linkerSettings: [.linkedLibrary("pq")]),
         .testTarget(
             name: "ReformEngineTests",
             dependencies: [

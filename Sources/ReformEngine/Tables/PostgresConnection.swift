@@ -14,18 +14,20 @@ final class PostgresConnection {
     let displayName: String
     private let url: PostgresURL
     private let handle: OpaquePointer
+    private let pq: LibPQ
 
     /// Connects to `url`; the session's time zone is UTC, so that date-times are written and read
     /// back as the UTC ISO 8601 text `convert: date` makes.
     init(url: PostgresURL) throws(PostgresError) {
         self.url = url
         displayName = url.displayName
-        guard let connection = PQconnectdb(url.connectionString) else {
+        pq = try LibPQ.shared.get()
+        guard let connection = pq.connectdb(url.connectionString) else {
             throw PostgresError(sqlState: "", message: "cannot connect to \(url.displayName): libpq is out of memory")
         }
         handle = connection
-        guard PQstatus(connection) == CONNECTION_OK else {
-            let reason = url.redact(PostgresConnection.trimmed(PQerrorMessage(connection)))
+        guard pq.status(connection) == CONNECTION_OK else {
+            let reason = url.redact(PostgresConnection.trimmed(pq.errorMessage(connection)))
             throw PostgresError(
                 sqlState: "08006",
                 message: "cannot connect to \(url.displayName): \(reason) (is the server running, and the URL's host, port, "
@@ -35,14 +37,14 @@ final class PostgresConnection {
     }
 
     deinit {
-        PQfinish(handle)
+        pq.finish(handle)
     }
 
     /// Runs `sql` (one or more statements without results).
     func execute(_ sql: String, doing what: @autoclosure () -> String) throws(PostgresError) {
         try endCopy()
-        let result = PQexec(handle, sql)
-        defer { PQclear(result) }
+        let result = pq.exec(handle, sql)
+        defer { pq.clear(result) }
         try check(result, doing: what())
     }
 
@@ -51,11 +53,11 @@ final class PostgresConnection {
     func query(_ sql: String, _ parameters: [String?] = [], doing what: @autoclosure () -> String) throws(PostgresError) -> [[String?]] {
         try endCopy()
         let result = PostgresConnection.withCStrings(parameters) { pointers in
-            PQexecParams(handle, sql, Int32(pointers.count), nil, pointers, nil, nil, 0)
+            pq.execParams(handle, sql, Int32(pointers.count), nil, pointers, nil, nil, 0)
         }
-        defer { PQclear(result) }
+        defer { pq.clear(result) }
         try check(result, doing: what())
-        return PostgresConnection.rows(of: result)
+        return rows(of: result)
     }
 
     /// The COPY in progress (its statement and what it loads, for messages), if any.
@@ -68,20 +70,20 @@ final class PostgresConnection {
     func copy(_ copy: String, data: UnsafeRawBufferPointer, doing what: @autoclosure () -> String) throws(PostgresError) {
         if openCopy?.sql != copy {
             try endCopy()
-            let started = PQexec(handle, copy)
-            guard PQresultStatus(started) == PGRES_COPY_IN else {
-                defer { PQclear(started) }
+            let started = pq.exec(handle, copy)
+            guard pq.resultStatus(started) == PGRES_COPY_IN else {
+                defer { pq.clear(started) }
                 try check(started, doing: what())
                 return
             }
-            PQclear(started)
+            pq.clear(started)
             openCopy = (copy, what())
         }
         guard let base = data.baseAddress, !data.isEmpty else { return }
-        if PQputCopyData(handle, base.assumingMemoryBound(to: CChar.self), Int32(data.count)) != 1 {
+        if pq.putCopyData(handle, base.assumingMemoryBound(to: CChar.self), Int32(data.count)) != 1 {
             // The server refused the COPY (a bad row): its message comes with the end.
             try endCopy()
-            throw PostgresError(sqlState: "", message: "\(what()): \(url.redact(PostgresConnection.trimmed(PQerrorMessage(handle))))")
+            throw PostgresError(sqlState: "", message: "\(what()): \(url.redact(PostgresConnection.trimmed(pq.errorMessage(handle))))")
         }
     }
 
@@ -89,12 +91,12 @@ final class PostgresConnection {
     func endCopy() throws(PostgresError) {
         guard let open = openCopy else { return }
         openCopy = nil
-        PQputCopyEnd(handle, nil)
+        _ = pq.putCopyEnd(handle, nil)
         // The COPY's own result, then the one that ends the command.
         var failure: PostgresError?
-        while let result = PQgetResult(handle) {
+        while let result = pq.getResult(handle) {
             do throws(PostgresError) { try check(result, doing: open.what) } catch { failure = failure ?? error }
-            PQclear(result)
+            pq.clear(result)
         }
         if let failure { throw failure }
     }
@@ -102,30 +104,30 @@ final class PostgresConnection {
     /// Sends `sql` and reads its rows one at a time (``nextRow()``), as libpq's single-row mode
     /// delivers them: a table of any size is read in constant memory.
     func startRows(_ sql: String, doing what: @autoclosure () -> String) throws(PostgresError) {
-        guard PQsendQuery(handle, sql) == 1 else {
-            throw PostgresError(sqlState: "", message: "\(what()): \(url.redact(PostgresConnection.trimmed(PQerrorMessage(handle))))")
+        guard pq.sendQuery(handle, sql) == 1 else {
+            throw PostgresError(sqlState: "", message: "\(what()): \(url.redact(PostgresConnection.trimmed(pq.errorMessage(handle))))")
         }
-        PQsetSingleRowMode(handle)
+        _ = pq.setSingleRowMode(handle)
     }
 
     /// One row of the query ``startRows(_:doing:)`` sent: its values as text and each column's
     /// type (an OID), or `nil` after the last.
     func nextRow(doing what: @autoclosure () -> String) throws(PostgresError) -> (values: [String?], types: [UInt32])? {
-        guard let result = PQgetResult(handle) else { return nil }
-        defer { PQclear(result) }
-        if PQresultStatus(result) == PGRES_TUPLES_OK {
+        guard let result = pq.getResult(handle) else { return nil }
+        defer { pq.clear(result) }
+        if pq.resultStatus(result) == PGRES_TUPLES_OK {
             // The end of the rows; the next result is the end of the query.
-            while let rest = PQgetResult(handle) { PQclear(rest) }
+            while let rest = pq.getResult(handle) { pq.clear(rest) }
             return nil
         }
         try check(result, doing: what())
-        let types = (0..<PQnfields(result)).map { UInt32(PQftype(result, $0)) }
-        return (PostgresConnection.rows(of: result).first ?? [], types)
+        let types = (0..<pq.nfields(result)).map { UInt32(pq.ftype(result, $0)) }
+        return (rows(of: result).first ?? [], types)
     }
 
     /// Whether the connection is inside a transaction (a failed one included).
     var inTransaction: Bool {
-        let status = PQtransactionStatus(handle)
+        let status = pq.transactionStatus(handle)
         return status == PQTRANS_INTRANS || status == PQTRANS_INERROR || status == PQTRANS_ACTIVE
     }
 
@@ -140,23 +142,23 @@ final class PostgresConnection {
     }
 
     private func check(_ result: OpaquePointer?, doing what: String) throws(PostgresError) {
-        let status = result.map(PQresultStatus) ?? PGRES_FATAL_ERROR
+        let status = result.map { pq.resultStatus($0) } ?? PGRES_FATAL_ERROR
         switch status {
         case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_SINGLE_TUPLE, PGRES_COPY_IN: return
         default:
-            let state = result.flatMap { PQresultErrorField($0, Int32(UInt8(ascii: "C"))) }.map { String(cString: $0) } ?? ""
-            let message = result.map { PQresultErrorMessage($0) }.map(PostgresConnection.trimmed) ?? ""
-            let reason = message.isEmpty ? PostgresConnection.trimmed(PQerrorMessage(handle)) : message
+            let state = result.flatMap { pq.resultErrorField($0, Int32(UInt8(ascii: "C"))) }.map { String(cString: $0) } ?? ""
+            let message = result.map { pq.resultErrorMessage($0) }.map(PostgresConnection.trimmed) ?? ""
+            let reason = message.isEmpty ? PostgresConnection.trimmed(pq.errorMessage(handle)) : message
             throw PostgresError(sqlState: state, message: "\(what): \(url.redact(reason))")
         }
     }
 
-    private static func rows(of result: OpaquePointer?) -> [[String?]] {
+    private func rows(of result: OpaquePointer?) -> [[String?]] {
         guard let result else { return [] }
-        let columns = PQnfields(result)
-        return (0..<PQntuples(result)).map { row in
+        let columns = pq.nfields(result)
+        return (0..<pq.ntuples(result)).map { row in
             (0..<columns).map { column in
-                PQgetisnull(result, row, column) == 1 ? nil : String(cString: PQgetvalue(result, row, column))
+                pq.getisnull(result, row, column) == 1 ? nil : pq.getvalue(result, row, column).map { String(cString: $0) }
             }
         }
     }
