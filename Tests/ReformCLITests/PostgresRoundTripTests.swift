@@ -93,4 +93,14 @@ struct PostgresRoundTripTests {
         #expect(!cat.stderr.contains("hunter2-secret"), "\(cat.stderr)")
         #expect(cat.stderr.hasPrefix("postgres:host=/nonexistent-reform port=1 password=*** dbname=x#t: error: cannot connect to "))
     }
+
+    @Test func statsAndDebugLogsNeverShowThePassword() async throws {
+        let database = try PostgresServer.database()
+        let folder = try folder()
+        let url = database.url(password: "hunter2-secret")
+        let run = try await ReformProcess.run(
+            ["run", "p.yaml", "--input", "zufang=z.ndjson", "--stats", "json", "-vv"], environment: ["PG_URL": url], in: folder)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(!(run.stdout + run.stderr).contains("hunter2-secret"))
+    }
 }
