@@ -216,6 +216,60 @@ struct PostgresOutputTests {
         #expect(try db.rows(#"SELECT "kListingName" FROM b WHERE "kListingID" = '1'"#) == ["again"])
     }
 
+    @Test func theFastPathAndParallelWorkersLoadWhatTheGeneralPathLoads() async throws {
+        let yaml = """
+            reform: 1
+            managers: { rent: {} }
+            reformers:
+              listing:
+                keys: { id: kID, name: kName, price: kPrice, open: kOpen, extra: kExtra, when: kWhen }
+                map: { id: id, name: name, price: { path: price, convert: double }, open: open, extra: extra, when: when }
+            runs:
+              default:
+                outputs:
+                  - { reform: [listing], postgres: "${PG_URL}", table: l, mode: upsert, key: [id], types: { id: int, open: bool, when: date } }
+            """
+        let lines = [
+            #"{"id": 1, "name": "plain", "price": 12, "open": true, "extra": "x", "when": "2024-05-01"}"#,
+            #"{"id": 2, "name": "esc \"q\" \u4e0a\n\t\\", "price": 1.5, "open": false, "extra": [1, {"a": null}], "when": 1714521600}"#,
+            #"{"id": 3, "name": "上海 浦东", "price": -7, "open": null, "extra": 123456789012345678, "when": null}"#,
+            #"{"id": "4", "name": null, "price": "2.25", "open": "yes", "extra": true, "when": "2024-05-01T10:00:00Z"}"#,
+            #"{"id": 5, "name": "no price", "open": true, "extra": 1, "when": null}"#,
+            #"{"id": null, "name": "null key", "price": 1, "open": true, "extra": 1, "when": null}"#,
+            #"{"id": "six", "name": "bad key", "price": 1, "open": true, "extra": 1, "when": null}"#,
+            #"{"id": 7, "name": "nul \u0000", "price": 1, "open": 1, "extra": 1, "when": null}"#,
+            #"{"id": 1, "name": "plain, again", "price": 13, "open": false, "extra": "y", "when": "2024-05-02"}"#,
+        ]
+        var tables: [[String]] = []
+        var deadLetters: [[String]] = []
+        for (direct, jobs) in [(true, 1), (false, 1), (true, 2)] {
+            let database = try PostgresServer.database()
+            let harness = try RunHarness()
+            try harness.write("p.yaml", yaml)
+            try harness.write("rent.ndjson", lines.map { $0 + "\n" }.joined())
+            var options = RunOptions()
+            options.inputs = [("rent", harness.path("rent.ndjson"))]
+            options.environment = ["PG_URL": database.url]
+            options.directWrites = direct
+            options.jobs = jobs
+            options.batchSize = 300
+            let summary = try await harness.run("p.yaml", options: options)
+            #expect(direct && jobs == 1 ? summary.writtenDirectly > 0 : summary.writtenDirectly == 0)
+            tables.append(try database.client().rows(#"SET TIME ZONE 'UTC'; SELECT * FROM l ORDER BY "kID""#))
+            deadLetters.append(try harness.lines("reform-dead-letter.ndjson").map { $0.replacing(harness.folder, with: "") })
+        }
+        #expect(tables[0] == tables[1] && tables[0] == tables[2])
+        #expect(deadLetters[0] == deadLetters[1] && deadLetters[0] == deadLetters[2])
+        #expect(
+            tables[0] == [
+                "1|plain, again|13|f|y|2024-05-02 00:00:00+00",
+                "2|esc \"q\" 上\n\t\\|1.5|f|[1,{\"a\":null}]|2024-05-01 00:00:00+00",
+                "3|上海 浦东|-7|NULL|123456789012345678|NULL",
+                "4|NULL|2.25|t|true|2024-05-01 10:00:00+00",
+            ])
+        #expect(deadLetters[0].count == 4, "no price, a null key, a key that is no int, a NUL in text")
+    }
+
     @Test func thePasswordIsNeverPrinted() async throws {
         let database = try PostgresServer.database()
         let harness = try RunHarness()
