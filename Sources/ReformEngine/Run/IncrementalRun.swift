@@ -85,10 +85,12 @@ final class IncrementalRun {
         let tableState = try IncrementalRun.tableState(of: runPlan, runner: runner)
         self.tableState = tableState
         let path = StateStore.path(of: runner.pipeline, options: options)
-        var store = options.fullRefresh ? StateStore(path: path, document: Object()) : try StateStore.load(path: path)
+        var store: StateStore
         if let tableState {
             // The state is the table's: the state file is neither read nor written.
             store = StateStore(path: path, document: options.fullRefresh ? Object() : ["managers": .object(try tableState.load())])
+        } else {
+            store = options.fullRefresh ? StateStore(path: path, document: Object()) : try StateStore.load(path: path)
         }
         for (index, plan) in runPlan.outputs.enumerated() {
             if plan.table != nil { continue }
