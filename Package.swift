@@ -73,6 +73,13 @@ let package = Package(
         // more to build in CI, and prepared statements and transactions are all the engine needs
         // (GRDB would add a Swift dependency for query building and observation we do not use).
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // `postgres:` outputs and inputs use the system libpq: its COPY protocol is the fastest way
+        // to load rows, and it is one C library Debian ships (postgres-nio would bring an event
+        // loop and a connection pool to what is one connection and one transaction per run).
+        // Declarations only (no pkg-config, nothing linked): the engine loads libpq.so.5 when a
+        // PostgreSQL table is first used, because linking it (with OpenSSL, Kerberos and LDAP)
+        // cost every run 5.6 MB at start (Tables/LibPQ.swift).
+        .systemLibrary(name: "CLibPQ", providers: [.apt(["libpq-dev"])]),
         // Locks, threads, a blocking executor and the monotonic clock: the one home for them, so the
         // HTTP client below and the engine share them without either reaching into the other.
         .target(name: "ReformConcurrency", swiftSettings: upcomingFeatures),
@@ -82,7 +89,7 @@ let package = Package(
         .target(
             name: "ReformEngine",
             dependencies: [
-                "ReformYAML", "CZlib", "CSQLite", "ReformConcurrency", "ReformHTTP1", sdk,
+                "ReformYAML", "CZlib", "CSQLite", "CLibPQ", "ReformConcurrency", "ReformHTTP1", sdk,
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -116,7 +123,11 @@ let package = Package(
             swiftSettings: upcomingFeatures),
         .testTarget(name: "ReformYAMLTests", dependencies: ["ReformYAML", sdk], swiftSettings: upcomingFeatures),
         // Helpers every test target shares (running the built `reform`, the project root).
-        .target(name: "ReformTestSupport", path: "Tests/ReformTestSupport", swiftSettings: upcomingFeatures),
+        // The PostgreSQL helper (PostgresServer.swift) starts a throwaway server and checks tables
+        // through libpq directly, not through the code it tests.
+        .target(
+            name: "ReformTestSupport", dependencies: ["CLibPQ"], path: "Tests/ReformTestSupport", swiftSettings: upcomingFeatures,
+            linkerSettings: [.linkedLibrary("pq")]),
         .testTarget(
             name: "ReformEngineTests",
             dependencies: [

@@ -77,10 +77,11 @@ extension PipelineDecoder {
                 }
                 var tables: [String: TablePlan] = [:]
                 for table in outputs.compactMap(\.table) {
-                    let name = FilePaths.canonical(table.database) + "#" + table.name.lowercased()
+                    let database = table.engine == .sqlite ? FilePaths.canonical(table.database) : table.database
+                    let name = table.engine.rawValue + ":" + database + "#" + table.name.lowercased()
                     if let first = tables[name] {
                         context.error(
-                            "two outputs of \(what) load table '\(table.name)' of \(table.database) (the first at line "
+                            "two outputs of \(what) load table '\(table.name)' of \(table.engine == .sqlite ? table.database : PostgresURL(table.database).displayName) (the first at line "
                                 + "\(first.location.line)); give each output a table of its own",
                             at: table.location)
                     }
@@ -124,17 +125,17 @@ extension PipelineDecoder {
             }
         }
         let (chain, keys) = checkChain(names, managers: managers, reformers: reformers, what)
-        if let settings, settings["sqlite"] != nil {
+        if let settings, settings["sqlite"] != nil || settings["postgres"] != nil {
             // A table that cannot be loaded has its errors already; no stand-in output is made.
             guard let table = decodeTable(settings, chain: chain, keys: keys, managers: managers, what) else { return nil }
             return OutputPlan(
                 chain: chain, rows: nil, format: nil, path: nil, keys: keys?.constants, byteOrderMark: false, table: table,
                 location: chainSource.node.location)
         }
-        for key in PipelineDecoder.tableOutputKeys.dropFirst() {
+        for key in PipelineDecoder.tableOutputKeys.dropFirst(2) {
             if let entry = settings?.entry(key) {
                 context.error(
-                    "'\(key)' of an output of \(what) is for table outputs; add 'sqlite: PATH' (the database file), or remove it",
+                    "'\(key)' of an output of \(what) is for table outputs; add 'sqlite: PATH' (the database file) or 'postgres: URL', or remove it",
                     at: entry.keyLocation)
             }
         }

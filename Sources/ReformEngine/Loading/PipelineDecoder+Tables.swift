@@ -1,8 +1,9 @@
 import ReformSDK
 import ReformYAML
 
-/// `{ sqlite: PATH, table: NAME, mode: replace | append | upsert, key: [...], types: {...} }`:
-/// an output that loads its chain's keyed records into an SQL table.
+/// `{ sqlite: PATH, table: NAME, mode: replace | append | upsert, key: [...], types: {...} }`, or
+/// `postgres: URL` instead of `sqlite:`: an output that loads its chain's keyed records into an
+/// SQL table.
 extension PipelineDecoder {
     /// The keys of a table output, besides the chain's `reform`.
     static let tableOutputKeys = PipelineSchema.tableKeys.map(\.name)
@@ -12,8 +13,22 @@ extension PipelineDecoder {
     func decodeTable(
         _ settings: Mapping, chain: [ReformerPlan], keys: KeySet?, managers: [ManagerRef], _ what: String
     ) -> TablePlan? {
-        guard let databaseNode = settings["sqlite"] else { return nil }
-        let output = "the sqlite output of \(what)"
+        let engine: TablePlan.Engine
+        let databaseNode: YAMLNode
+        switch (settings["sqlite"], settings["postgres"]) {
+        case (let node?, nil):
+            (engine, databaseNode) = (.sqlite, node)
+        case (nil, let node?):
+            (engine, databaseNode) = (.postgres, node)
+        case (_?, _?):
+            context.error(
+                "an output of \(what) has both 'sqlite' and 'postgres'; an output loads one table: declare two outputs",
+                at: settings.entry("postgres")?.keyLocation ?? settings.node.location)
+            return nil
+        case (nil, nil):
+            return nil
+        }
+        let output = "the \(engine.rawValue) output of \(what)"
         for other in ["rows", "format", "path"] {
             if let entry = settings.entry(other) {
                 context.error(
@@ -22,19 +37,37 @@ extension PipelineDecoder {
                     at: entry.keyLocation)
             }
         }
-        let database = context.string(databaseNode, "'sqlite' of \(what)").flatMap { path -> String? in
-            guard !path.isEmpty else {
-                context.error(
-                    "'sqlite' of \(what) must be the database file's path, as in sqlite: out/listings.db", at: databaseNode.location)
-                return nil
+        let database: String?
+        switch engine {
+        case .sqlite:
+            database = context.string(databaseNode, "'sqlite' of \(what)").flatMap { path -> String? in
+                guard !path.isEmpty else {
+                    context.error(
+                        "'sqlite' of \(what) must be the database file's path, as in sqlite: out/listings.db", at: databaseNode.location)
+                    return nil
+                }
+                return checkedOutputPath(path, what, at: databaseNode.location)
             }
-            return checkedOutputPath(path, what, at: databaseNode.location)
+        case .postgres:
+            // Kept as written: `${VAR}` references (the password) are resolved when the run connects.
+            database = context.template(databaseNode, "'postgres' of \(what)").flatMap { url -> String? in
+                guard !url.description.isEmpty else {
+                    context.error(
+                        "'postgres' of \(what) must be the server's URL, as in postgres: postgres://reform:${PGPASSWORD}@localhost/reform",
+                        at: databaseNode.location)
+                    return nil
+                }
+                return url.description
+            }
         }
         var tableName: String?
         if let node = context.requireKey("table", in: settings, output), let name = context.string(node, "'table' of \(what)") {
-            if name.isEmpty || name.lowercased().hasPrefix("sqlite_") {
+            if name.isEmpty || name.lowercased().hasPrefix("sqlite_") || name.lowercased().hasPrefix("pg_")
+                || name.lowercased().hasPrefix("_reform_")
+            {
                 context.error(
-                    "'table' of \(what) must be a table name, and names starting with sqlite_ belong to SQLite; give one such as listings",
+                    "'table' of \(what) must be a table name, and names starting with sqlite_, pg_ or _reform_ belong to SQLite, "
+                        + "PostgreSQL and Reform; give one such as listings",
                     at: node.location)
             } else {
                 tableName = name
@@ -124,7 +157,7 @@ extension PipelineDecoder {
         }
         guard let database, let tableName else { return nil }
         return TablePlan(
-            database: database, name: tableName, mode: mode, columns: columns, key: mode == .upsert ? keyColumns : [],
+            engine: engine, database: database, name: tableName, mode: mode, columns: columns, key: mode == .upsert ? keyColumns : [],
             location: settings.node.location)
     }
 

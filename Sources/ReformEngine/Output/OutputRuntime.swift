@@ -45,8 +45,7 @@ struct OutputRuntime {
         if let table = plan.table {
             do {
                 let loader = try TableLoader(
-                    table, path: OutputRuntime.resolve(table.database, options: options),
-                    transactions: transactions)
+                    table, database: try OutputRuntime.database(of: table, options: options), transactions: transactions)
                 self.table = loader
                 displayName = loader.displayName
             } catch {
@@ -102,6 +101,21 @@ struct OutputRuntime {
         guard plan.table == nil else { return nil }
         guard let declared = plan.path else { return options.outputPath }
         return resolve(declared, options: options)
+    }
+
+    /// The database `table` loads: an SQLite file resolved like other output paths, or a
+    /// PostgreSQL URL with its `${VAR}` references resolved from the run's environment.
+    static func database(of table: TablePlan, options: RunOptions) throws(OutputError) -> String {
+        switch table.engine {
+        case .sqlite:
+            return resolve(table.database, options: options)
+        case .postgres:
+            do throws(InterpolationError) {
+                return try InterpolatedString(parsing: table.database).resolve(in: options.environment, secret: true)
+            } catch {
+                throw OutputError(path: table.database, message: "cannot connect to table '\(table.name)': \(error.message)")
+            }
+        }
     }
 
     /// A declared output path (a file or a database): under ``RunOptions/outputFolder`` when set,
@@ -173,6 +187,7 @@ struct OutputRuntime {
             rowList = list
         }
         try writer?.finish()
+        try table?.finish()
     }
 
     private mutating func drain(deadLetter: DeadLetter, inputName: String?) throws(OutputError) {

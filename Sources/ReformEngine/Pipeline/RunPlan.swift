@@ -44,5 +44,7 @@ extension OutputPlan {
 
     /// Where the output goes as declared, for dead-letter entries: its `path`, or `DATABASE#TABLE`;
     /// `nil` for standard output.
-    var destination: String? { path ?? table.map { $0.database + "#" + $0.name } }
+    var destination: String? {
+        path ?? table.map { ($0.engine == .postgres ? PostgresURL($0.database).displayName : $0.database) + "#" + $0.name }
+    }
 }

@@ -1,6 +1,7 @@
 public import ReformYAML
 
-/// An SQL table an output loads its records into (`{ sqlite: PATH, table: NAME, mode, key, types }`).
+/// An SQL table an output loads its records into (`{ sqlite: PATH, table: NAME, mode, key, types }`,
+/// or `{ postgres: URL, … }`).
 ///
 /// The columns are the chain's declared keys in declared order, named by their constants (the
 /// names consumers of every other output read), each with a type declared in `types:` or
@@ -17,7 +18,19 @@ public struct TablePlan: Sendable {
         case upsert
     }
 
-    /// The database file, relative to the working folder (confined to it like other output paths).
+    /// The database system that holds the table.
+    public enum Engine: String, Sendable, CaseIterable {
+        /// An SQLite database file (the system `libsqlite3`).
+        case sqlite
+        /// A PostgreSQL server (the system `libpq`), loaded with the COPY protocol.
+        case postgres
+    }
+
+    /// SQLite or PostgreSQL.
+    public let engine: Engine
+    /// For SQLite, the database file, relative to the working folder (confined to it like other
+    /// output paths); for PostgreSQL, the connection URL as written, its `${VAR}` references
+    /// unresolved until the run (so that no secret sits in the plan).
     public let database: String
     /// The table's name.
     public let name: String
@@ -60,7 +73,20 @@ public enum ColumnType: String, Sendable, CaseIterable {
     /// Any value as compact JSON text (`JSON`): for arrays and objects.
     case json
 
-    /// The type the column is declared with in `CREATE TABLE`.
+    /// The type a PostgreSQL column is created with: `bigint`, `double precision`, `boolean`,
+    /// `text`, `timestamptz` (dates are UTC date-times), `jsonb`.
+    public var postgresType: String {
+        switch self {
+        case .int: "bigint"
+        case .double: "double precision"
+        case .bool: "boolean"
+        case .text: "text"
+        case .date: "timestamptz"
+        case .json: "jsonb"
+        }
+    }
+
+    /// The type the column is declared with in SQLite's `CREATE TABLE`.
     public var sqlType: String {
         switch self {
         case .int: "INTEGER"

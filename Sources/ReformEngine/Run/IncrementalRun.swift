@@ -45,6 +45,9 @@ final class IncrementalRun {
     }
 
     private(set) var store: StateStore
+    /// Where the state is kept when the run's outputs are tables: in their database, committed
+    /// in their transaction (no state file, no checkpoints).
+    let tableState: TableStateStore?
     /// Whether the outputs are appended to (else replaced through staging files).
     let appending: Bool
     /// Whether the last run stopped at a checkpoint and this one goes on from it.
@@ -79,17 +82,18 @@ final class IncrementalRun {
         let outputs = runPlan.outputs.enumerated().compactMap { index, plan in
             OutputRuntime.path(of: plan, options: options).map { (index, $0) }
         }
+        let tableState = try IncrementalRun.tableState(of: runPlan, runner: runner)
+        self.tableState = tableState
         let path = StateStore.path(of: runner.pipeline, options: options)
-        var store = options.fullRefresh ? StateStore(path: path, document: Object()) : try StateStore.load(path: path)
+        var store: StateStore
+        if let tableState {
+            // The state is the table's: the state file is neither read nor written.
+            store = StateStore(path: path, document: options.fullRefresh ? Object() : ["managers": .object(try tableState.load())])
+        } else {
+            store = options.fullRefresh ? StateStore(path: path, document: Object()) : try StateStore.load(path: path)
+        }
         for (index, plan) in runPlan.outputs.enumerated() {
-            if let table = plan.table {
-                throw RunError(
-                    .output,
-                    "output \(index + 1) of run '\(runPlan.name)' loads table '\(table.name)' of \(table.database); incremental "
-                        + "managers save their state beside file outputs, and committing it in the table's transaction is not "
-                        + "supported yet: write an ndjson file from this run, and load it into the table with a run of its own "
-                        + "(reform run --input MANAGER=FILE)")
-            }
+            if plan.table != nil { continue }
             let format = (plan.path == nil ? options.format : nil) ?? plan.format ?? (plan.rows != nil ? .table : .ndjson)
             guard format == .ndjson || format == .csv || OutputRuntime.path(of: plan, options: options) == nil else {
                 throw RunError(
@@ -162,6 +166,38 @@ final class IncrementalRun {
                     from: member.value.objectValue ?? Object(), resuming: resuming, format: plans[manager]?.format ?? .opaque)
             }
         }
+    }
+
+    /// Where a run whose outputs are tables keeps its state (`nil` for file outputs); throws when
+    /// its outputs mix tables with files or databases, or a table would be replaced.
+    private static func tableState(of runPlan: RunPlan, runner: Runner) throws(RunError) -> TableStateStore? {
+        let tables = runPlan.outputs.compactMap(\.table)
+        guard let first = tables.first else { return nil }
+        for (index, plan) in runPlan.outputs.enumerated() {
+            let what = "output \(index + 1) of run '\(runPlan.name)'"
+            guard let table = plan.table else {
+                throw RunError(
+                    .output,
+                    "\(what) writes a file, and the run also loads table '\(first.name)': an incremental run keeps its state in "
+                        + "one place, committed with its outputs; give it only table outputs of one database, or only files")
+            }
+            guard table.engine == first.engine, table.database == first.database else {
+                throw RunError(
+                    .output,
+                    "\(what) loads a table of another database than '\(first.name)': an incremental run keeps its state in the "
+                        + "tables' database, committed in one transaction with them; load one database per run")
+            }
+            guard table.mode != .replace else {
+                throw RunError(
+                    .output,
+                    "\(what) replaces table '\(table.name)', but an incremental run lands only what changed since the last run; "
+                        + "set mode: upsert with key: [...] (which also drops the records a lookback lands again), or mode: append")
+            }
+        }
+        let database: String
+        do { database = try OutputRuntime.database(of: first, options: runner.options) } catch { throw RunError(error) }
+        return TableStateStore(
+            engine: first.engine, database: database, pipeline: StateStore.stateName(of: runner.pipeline, options: runner.options))
     }
 
     /// The hidden file a replacing run writes `path` to before renaming it into place.
@@ -299,6 +335,8 @@ final class IncrementalRun {
     func checkpoint(_ outputs: [OutputRuntime]) throws(RunError) {
         checkpointDue = false
         pagesSinceCheckpoint = 0
+        // Tables commit once, state and rows together: nothing is saved on the way.
+        guard tableState == nil else { return }
         var written = Object()
         for target in targets {
             let bytes: Int
@@ -316,8 +354,20 @@ final class IncrementalRun {
     }
 
     /// Syncs the outputs, saves the final state (bookmarks moved on, no checkpoint), then puts
-    /// staging files in place.
-    func commit(_ outputs: [OutputRuntime]) throws(RunError) {
+    /// staging files in place; for table outputs, writes the state into their open transaction
+    /// (`tables`), which the run then commits.
+    func commit(_ outputs: [OutputRuntime], tables: DatabaseTransactions) throws(RunError) {
+        if let tableState {
+            var store = store
+            for (manager, partitions) in progress {
+                for (partition, entry) in partitions {
+                    store.setPartition(partition, of: manager, to: saved(entry, final: true, manager: manager))
+                }
+            }
+            try tableState.save(store.document["managers"]?.objectValue ?? Object(), in: tables)
+            self.store = store
+            return
+        }
         var marks = Object()
         for target in targets {
             do { _ = try outputs[target.output].file?.sync() } catch { throw RunError(error) }

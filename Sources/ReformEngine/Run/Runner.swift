@@ -37,7 +37,9 @@ public struct Runner: Sendable {
         } catch {
             throw abandon(state, after: error)
         }
-        try state.incremental?.commit(state.outputs)
+        do throws(RunError) { try state.incremental?.commit(state.outputs, tables: state.tables) } catch {
+            throw abandon(state, after: error)
+        }
         try commit(state)
         return summary(of: state)
     }
@@ -119,6 +121,7 @@ public struct Runner: Sendable {
         var paths = PathCollisions()
         for (index, output) in plan.outputs.enumerated() {
             if let table = output.table {
+                guard table.engine == .sqlite else { continue }
                 // Tables of one database share it: it is named once.
                 let database = OutputRuntime.resolve(table.database, options: options)
                 guard !paths.writes.contains(where: { $0.path == database }) else { continue }
@@ -142,6 +145,26 @@ public struct Runner: Sendable {
             paths.reads.append(.init(path: InputRange.parse(input)?.path ?? input, what: "a tagged input"))
         }
         try paths.check()
+        try checkPostgresInputs(of: plan)
+    }
+
+    /// Refuses an input that reads a PostgreSQL table the run loads: its read would wait for the
+    /// run's own transaction (which holds the table) forever.
+    private func checkPostgresInputs(of plan: RunPlan) throws(RunError) {
+        for input in options.inputs {
+            guard let address = TableAddress(input.path), address.engine == .postgres else { continue }
+            for (index, output) in plan.outputs.enumerated() {
+                guard let table = output.table, table.engine == .postgres,
+                    let loaded = try? OutputRuntime.database(of: table, options: options),
+                    loaded == address.database, address.table.map({ $0.lowercased() == table.name.lowercased() }) ?? true
+                else { continue }
+                throw RunError(
+                    .pathCollision,
+                    "the input \(address) of manager '\(input.manager)' is table '\(table.name)', which output \(index + 1) of run "
+                        + "'\(plan.name)' loads; a run cannot read the table it is loading: load another table, or copy it first",
+                    manager: input.manager)
+            }
+        }
     }
 
     /// The outputs (each with its chain and temporary file) and the dead-letter file of `plan`.
@@ -230,8 +253,10 @@ public struct Runner: Sendable {
         var error = error
         // A failure comes between pages (the next one could not be fetched); a signal may come in
         // the middle of one, whose records are then partly written: the last checkpoint stands.
-        if state.incremental != nil, error.code != .output { error.keepsCheckpoint = true }
-        if let incremental = state.incremental, error.code != .output, error.code != .interrupted {
+        // (A run into tables keeps no checkpoint: its rows and state roll back together.)
+        let checkpoints = state.incremental.map { $0.tableState == nil } ?? false
+        if checkpoints, error.code != .output { error.keepsCheckpoint = true }
+        if let incremental = state.incremental, checkpoints, error.code != .output, error.code != .interrupted {
             // What landed before the failure is kept: the next run goes on from here.
             do {
                 try incremental.checkpoint(state.outputs)

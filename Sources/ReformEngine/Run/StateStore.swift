@@ -35,11 +35,16 @@ public struct StateStore: Sendable {
         if let statePath = options.statePath { return statePath }
         let plan = pipeline.run(named: options.runName)
         let first = plan?.outputs.lazy.compactMap { OutputRuntime.path(of: $0, options: options) }.first
-        // Runs and shards writing into one folder keep a state each.
+        return defaultPath(pipelineName: stateName(of: pipeline, options: options), firstOutput: first, folder: options.outputFolder)
+    }
+
+    /// The name a run of `pipeline` keeps its state under: the pipeline's, then the run's (when
+    /// not `default`) and the shard's, so runs and shards writing to one place keep a state each.
+    static func stateName(of pipeline: Pipeline, options: RunOptions) -> String {
         var name = pipeline.name
-        if let run = plan?.name, run != "default" { name += "." + run }
+        if let run = pipeline.run(named: options.runName)?.name, run != "default" { name += "." + run }
         if let shard = options.shard, shard.count > 1 { name += ".shard-\(shard.index)-of-\(shard.count)" }
-        return defaultPath(pipelineName: name, firstOutput: first, folder: options.outputFolder)
+        return name
     }
 
     /// The state at `path`; an empty state when there is no file yet.

@@ -26,26 +26,18 @@ extension TableLoader {
                 message: "'\(plan.name)' in \(connection.displayPath) is a \(kind), not a table; give the output another table name")
         }
         let existing = try columns(of: plan.name, on: connection)
-        let wanted = Dictionary(plan.columns.map { ($0.name, affinity(of: $0.type.sqlType)) }, uniquingKeysWith: { a, _ in a })
-        let agrees =
-            existing.count == plan.columns.count
-            && existing.allSatisfy { column in wanted[column.name].map { $0 == affinity(of: column.type) } ?? false }
+        let agrees = TableSchemaCheck.agrees(existing.map { .init(name: $0.name, type: $0.type) }, with: plan) { column, type in
+            affinity(of: column.type.sqlType) == affinity(of: type)
+        }
         guard agrees else {
-            let theirs = existing.map { "\($0.name) \($0.type.isEmpty ? "(no type)" : $0.type)" }.joined(separator: ", ")
-            let ours = plan.columns.map { "\($0.name) \($0.type.sqlType)" }.joined(separator: ", ")
             throw SQLiteError(
                 code: 1,
-                message: "table '\(plan.name)' has the columns (\(theirs)), but the pipeline's are (\(ours)); "
-                    + "reform never alters a table: load another table (table: NAME), or rename or drop this one "
-                    + "(DROP TABLE \(table)) and the run creates it")
+                message: TableSchemaCheck.mismatch(
+                    plan, theirs: existing.map { .init(name: $0.name, type: $0.type) },
+                    ours: plan.columns.map { .init(name: $0.name, type: $0.type.sqlType) }, quotedName: table))
         }
         if plan.mode == .upsert, try !hasUniqueIndex(on: plan.key, of: plan.name, existing: existing, connection: connection) {
-            let index = SQLiteConnection.quoted(plan.name + "_key")
-            throw SQLiteError(
-                code: 1,
-                message: "table '\(plan.name)' has no unique index on (\(plan.key.joined(separator: ", "))), which mode: upsert "
-                    + "matches rows on; reform never alters a table: add one (CREATE UNIQUE INDEX \(index) ON \(table) "
-                    + "(\(plan.key.map(SQLiteConnection.quoted).joined(separator: ", ")))), or load another table")
+            throw SQLiteError(code: 1, message: TableSchemaCheck.noUniqueIndex(plan, quote: SQLiteConnection.quoted))
         }
     }
 

@@ -3,17 +3,19 @@ import ReformSDK
 /// Loads one output's records into its SQL table, inside the run's transaction on the database.
 ///
 /// Made when the run starts: the table is checked against the pipeline's columns (or created),
-/// emptied for `mode: replace`, and one insert (or upsert) statement is prepared. Each record is
-/// then bound and stepped; a value that does not fit its column, a null upsert key or a
-/// constraint the row breaks rejects that record (the caller dead-letters it). The rows become
-/// visible only when ``DatabaseTransactions/commitAll()`` commits.
+/// emptied for `mode: replace`, and one insert (or upsert) statement is prepared (SQLite), or a
+/// COPY made ready (PostgreSQL, ``PostgresCopy``). Each record's values are converted to their
+/// columns' types the same way for both; a value that does not fit its column, a null upsert key
+/// or (SQLite) a constraint the row breaks rejects that record (the caller dead-letters it). The
+/// rows become visible only when ``DatabaseTransactions/commitAll()`` commits.
 final class TableLoader {
     /// The table.
     let plan: TablePlan
     /// `DATABASE#TABLE`, for messages and the run's summary.
     let displayName: String
-    private let connection: SQLiteConnection
-    private let insert: SQLiteStatement
+    /// The database, for messages (a PostgreSQL URL with its secrets hidden).
+    private let databaseName: String
+    private let sink: Sink
     /// The UTF-8 text of one row's text values, bound in place.
     private var text: [UInt8] = []
     /// Where each column's value is: its text in ``text`` or in the input line, a number, or null.
@@ -21,7 +23,14 @@ final class TableLoader {
     /// Whether a column is part of the upsert key, by column index.
     private let isKey: [Bool]
 
-    private enum Slot {
+    /// Where rows go: a prepared insert, or a COPY buffer.
+    private enum Sink {
+        case sqlite(SQLiteStatement)
+        case postgres(PostgresCopy)
+    }
+
+    /// One value of the row being loaded.
+    enum Slot {
         case null
         case int(Int)
         case double(Double)
@@ -31,24 +40,48 @@ final class TableLoader {
         case line(start: Int, count: Int)
     }
 
-    /// The loader of `plan` into the database at `path` (`plan.database` resolved against the
-    /// run's output folder).
-    init(_ plan: TablePlan, path: String, transactions: DatabaseTransactions) throws(OutputError) {
+    /// The loader of `plan` into the database at `database`: for SQLite, `plan.database` resolved
+    /// against the run's output folder; for PostgreSQL, the URL with its references resolved.
+    init(_ plan: TablePlan, database: String, transactions: DatabaseTransactions) throws(OutputError) {
         self.plan = plan
-        displayName = path + "#" + plan.name
-        connection = try transactions.connection(to: path, displayPath: path)
         slots = Array(repeating: .null, count: plan.columns.count)
         isKey = plan.columns.map { plan.key.contains($0.name) }
-        do throws(SQLiteError) {
-            try TableLoader.prepareTable(plan, on: connection)
-            if plan.mode == .replace {
-                try connection.execute("DELETE FROM \(SQLiteConnection.quoted(plan.name))", doing: "cannot empty table '\(plan.name)'")
-            }
-            insert = try connection.prepare(TableLoader.insertSQL(for: plan), doing: "cannot prepare the insert into '\(plan.name)'")
-        } catch {
-            throw OutputError(path: connection.displayPath, message: DatabaseTransactions.explain(error))
-        }
         text.reserveCapacity(4096)
+        switch plan.engine {
+        case .sqlite:
+            let connection = try transactions.connection(to: database, displayPath: database)
+            displayName = database + "#" + plan.name
+            databaseName = database
+            do throws(SQLiteError) {
+                try TableLoader.prepareTable(plan, on: connection)
+                if plan.mode == .replace {
+                    try connection.execute("DELETE FROM \(SQLiteConnection.quoted(plan.name))", doing: "cannot empty table '\(plan.name)'")
+                }
+                sink = .sqlite(
+                    try connection.prepare(TableLoader.insertSQL(for: plan), doing: "cannot prepare the insert into '\(plan.name)'"))
+            } catch {
+                throw OutputError(path: database, message: DatabaseTransactions.explain(error))
+            }
+        case .postgres:
+            let url = PostgresURL(database)
+            let connection = try transactions.connection(to: url)
+            displayName = url.displayName + "#" + plan.name
+            databaseName = url.displayName
+            do throws(PostgresError) {
+                sink = .postgres(try PostgresCopy(plan, connection: connection))
+            } catch {
+                throw OutputError(path: url.displayName, message: error.message)
+            }
+        }
+    }
+
+    /// Sends what is still buffered (PostgreSQL), and merges an upsert: called once, after the
+    /// last record and before the transaction commits.
+    func finish() throws(OutputError) {
+        guard case .postgres(let copy) = sink else { return }
+        do throws(PostgresError) { try copy.finish() } catch {
+            throw OutputError(path: databaseName, message: error.message)
+        }
     }
 
     /// `INSERT INTO t (columns) VALUES (?…)`, and for upsert `ON CONFLICT (key) DO UPDATE` the
@@ -99,6 +132,20 @@ final class TableLoader {
     /// Binds ``slots`` (texts from ``text``, or from `line` for ``Slot/line``) and steps the
     /// insert; returns the rejection when the row breaks a constraint, throws when the database fails.
     private func insertRow(line: UnsafeRawBufferPointer?) throws(OutputError) -> RecordError? {
+        let insert: SQLiteStatement
+        switch sink {
+        case .sqlite(let statement): insert = statement
+        case .postgres(let copy):
+            let appended: Result<RecordError?, PostgresError> = text.withUnsafeBufferPointer { bytes in
+                do throws(PostgresError) { return .success(try copy.append(slots, text: bytes, line: line)) } catch {
+                    return .failure(error)
+                }
+            }
+            switch appended {
+            case .success(let rejection): return rejection
+            case .failure(let error): throw OutputError(path: databaseName, message: error.message)
+            }
+        }
         let stepped: Result<Void, SQLiteError> = text.withUnsafeBufferPointer { bytes in
             bytes.withMemoryRebound(to: CChar.self) { chars in
                 guard let base = chars.baseAddress else { return .success(()) }
@@ -127,7 +174,7 @@ final class TableLoader {
             if error.isConstraint {
                 return RecordError(code: "constraint", message: error.message)
             }
-            throw OutputError(path: connection.displayPath, message: DatabaseTransactions.explain(error))
+            throw OutputError(path: databaseName, message: DatabaseTransactions.explain(error))
         }
         return nil
     }

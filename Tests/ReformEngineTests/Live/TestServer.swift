@@ -106,52 +106,6 @@ final class TestServer: @unchecked Sendable {
     }
 }
 
-/// Starts programs the way a shell does: no signals blocked (test threads block SIGTERM and
-/// SIGINT, and a child inherits that mask), default handlers.
-enum Spawn {
-    /// Starts `arguments[0]` with `arguments`; its standard output goes to `stdout` (a descriptor)
-    /// and standard error to `stderr` when given.
-    static func start(_ arguments: [String], stdout: Int32, stderr: Int32? = nil, environment: [String]? = nil) throws -> pid_t {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, stdout, 1)
-        if let stderr { posix_spawn_file_actions_adddup2(&actions, stderr, 2) }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t()
-        sigemptyset(&none)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        sigaddset(&defaults, SIGTERM)
-        sigaddset(&defaults, SIGINT)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        var envp: [UnsafeMutablePointer<CChar>?]? = environment.map { $0.map { strdup($0) } + [nil] }
-        defer { for pointer in envp ?? [] { free(pointer) } }
-        var child: pid_t = 0
-        let spawned: Int32
-        if var list = envp {
-            spawned = posix_spawn(&child, arguments[0], &actions, &attributes, &argv, &list)
-        } else {
-            spawned = posix_spawn(&child, arguments[0], &actions, &attributes, &argv, environ)
-        }
-        guard spawned == 0 else { throw ServerStartError(output: "posix_spawn \(arguments[0]) failed: \(spawned)") }
-        return child
-    }
-
-    /// Waits for `pid` and returns its exit status (128 + the signal when a signal ended it).
-    static func wait(_ pid: pid_t) -> Int32 {
-        var status: Int32 = 0
-        waitpid(pid, &status, 0)
-        return status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-    }
-}
-
 struct ServerStartError: Error, CustomStringConvertible {
     let output: String
     var description: String { "the test server did not start: \(output)" }

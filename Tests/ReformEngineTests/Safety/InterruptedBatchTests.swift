@@ -1,4 +1,5 @@
 import Foundation
+import ReformTestSupport
 import Testing
 
 /// Ctrl-C, SIGTERM and SIGHUP in the middle of a batch run: no output is written, the dead-letter

@@ -357,8 +357,8 @@ import Testing
                     + "but its last reformer, 'raw', declares none; end the chain with a reformer that declares 'keys:'",
                 "p.yaml:10:71: error: the sqlite output of run 'default' has mode: upsert, which needs 'key': the keys that identify "
                     + "a row, as in key: [id]",
-                "p.yaml:11:55: error: 'table' of run 'default' must be a table name, and names starting with sqlite_ belong to "
-                    + "SQLite; give one such as listings",
+                "p.yaml:11:55: error: 'table' of run 'default' must be a table name, and names starting with sqlite_, pg_ or _reform_ "
+                    + "belong to SQLite, PostgreSQL and Reform; give one such as listings",
                 "p.yaml:11:85: error: 'key' of run 'default' names 'nme', which is not one of the chain's keys; did you mean 'name'? "
                     + "(its keys: id, name)",
                 "p.yaml:11:100: error: 'types' of run 'default' names 'idd', which is not one of the chain's keys; did you mean 'id'? "
@@ -375,7 +375,26 @@ import Testing
             ])
     }
 
-    @Test func anIncrementalRunIntoATableIsRefusedBeforeAnythingIsWritten() async throws {
+    @Test(arguments: [
+        (
+            "sqlite: out/issues.db, table: issues",
+            "output 1 of run 'default' replaces table 'issues', but an incremental run lands only what changed since the last run; "
+                + "set mode: upsert with key: [...] (which also drops the records a lookback lands again), or mode: append"
+        ),
+        (
+            "sqlite: out/issues.db, table: issues, mode: append }\n      - { reform: [issue], path: out/issues.ndjson",
+            "output 2 of run 'default' writes a file, and the run also loads table 'issues': an incremental run keeps its state "
+                + "in one place, committed with its outputs; give it only table outputs of one database, or only files"
+        ),
+        (
+            "sqlite: out/issues.db, table: issues, mode: append }\n      - { reform: [issue], sqlite: out/other.db, table: t, mode: append",
+            "output 2 of run 'default' loads a table of another database than 'issues': an incremental run keeps its state in "
+                + "the tables' database, committed in one transaction with them; load one database per run"
+        ),
+    ])
+    func anIncrementalRunThatCannotKeepItsStateWithItsTableIsRefusedBeforeAnythingIsWritten(output: String, message: String)
+        async throws
+    {
         let harness = try RunHarness()
         try harness.write(
             "p.yaml",
@@ -390,12 +409,12 @@ import Testing
             runs:
               default:
                 outputs:
-                  - { reform: [issue], sqlite: out/issues.db, table: issues, mode: upsert, key: [id] }
+                  - { reform: [issue], \(output) }
             """)
         await #expect {
             try await harness.run("p.yaml", transport: ScriptedTransport())
         } throws: { error in
-            (error as? RunError)?.message.hasPrefix("output 1 of run 'default' loads table 'issues' of out/issues.db; incremental") == true
+            (error as? RunError)?.message == message
         }
         #expect(!harness.exists("out/issues.db"))
     }

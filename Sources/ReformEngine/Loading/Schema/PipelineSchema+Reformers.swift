@@ -123,6 +123,9 @@ extension PipelineSchema {
     /// The keys of an output that loads a table.
     package static let tableKeys = [
         SchemaKey("sqlite", .string(), "A SQLite database file to load the records into (relative to the working folder)."),
+        SchemaKey(
+            "postgres", .string(),
+            "A PostgreSQL server's URL (postgres://user:${PGPASSWORD}@host/db) to load the records into; secrets are redacted."),
         SchemaKey("table", .string(), "The table loaded."),
         SchemaKey("mode", .choice(of: TablePlan.Mode.self), "How the table is loaded (default replace)."),
         SchemaKey("key", .stringOrList, "The keys rows are matched by (mode: upsert)."),
@@ -138,7 +141,7 @@ extension PipelineSchema {
 
     /// `output:` of a run (the chain is the run's `reform`).
     package static let outputSettings = SchemaObject(
-        "outputSettings", "Where an output goes: a file (format, path) or a table (sqlite, table).", keys: fileKeys + tableKeys)
+        "outputSettings", "Where an output goes: a file (format, path) or a table (sqlite or postgres, table).", keys: fileKeys + tableKeys)
 
     /// An entry of `outputs:`: its own chain, and where it goes.
     package static let output = SchemaObject(

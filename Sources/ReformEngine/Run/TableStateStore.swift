@@ -1,0 +1,139 @@
+import ReformSDK
+
+/// Where an incremental run whose outputs are tables keeps its state: the table `_reform_state`
+/// of the same database, one row per pipeline (and run, and shard), manager and partition,
+/// written in the run's transaction with the rows it describes.
+///
+/// A crash or a failure rolls both back, so the table never holds rows without the state that
+/// describes them, nor state without its rows; there are no checkpoints inside the transaction:
+/// a killed run's next run starts again from the last committed bookmark (an upsert on the key
+/// keeps the rows it lands again from doubling).
+struct TableStateStore {
+    /// The state table's name.
+    static let table = "_reform_state"
+
+    /// SQLite or PostgreSQL.
+    let engine: TablePlan.Engine
+    /// The SQLite file, or the PostgreSQL connection string (resolved).
+    let database: String
+    /// The pipeline's state name (its name, the run's and the shard's; as the state file's).
+    let pipeline: String
+
+    /// The saved state of the pipeline's managers, `manager → partition → state` (empty when
+    /// there is none yet).
+    func load() throws(RunError) -> Object {
+        var managers = Object()
+        let rows: [(String, String, String)]
+        switch engine {
+        case .sqlite:
+            rows = try loadSQLite()
+        case .postgres:
+            rows = try loadPostgres()
+        }
+        for (manager, partition, text) in rows {
+            guard case .object(let state)? = try? JSON.parse(Array(text.utf8)) else {
+                throw RunError(
+                    .system,
+                    "\(TableStateStore.table) in \(displayName) holds a state for manager '\(manager)' that is not JSON; "
+                        + "delete its rows (DELETE FROM \(TableStateStore.table) WHERE pipeline = '\(pipeline)') to start from nothing")
+            }
+            var partitions = managers[manager]?.objectValue ?? Object()
+            partitions[partition] = .object(state)
+            managers[manager] = .object(partitions)
+        }
+        return managers
+    }
+
+    /// Replaces the pipeline's state rows with `managers`, inside the run's open transaction on
+    /// the database (created with the table when the run made none).
+    func save(_ managers: Object, in transactions: DatabaseTransactions) throws(RunError) {
+        var rows: [[String?]] = []
+        for manager in managers.members {
+            for partition in manager.value.objectValue?.members ?? [] {
+                rows.append([pipeline, manager.key, partition.key, JSON.compactString(partition.value)])
+            }
+        }
+        let create =
+            "CREATE TABLE IF NOT EXISTS \(TableStateStore.table) (pipeline TEXT NOT NULL, manager TEXT NOT NULL, "
+            + "\"partition\" TEXT NOT NULL, state TEXT NOT NULL, PRIMARY KEY (pipeline, manager, \"partition\"))"
+        do throws(OutputError) {
+            switch engine {
+            case .sqlite:
+                let connection = try transactions.connection(to: database, displayPath: database)
+                do throws(SQLiteError) {
+                    try connection.execute(create, doing: "cannot make the state table")
+                    let delete = try connection.prepare(
+                        "DELETE FROM \(TableStateStore.table) WHERE pipeline = ?1", doing: "cannot replace the saved state")
+                    delete.bindText(1, pipeline)
+                    try delete.step(doing: "cannot replace the saved state")
+                    let insert = try connection.prepare(
+                        "INSERT INTO \(TableStateStore.table) VALUES (?1, ?2, ?3, ?4)", doing: "cannot save the state")
+                    for row in rows {
+                        for (index, value) in row.enumerated() { insert.bindText(Int32(index + 1), value ?? "") }
+                        try insert.step(doing: "cannot save the state")
+                        insert.reset()
+                    }
+                } catch {
+                    throw OutputError(path: database, message: error.message)
+                }
+            case .postgres:
+                let url = PostgresURL(database)
+                let connection = try transactions.connection(to: url)
+                do throws(PostgresError) {
+                    try connection.execute(create, doing: "cannot make the state table")
+                    _ = try connection.query(
+                        "DELETE FROM \(TableStateStore.table) WHERE pipeline = $1", [pipeline], doing: "cannot replace the saved state")
+                    for row in rows {
+                        _ = try connection.query(
+                            "INSERT INTO \(TableStateStore.table) VALUES ($1, $2, $3, $4)", row, doing: "cannot save the state")
+                    }
+                } catch {
+                    throw OutputError(path: url.displayName, message: error.message)
+                }
+            }
+        } catch {
+            throw RunError(error)
+        }
+    }
+
+    /// The database for messages.
+    private var displayName: String { engine == .sqlite ? database : PostgresURL(database).displayName }
+
+    private func loadSQLite() throws(RunError) -> [(String, String, String)] {
+        guard FilePaths.isFile(database) else { return [] }
+        do throws(SQLiteError) {
+            let connection = try SQLiteConnection(path: database, create: false)
+            let exists = try connection.prepare(
+                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1", doing: "cannot read the schema")
+            exists.bindText(1, TableStateStore.table)
+            guard try exists.step(doing: "cannot read the schema") == .row else { return [] }
+            let query = try connection.prepare(
+                "SELECT manager, \"partition\", state FROM \(TableStateStore.table) WHERE pipeline = ?1 ORDER BY rowid",
+                doing: "cannot read the saved state")
+            query.bindText(1, pipeline)
+            var rows: [(String, String, String)] = []
+            while try query.step(doing: "cannot read the saved state") == .row {
+                rows.append((query.text(0), query.text(1), query.text(2)))
+            }
+            return rows
+        } catch {
+            throw RunError(.system, "\(database): \(DatabaseTransactions.explain(error))")
+        }
+    }
+
+    private func loadPostgres() throws(RunError) -> [(String, String, String)] {
+        let url = PostgresURL(database)
+        do throws(PostgresError) {
+            let connection = try PostgresConnection(url: url)
+            let exists = try connection.query(
+                "SELECT to_regclass($1) IS NOT NULL", [TableStateStore.table], doing: "cannot read the schema")
+            guard exists.first?.first == "t" else { return [] }
+            return try connection.query(
+                "SELECT manager, \"partition\", state FROM \(TableStateStore.table) WHERE pipeline = $1 ORDER BY manager, \"partition\"",
+                [pipeline], doing: "cannot read the saved state"
+            ).map { ($0[0] ?? "", $0[1] ?? "", $0[2] ?? "") }
+        } catch {
+            throw RunError(.system, "\(url.displayName): \(error.message)")
+        }
+    }
+}

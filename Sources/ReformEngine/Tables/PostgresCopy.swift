@@ -1,0 +1,188 @@
+import ReformSDK
+
+/// Loads one table's rows on a PostgreSQL connection with the COPY protocol.
+///
+/// Rows are encoded in COPY's text format into a buffer that is sent when it is full and when
+/// the run finishes, on a `COPY … FROM STDIN` kept open between batches (the server loads one
+/// while the next is encoded); tables of one database share its connection (and transaction)
+/// and take turns, each turn a COPY of its own. An upsert copies into a temporary table, with
+/// each row's arrival number, and merges it at the end (``finish()``): the latest record of a key
+/// wins, the rest of the key's records are gone.
+final class PostgresCopy {
+    private let plan: TablePlan
+    private let connection: PostgresConnection
+    /// `COPY target (columns) FROM STDIN`.
+    private let copySQL: String
+    /// The temporary table of an upsert.
+    private let staging: String?
+    private var buffer: [UInt8] = []
+    /// Whether a column is jsonb (by index): its text is JSON, where `\u0000` is a NUL.
+    private let isJSON: [Bool]
+    private var arrival = 0
+    /// Send when the buffer holds this much.
+    private static let batchBytes = 1 << 20
+
+    /// Prepares `plan`'s table on `connection` (checked or created; emptied for `mode: replace`,
+    /// with a temporary table beside it for `mode: upsert`).
+    init(_ plan: TablePlan, connection: PostgresConnection) throws(PostgresError) {
+        self.plan = plan
+        self.connection = connection
+        isJSON = plan.columns.map { $0.isKnown && $0.type == .json }
+        try PostgresSchema.prepareTable(plan, on: connection)
+        let table = PostgresConnection.quoted(plan.name)
+        let columns = plan.columns.map { PostgresConnection.quoted($0.name) }.joined(separator: ", ")
+        switch plan.mode {
+        case .replace:
+            // TRUNCATE is transactional in PostgreSQL: readers see the old rows until the commit.
+            try connection.execute("TRUNCATE \(table)", doing: "cannot empty table '\(plan.name)'")
+            staging = nil
+            copySQL = "COPY \(table) (\(columns)) FROM STDIN"
+        case .append:
+            staging = nil
+            copySQL = "COPY \(table) (\(columns)) FROM STDIN"
+        case .upsert:
+            let temporary = PostgresConnection.quoted("_reform_upsert_" + plan.name)
+            try connection.execute(
+                "CREATE TEMPORARY TABLE \(temporary) ON COMMIT DROP AS SELECT \(columns) FROM \(table) WITH NO DATA; "
+                    + "ALTER TABLE \(temporary) ADD COLUMN \"_reform_arrival\" bigint",
+                doing: "cannot make the upsert's temporary table for '\(plan.name)'")
+            staging = temporary
+            copySQL = "COPY \(temporary) (\(columns), \"_reform_arrival\") FROM STDIN"
+        }
+        buffer.reserveCapacity(PostgresCopy.batchBytes + 64 * 1024)
+    }
+
+    /// Adds one row: each slot's value (texts from `text`, or from `line` for a line slot).
+    /// Returns why the row cannot be loaded instead (text with a NUL character, which PostgreSQL
+    /// text cannot hold); throws when a full buffer cannot be sent.
+    func append(_ slots: [TableLoader.Slot], text: UnsafeBufferPointer<UInt8>, line: UnsafeRawBufferPointer?) throws(PostgresError)
+        -> RecordError?
+    {
+        let mark = buffer.count
+        for (index, slot) in slots.enumerated() {
+            if index > 0 { buffer.append(9) }
+            switch slot {
+            case .null: buffer.append(contentsOf: PostgresCopy.null)
+            case .int(let i): appendInt(i)
+            case .double(let d): buffer.append(contentsOf: "\(d)".utf8)
+            case .text(let start, let count):
+                guard
+                    appendEscaped(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: text[start..<(start + count)])), json: isJSON[index])
+                else {
+                    buffer.removeSubrange(mark...)
+                    return nulRejection(index)
+                }
+            case .line(let start, let count):
+                guard let line, appendEscaped(UnsafeRawBufferPointer(rebasing: line[start..<(start + count)]), json: isJSON[index]) else {
+                    buffer.removeSubrange(mark...)
+                    return nulRejection(index)
+                }
+            }
+        }
+        if staging != nil {
+            arrival += 1
+            buffer.append(9)
+            appendInt(arrival)
+        }
+        buffer.append(10)
+        if buffer.count >= PostgresCopy.batchBytes { try flush() }
+        return nil
+    }
+
+    /// Sends the rows buffered so far.
+    func flush() throws(PostgresError) {
+        guard !buffer.isEmpty else { return }
+        let result: Result<Void, PostgresError> = buffer.withUnsafeBytes { bytes in
+            do throws(PostgresError) {
+                try connection.copy(copySQL, data: bytes, doing: "cannot load rows into '\(plan.name)'")
+                return .success(())
+            } catch {
+                return .failure(error)
+            }
+        }
+        buffer.removeAll(keepingCapacity: true)
+        try result.get()
+    }
+
+    /// Sends the last rows and ends the COPY; for an upsert, merges the temporary table into the
+    /// table, the latest record of each key winning.
+    func finish() throws(PostgresError) {
+        try flush()
+        try connection.endCopy()
+        guard let staging else { return }
+        let columns = plan.columns.map { PostgresConnection.quoted($0.name) }
+        let key = plan.key.map(PostgresConnection.quoted).joined(separator: ", ")
+        let others = columns.filter { !plan.key.map(PostgresConnection.quoted).contains($0) }
+        let update = others.isEmpty ? "NOTHING" : "UPDATE SET " + others.map { "\($0) = EXCLUDED.\($0)" }.joined(separator: ", ")
+        try connection.execute(
+            "INSERT INTO \(PostgresConnection.quoted(plan.name)) (\(columns.joined(separator: ", "))) "
+                + "SELECT DISTINCT ON (\(key)) \(columns.joined(separator: ", ")) FROM \(staging) "
+                + "ORDER BY \(key), \"_reform_arrival\" DESC ON CONFLICT (\(key)) DO \(update)",
+            doing: "cannot upsert the run's rows into '\(plan.name)'")
+    }
+
+    private func nulRejection(_ index: Int) -> RecordError {
+        RecordError(
+            code: "column-type",
+            message: "column \(plan.columns[index].name) of table '\(plan.name)' cannot hold its value: "
+                + "PostgreSQL text cannot hold the NUL character (\\u0000); remove it in the reformer")
+    }
+
+    /// `\N`: NULL in COPY's text format.
+    private static let null: [UInt8] = [92, 78]
+
+    private func appendInt(_ value: Int) {
+        if value < 0 {
+            buffer.append(UInt8(ascii: "-"))
+            if value == Int.min {
+                buffer.append(contentsOf: "9223372036854775808".utf8)
+                return
+            }
+        }
+        var magnitude = value.magnitude
+        var digits:
+            (
+                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                UInt8, UInt8, UInt8
+            ) =
+                (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { bytes in
+            repeat {
+                bytes[19 - count] = UInt8(truncatingIfNeeded: magnitude % 10) &+ 48
+                magnitude /= 10
+                count += 1
+            } while magnitude > 0
+            buffer.append(contentsOf: bytes[(20 - count)...])
+        }
+    }
+
+    /// Appends `bytes` with COPY's escapes (backslash, tab, newline, carriage return); `false`
+    /// for a NUL byte, or in `json` text the escape of one (`\u0000`), which jsonb refuses.
+    private func appendEscaped(_ bytes: UnsafeRawBufferPointer, json: Bool) -> Bool {
+        var start = 0
+        for (offset, byte) in bytes.enumerated() {
+            let escape: UInt8
+            switch byte {
+            case 92:
+                if json, offset + 5 < bytes.count, bytes[offset + 1] == UInt8(ascii: "u"), bytes[offset + 2] == 48, bytes[offset + 3] == 48,
+                    bytes[offset + 4] == 48, bytes[offset + 5] == 48
+                {
+                    return false
+                }
+                escape = 92
+            case 9: escape = UInt8(ascii: "t")
+            case 10: escape = UInt8(ascii: "n")
+            case 13: escape = UInt8(ascii: "r")
+            case 0: return false
+            default: continue
+            }
+            buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start..<offset]))
+            buffer.append(92)
+            buffer.append(escape)
+            start = offset + 1
+        }
+        buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start...]))
+        return true
+    }
+}
