@@ -190,10 +190,15 @@ struct CompiledChain {
         guard parser.locateElements(UnsafeRawBufferPointer(rebasing: line[range]), into: &elements, canonical: &canonical) else {
             return nil
         }
-        keep = texts
+        // The slots as filled, restored before each element's steps: copied value by value, as
+        // `texts = keep` would share one array and copy it at the element's first write.
+        keep.removeAll(keepingCapacity: true)
+        keep.append(contentsOf: texts)
         var written = 0
-        for (element, isCanonical) in zip(elements, canonical) {
-            texts = keep
+        for (position, (element, isCanonical)) in zip(elements, canonical).enumerated() {
+            if position > 0 {
+                for i in texts.indices { texts[i] = keep[i] }
+            }
             if let slot = explode.slot {
                 let start = range.lowerBound + element.lowerBound
                 let end = range.lowerBound + element.upperBound
