@@ -1,4 +1,5 @@
 import CLibPQ
+import Dispatch
 
 #if canImport(Glibc)
 import Glibc
@@ -8,8 +9,12 @@ import Glibc
 /// COPY protocol for loading rows.
 ///
 /// A thin layer over libpq (the system `libpq`). Every message it makes has the URL's secrets
-/// hidden (``PostgresURL/redact(_:)``). Not thread-safe: one run's thread uses it.
-final class PostgresConnection {
+/// hidden (``PostgresURL/redact(_:)``).
+///
+/// `@unchecked Sendable`: one thread uses it at a time — the run's, or the sending thread while a
+/// batch of COPY data is in flight (``copyInBackground(_:data:doing:)``); every other call waits
+/// for that batch first (``settle()``).
+final class PostgresConnection: @unchecked Sendable {
     /// The connection string with its secrets hidden (for messages).
     let displayName: String
     private let url: PostgresURL
@@ -37,7 +42,53 @@ final class PostgresConnection {
     }
 
     deinit {
+        _ = try? settle()
         pq.finish(handle)
+    }
+
+    /// A batch of COPY data on the sending thread, and how it went.
+    private final class Send: @unchecked Sendable {
+        var data: [UInt8]
+        var failure: PostgresError?
+        init(_ data: [UInt8]) { self.data = data }
+    }
+
+    private let sender = DispatchQueue(label: "reform.postgres.copy")
+    private var inFlight: (done: DispatchGroup, send: Send)?
+
+    /// Sends `data` (rows in COPY's text format) with `copy` on the connection's sending thread, so
+    /// that the caller encodes the next batch while the server loads this one (sending in line, the
+    /// two took turns: the run waited for the server after every batch). Returns an empty array
+    /// to encode into — the batch before's storage. A failure of this batch is thrown by the next
+    /// call on the connection.
+    func copyInBackground(_ copy: String, data: [UInt8], doing what: String) throws(PostgresError) -> [UInt8] {
+        var spare = try settle()
+        let send = Send(data)
+        let done = DispatchGroup()
+        sender.async(group: done) { [self] in
+            let result: Result<Void, PostgresError> = send.data.withUnsafeBytes { bytes in
+                do throws(PostgresError) {
+                    try self.copy(copy, data: bytes, doing: what)
+                    return .success(())
+                } catch {
+                    return .failure(error)
+                }
+            }
+            if case .failure(let error) = result { send.failure = error }
+        }
+        inFlight = (done, send)
+        spare.removeAll(keepingCapacity: true)
+        return spare
+    }
+
+    /// Waits for the batch in flight, if any; throws its failure, else returns its storage.
+    @discardableResult
+    private func settle() throws(PostgresError) -> [UInt8] {
+        guard let (done, send) = inFlight else { return [] }
+        inFlight = nil
+        done.wait()
+        if let failure = send.failure { throw failure }
+        return send.data
     }
 
     /// Runs `sql` (one or more statements without results).
@@ -67,9 +118,9 @@ final class PostgresConnection {
     /// COPY stays open while the same statement sends more, so the server loads one batch while
     /// the next is made; another COPY, any other statement, and ``endCopy()`` end it (tables of
     /// one database take turns on its connection).
-    func copy(_ copy: String, data: UnsafeRawBufferPointer, doing what: @autoclosure () -> String) throws(PostgresError) {
+    private func copy(_ copy: String, data: UnsafeRawBufferPointer, doing what: @autoclosure () -> String) throws(PostgresError) {
         if openCopy?.sql != copy {
-            try endCopy()
+            try endOpenCopy()
             let started = pq.exec(handle, copy)
             guard pq.resultStatus(started) == PGRES_COPY_IN else {
                 defer { pq.clear(started) }
@@ -82,13 +133,20 @@ final class PostgresConnection {
         guard let base = data.baseAddress, !data.isEmpty else { return }
         if pq.putCopyData(handle, base.assumingMemoryBound(to: CChar.self), Int32(data.count)) != 1 {
             // The server refused the COPY (a bad row): its message comes with the end.
-            try endCopy()
+            try endOpenCopy()
             throw PostgresError(sqlState: "", message: "\(what()): \(url.redact(PostgresConnection.trimmed(pq.errorMessage(handle))))")
         }
     }
 
     /// Ends the COPY in progress, if any, and throws the server's message when it failed.
     func endCopy() throws(PostgresError) {
+        try settle()
+        try endOpenCopy()
+    }
+
+    /// Ends the COPY in progress, if any (on the thread that sends: the run's, or the sending
+    /// thread inside ``copy(_:data:doing:)``, which must not wait for itself).
+    private func endOpenCopy() throws(PostgresError) {
         guard let open = openCopy else { return }
         openCopy = nil
         _ = pq.putCopyEnd(handle, nil)
@@ -104,6 +162,7 @@ final class PostgresConnection {
     /// Sends `sql` and reads its rows one at a time (``nextRow()``), as libpq's single-row mode
     /// delivers them: a table of any size is read in constant memory.
     func startRows(_ sql: String, doing what: @autoclosure () -> String) throws(PostgresError) {
+        try settle()
         guard pq.sendQuery(handle, sql) == 1 else {
             throw PostgresError(sqlState: "", message: "\(what()): \(url.redact(PostgresConnection.trimmed(pq.errorMessage(handle))))")
         }

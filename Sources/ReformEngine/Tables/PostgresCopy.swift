@@ -89,19 +89,14 @@ final class PostgresCopy {
         return nil
     }
 
-    /// Sends the rows buffered so far.
+    /// Sends the rows buffered so far, on the connection's sending thread (the next batch is
+    /// encoded meanwhile, into the storage of the batch before).
     func flush() throws(PostgresError) {
         guard !buffer.isEmpty else { return }
-        let result: Result<Void, PostgresError> = buffer.withUnsafeBytes { bytes in
-            do throws(PostgresError) {
-                try connection.copy(copySQL, data: bytes, doing: "cannot load rows into '\(plan.name)'")
-                return .success(())
-            } catch {
-                return .failure(error)
-            }
-        }
-        buffer.removeAll(keepingCapacity: true)
-        try result.get()
+        var batch: [UInt8] = []
+        swap(&batch, &buffer)
+        buffer = try connection.copyInBackground(copySQL, data: batch, doing: "cannot load rows into '\(plan.name)'")
+        buffer.reserveCapacity(PostgresCopy.batchBytes + 64 * 1024)
     }
 
     /// Sends the last rows and ends the COPY; for an upsert, merges the temporary table into the
