@@ -42,7 +42,8 @@ final class PostgresConnection: @unchecked Sendable {
     }
 
     deinit {
-        _ = try? settle()
+        // No batch can be in flight: its sending closure holds the connection until it is done.
+        // (Waiting here could deadlock: the last reference may go on the sending thread itself.)
         pq.finish(handle)
     }
 
