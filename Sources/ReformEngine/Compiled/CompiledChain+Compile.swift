@@ -156,29 +156,19 @@ private struct Compiler {
         return .literal(Array(quoted[1..<(quoted.count - 1)]))
     }
 
-    mutating func pieces(of template: Template) -> [CompiledChain.TemplatePiece]? {
+    /// A template's pieces: a mapping's fields are paths located in the line; a `set` step's
+    /// (`fromSlots`) are keys the records carry here (no deeper path), one they never carry being
+    /// nothing when optional. `nil` when the compiled path does not cover the template (a `set`
+    /// field the records never carry fails every record: the general path says so).
+    mutating func pieces(of template: Template, fromSlots: Bool = false) -> [CompiledChain.TemplatePiece]? {
         var pieces: [CompiledChain.TemplatePiece] = []
         for part in template.parts {
             switch part {
             case .literal(let text):
                 pieces.append(Compiler.literal(text))
-            case .field(let path, let optional):
+            case .field(let path, let optional) where !fromSlots:
                 guard let located = locate(path) else { return nil }
                 pieces.append(.field(located, optional: optional))
-            }
-        }
-        return pieces
-    }
-
-    /// A `set` step's template over the keys the records carry here: a field is a key (no deeper
-    /// path); one the records never carry is nothing when optional, else the template is not
-    /// compiled (every record fails it: the general path says so).
-    func slotPieces(of template: Template) -> [CompiledChain.TemplatePiece]? {
-        var pieces: [CompiledChain.TemplatePiece] = []
-        for part in template.parts {
-            switch part {
-            case .literal(let text):
-                pieces.append(Compiler.literal(text))
             case .field(let path, let optional):
                 guard path.components.count == 1, let key = path.firstKey else { return nil }
                 if let member = view.first(where: { $0.name == key }) {
@@ -231,7 +221,7 @@ private struct Compiler {
             var assignments: [(slot: Int, pieces: [CompiledChain.TemplatePiece])] = []
             var added: [(name: String, slot: Int)] = []
             for (key, template) in pairs {
-                guard let pieces = slotPieces(of: template) else { return false }
+                guard let pieces = pieces(of: template, fromSlots: true) else { return false }
                 let target: Int
                 if let member = view.first(where: { $0.name == key }) ?? added.first(where: { $0.name == key }) {
                     target = member.slot

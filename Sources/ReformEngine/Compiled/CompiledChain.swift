@@ -314,7 +314,9 @@ struct CompiledChain {
             texts[index] = Text(base: .constant, start: range.lowerBound, end: range.upperBound)
             return true
         case .template(let pieces):
-            return fillTemplate(index, pieces, line)
+            guard let text = render(pieces, line) else { return false }
+            texts[index] = text
+            return true
         case .array(let path, let operation):
             return fillArray(index, slot, path, operation, line)
         case .field(let path):
@@ -413,64 +415,50 @@ struct CompiledChain {
         return fillValue(index, found, conversion: slot.conversion)
     }
 
-    private mutating func fillTemplate(_ index: Int, _ pieces: [TemplatePiece], _ line: UnsafeRawBufferPointer) -> Bool {
-        let start = scratch.count
-        scratch.append(UInt8(ascii: "\""))
-        for piece in pieces {
-            switch piece {
-            case .literal(let text):
-                scratch.append(contentsOf: text)
-            case .field(let path, let optional):
-                guard let range = locator.ranges[path], !Self.isNull(range, line) else {
-                    if optional { continue }
-                    return false
-                }
-                let first = line[range.lowerBound]
-                if locator.canonical[path], first != UInt8(ascii: "{"), first != UInt8(ascii: "[") {
-                    // A canonical string's inside is already escaped as the output string needs;
-                    // numbers and bools read as their JSON text.
-                    let quoted = first == UInt8(ascii: "\"") ? 1 : 0
-                    scratch.append(contentsOf: line[(range.lowerBound + quoted)..<(range.upperBound - quoted)])
-                } else {
-                    guard let value = parse(.line, range.lowerBound, range.upperBound, line) else { return false }
-                    appendInsideOfString(value.plainText)
-                }
-            case .slot:
-                return false  // only `set` templates read slots
-            }
-        }
-        scratch.append(UInt8(ascii: "\""))
-        texts[index] = Text(base: .scratch, start: start, end: scratch.count)
-        return true
-    }
-
-    /// A `set` template rendered from the slots into the scratch buffer as a JSON string; `nil`
-    /// (the general path, which rejects the record) when a field it needs is null.
+    /// A template rendered into the scratch buffer as a JSON string: a mapping's over the line's
+    /// located fields, a `set` step's over the slots. `nil` (the general path, which rejects the
+    /// record) when a field it needs is missing or null, or does not parse.
     private mutating func render(_ pieces: [TemplatePiece], _ line: UnsafeRawBufferPointer) -> Text? {
         let start = scratch.count
         scratch.append(UInt8(ascii: "\""))
         for piece in pieces {
+            let text: Text
+            let canonical: Bool
+            let optional: Bool
             switch piece {
-            case .literal(let text):
-                scratch.append(contentsOf: text)
-            case .slot(let slot, let optional):
-                let text = texts[slot]
-                let first = byte(text, at: text.start, line)
-                if first == UInt8(ascii: "n") {
-                    if optional { continue }
+            case .literal(let literal):
+                scratch.append(contentsOf: literal)
+                continue
+            case .field(let path, let isOptional):
+                guard let range = locator.ranges[path] else {
+                    if isOptional { continue }
                     return nil
                 }
-                if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") {
-                    // Objects and arrays read as their JSON, which the string then escapes.
-                    guard let value = parse(text.base, text.start, text.end, line) else { return nil }
-                    appendInsideOfString(value.plainText)
+                (text, canonical, optional) = (
+                    Text(base: .line, start: range.lowerBound, end: range.upperBound), locator.canonical[path], isOptional
+                )
+            case .slot(let slot, let isOptional):
+                // A slot's text is always as the writer prints it.
+                (text, canonical, optional) = (texts[slot], true, isOptional)
+            }
+            let first = byte(text, at: text.start, line)
+            if first == UInt8(ascii: "n") {
+                if optional { continue }
+                return nil
+            }
+            if canonical, first != UInt8(ascii: "{"), first != UInt8(ascii: "[") {
+                // A canonical string's inside is already escaped as the output string needs;
+                // numbers and bools read as their JSON text.
+                let quoted = first == UInt8(ascii: "\"") ? 1 : 0
+                if text.base == .line {
+                    scratch.append(contentsOf: line[(text.start + quoted)..<(text.end - quoted)])
                 } else {
-                    // A slot's string is escaped as the output string needs; numbers and bools are their text.
-                    let quoted = first == UInt8(ascii: "\"") ? 1 : 0
                     for k in (text.start + quoted)..<(text.end - quoted) { scratch.append(byte(text, at: k, line)) }
                 }
-            case .field:
-                return nil  // only mapping templates read the line's fields
+            } else {
+                // Objects and arrays read as their JSON, other values as their text; the string escapes it.
+                guard let value = parse(text.base, text.start, text.end, line) else { return nil }
+                appendInsideOfString(value.plainText)
             }
         }
         scratch.append(UInt8(ascii: "\""))
