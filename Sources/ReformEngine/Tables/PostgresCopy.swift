@@ -58,34 +58,47 @@ final class PostgresCopy {
     func append(_ slots: [TableLoader.Slot], text: UnsafeBufferPointer<UInt8>, line: UnsafeRawBufferPointer?) throws(PostgresError)
         -> RecordError?
     {
-        let mark = buffer.count
+        if let rejection = encode(slots, text: text, line: line) { return rejection }
+        if buffer.count >= PostgresCopy.batchBytes { try flush() }
+        return nil
+    }
+
+    /// Appends one row to the buffer, or returns why it cannot be loaded (appending nothing).
+    private func encode(_ slots: [TableLoader.Slot], text: UnsafeBufferPointer<UInt8>, line: UnsafeRawBufferPointer?) -> RecordError? {
+        // The row is encoded into the buffer taken out of the object: each access to a stored
+        // property of a class is checked for exclusivity at run time (perf: a tenth of the run).
+        var out: [UInt8] = []
+        swap(&out, &buffer)
+        defer { swap(&out, &buffer) }
+        let mark = out.count
         for (index, slot) in slots.enumerated() {
-            if index > 0 { buffer.append(9) }
+            if index > 0 { out.append(9) }
             switch slot {
-            case .null: buffer.append(contentsOf: PostgresCopy.null)
-            case .int(let i): appendInt(i)
-            case .double(let d): buffer.append(contentsOf: "\(d)".utf8)
+            case .null: out.append(contentsOf: PostgresCopy.null)
+            case .int(let i): PostgresCopy.appendInt(i, into: &out)
+            case .double(let d): out.append(contentsOf: "\(d)".utf8)
             case .text(let start, let count):
-                guard
-                    appendEscaped(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: text[start..<(start + count)])), json: isJSON[index])
-                else {
-                    buffer.removeSubrange(mark...)
+                let bytes = UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: text[start..<(start + count)]))
+                guard PostgresCopy.appendEscaped(bytes, json: isJSON[index], into: &out) else {
+                    out.removeSubrange(mark...)
                     return nulRejection(index)
                 }
             case .line(let start, let count):
-                guard let line, appendEscaped(UnsafeRawBufferPointer(rebasing: line[start..<(start + count)]), json: isJSON[index]) else {
-                    buffer.removeSubrange(mark...)
+                guard let line,
+                    PostgresCopy.appendEscaped(
+                        UnsafeRawBufferPointer(rebasing: line[start..<(start + count)]), json: isJSON[index], into: &out)
+                else {
+                    out.removeSubrange(mark...)
                     return nulRejection(index)
                 }
             }
         }
         if staging != nil {
             arrival += 1
-            buffer.append(9)
-            appendInt(arrival)
+            out.append(9)
+            PostgresCopy.appendInt(arrival, into: &out)
         }
-        buffer.append(10)
-        if buffer.count >= PostgresCopy.batchBytes { try flush() }
+        out.append(10)
         return nil
     }
 
@@ -126,7 +139,7 @@ final class PostgresCopy {
     /// `\N`: NULL in COPY's text format.
     private static let null: [UInt8] = [92, 78]
 
-    private func appendInt(_ value: Int) {
+    private static func appendInt(_ value: Int, into buffer: inout [UInt8]) {
         if value < 0 {
             buffer.append(UInt8(ascii: "-"))
             if value == Int.min {
@@ -154,7 +167,7 @@ final class PostgresCopy {
 
     /// Appends `bytes` with COPY's escapes (backslash, tab, newline, carriage return); `false`
     /// for a NUL byte, or in `json` text the escape of one (`\u0000`), which jsonb refuses.
-    private func appendEscaped(_ bytes: UnsafeRawBufferPointer, json: Bool) -> Bool {
+    private static func appendEscaped(_ bytes: UnsafeRawBufferPointer, json: Bool, into buffer: inout [UInt8]) -> Bool {
         var start = 0
         for (offset, byte) in bytes.enumerated() {
             let escape: UInt8
