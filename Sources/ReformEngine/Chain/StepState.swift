@@ -82,14 +82,15 @@ struct StepState {
         case .filter(let condition):
             if condition.holds(for: value) { out.append(record) }
         case .sort(let path, _):
-            do { try held?.append(record, key: value[path: path] ?? .null) } catch { throw error.recordError }
+            // Keys compare as the output writes them (``Value/asWritten``).
+            do { try held?.append(record, key: (value[path: path] ?? .null).asWritten) } catch { throw error.recordError }
         case .dedupe(let paths):
             // One path's value is its own key (equal exactly when the one-element lists would be),
             // without a list made per record.
             let key: Value =
                 paths.isEmpty
                 ? value : paths.count == 1 ? value[path: paths[0]] ?? .null : .array(paths.map { value[path: $0] ?? .null })
-            if seen.insert(key).inserted { out.append(record) }
+            if seen.insert(key.asWritten).inserted { out.append(record) }
         case .limit(let limit):
             if count < limit {
                 count += 1
