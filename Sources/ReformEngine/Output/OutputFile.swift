@@ -37,6 +37,9 @@ public final class OutputFile {
     var linePrefix: [UInt8]?
     /// Whether the last byte written ended a line (the next byte starts one).
     private var atLineStart = true
+    /// Takes the lines instead of the file while set: an NDJSON output whose chain ends with a
+    /// sort (or `dedupe`, `limit`) run on its lines, which writes them at the end (``HeldLines``).
+    var heldLines: HeldLines?
 
     /// A file written in place, after the `offset` bytes it holds (``resumable(target:displayPath:offset:)``).
     convenience init(resumingDescriptor descriptor: Int32, displayPath: String, offset: Int) {
@@ -133,6 +136,13 @@ public final class OutputFile {
     }
 
     private func writeAll(_ bytes: [UInt8]) throws(OutputError) {
+        guard let heldLines else { return try writeOut(bytes) }
+        let passing: [UInt8]
+        do { passing = try heldLines.take(bytes) } catch { throw OutputError(path: displayPath, message: error.message) }
+        try writeOut(passing)
+    }
+
+    private func writeOut(_ bytes: [UInt8]) throws(OutputError) {
         if !bytes.isEmpty { willWrite?() }
         if let linePrefix, !bytes.isEmpty {
             try writeRaw(LinePrefixing.prefixed(bytes, with: linePrefix, atLineStart: &atLineStart))

@@ -11,6 +11,8 @@ import Glibc
 /// the rows (within ``RunOptions/sortMemory``, the rest in a temporary file) and write them
 /// (stable) at the end, unsorted ones stream them.
 struct OutputRuntime {
+    /// The output's plan; its chain ends before a last reformer that runs on the written lines
+    /// (``HeldLines``), which every part of the run that takes records hands on as lines.
     let plan: OutputPlan
     /// The file written; `nil` for a table output.
     let file: OutputFile?
@@ -24,6 +26,9 @@ struct OutputRuntime {
     private var produced: [Record] = []
     private var rejected: [ChainRunner.Rejection] = []
     private var rowList: RowList?
+    /// The chain's last reformer when it runs on the written lines (a `sort`, see ``HeldLines``);
+    /// ``plan`` and the chain then end before it.
+    private let heldLines: HeldLines?
     private var rowRules: (byManager: [Int: PipelineRecord.Rules], other: PipelineRecord.Rules)?
     private(set) var written = 0
     /// The format records are written in; `nil` for a table output.
@@ -37,9 +42,17 @@ struct OutputRuntime {
         _ plan: OutputPlan, index: Int, options: RunOptions, managers: [ManagerRef], file given: OutputFile? = nil,
         title: String? = nil, transactions: DatabaseTransactions
     ) throws(RunError) {
-        self.plan = plan
+        let toStdout = plan.path == nil
+        let format = (toStdout ? options.format : nil) ?? plan.format ?? (plan.rows != nil ? .table : .ndjson)
+        // An incremental run's output is resumed from its checkpoints: its records go out as they come.
+        let split =
+            options.directWrites && plan.table == nil && given == nil
+            ? HeldLines.split(plan, format: format, sortMemory: options.sortMemory) : nil
+        self.plan = split?.plan ?? plan
+        heldLines = split?.tail
+        heldLines?.timing = options.collectsStats
         chain = try ChainRunner(
-            plans: plan.chain, origin: Origin(manager: managers.first ?? ManagerRef(index: 0, name: ""), sequence: 0),
+            plans: self.plan.chain, origin: Origin(manager: managers.first ?? ManagerRef(index: 0, name: ""), sequence: 0),
             sortMemory: options.sortMemory)
         chain.timing = options.collectsStats
         if let table = plan.table {
@@ -52,13 +65,11 @@ struct OutputRuntime {
                 throw RunError(error)
             }
             file = nil
-            format = nil
+            self.format = nil
             writer = nil
             return
         }
-        let toStdout = plan.path == nil
         let path = OutputRuntime.path(of: plan, options: options)
-        let format = (toStdout ? options.format : nil) ?? plan.format ?? (plan.rows != nil ? .table : .ndjson)
         let file: OutputFile
         do {
             if let given {
@@ -90,6 +101,7 @@ struct OutputRuntime {
             columns: columns, output: file, colour: options.colour ?? colour,
             maxWidth: isTerminal ? options.maxWidth : nil, title: plan.rows?.name ?? title,
             expectedKeys: plan.rows == nil ? plan.keys : nil, byteOrderMark: plan.byteOrderMark || options.csvByteOrderMark)
+        file.heldLines = heldLines
         self.file = file
         self.format = format
         displayName = file.displayPath
@@ -142,9 +154,11 @@ struct OutputRuntime {
     }
 
     /// The chain's reformers, in order.
-    var stageNames: [String] { chain.stageNames }
+    var stageNames: [String] { chain.stageNames + (heldLines.map { [$0.reformer] } ?? []) }
+    /// Per reformer of the chain, whether it ran on the written lines (``HeldLines``).
+    var stagesOnLines: [Bool] { chain.stageNames.map { _ in false } + (heldLines.map { _ in [true] } ?? []) }
     /// What each of the chain's reformers did (when timing).
-    var stageCounts: [ChainRunner.StageCounts] { chain.counts }
+    var stageCounts: [ChainRunner.StageCounts] { chain.counts + (heldLines.map { [$0.counts] } ?? []) }
 
     /// Adds a worker's counts of this output's chain.
     mutating func addStageCounts(_ counts: [ChainRunner.StageCounts]) {
@@ -181,6 +195,12 @@ struct OutputRuntime {
             try drain(deadLetter: deadLetter, inputName: nil)
         }
         try drain(deadLetter: deadLetter, inputName: nil)
+        if let heldLines, let file {
+            try file.flush()
+            file.heldLines = nil
+            try heldLines.release(into: file)
+            written -= heldLines.counts.recordsIn - heldLines.counts.recordsOut
+        }
         if var list = rowList {
             written += list.count
             try withWriter { writer throws(OutputError) in try list.write(to: &writer) }

@@ -45,8 +45,9 @@ public struct RunOptions: Sendable {
     /// with `bom: true`.
     public var csvByteOrderMark = false
 
-    /// Whether plain field mappings to NDJSON may copy values straight from input bytes (the batch
-    /// fast path, see `DirectMapping`); the output is the same either way.
+    /// Whether the batch fast paths may run: chains compiled to run on input bytes (see
+    /// `DirectMapping`, `CompiledChain`), and a last `sort`/`dedupe`/`limit` reformer of an NDJSON
+    /// output run on its written lines (`HeldLines`); the output is the same either way.
     public var directWrites = true
 
     /// Workers that run the reform chain over NDJSON inputs; output stays in input order, byte for

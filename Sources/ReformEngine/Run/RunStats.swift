@@ -26,6 +26,9 @@ public struct RunStats: Sendable {
         public var recordsIn: Int, recordsOut: Int, rejected: Int
         /// Seconds spent inside the reformer (summed over workers).
         public var seconds: Double
+        /// Whether it ran on the output's written lines rather than on records: a last reformer of
+        /// only `sort`, `dedupe` and `limit` steps before an NDJSON file (`"on_lines": true`).
+        public var onLines = false
     }
 
     /// Managers in run order.
@@ -91,6 +94,7 @@ public struct RunStats: Sendable {
                     o.appendNew(key: "out", value: .int(s.recordsOut))
                     o.appendNew(key: "rejected", value: .int(s.rejected))
                     o.appendNew(key: "seconds", value: rounded(s.seconds))
+                    if s.onLines { o.appendNew(key: "on_lines", value: .bool(true)) }
                     return .object(o)
                 }))
         root.appendNew(key: "written_directly", value: .int(writtenDirectly))

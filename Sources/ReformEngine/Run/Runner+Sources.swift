@@ -37,7 +37,7 @@ extension Runner {
             }
             let isParent = state.children[ref.index] != nil
             if !isParent, tagged.isEmpty, ParallelLanding.applies(to: files, outputs: state.outputs, options: options) {
-                let parallel = ParallelLanding(manager: ref, outputs: state.plan.outputs, options: options, meter: meter)
+                let parallel = ParallelLanding(manager: ref, outputs: state.outputs.map(\.plan), options: options, meter: meter)
                 return (.parallel(parallel, files: files), meter)
             }
             var sources: [any RecordSource]
@@ -83,7 +83,7 @@ extension Runner {
         throws(SourceError) -> [any RecordSource]
     {
         let trying = options.limit != nil || options.sample != nil || whole
-        let projection = options.sample == nil && !whole ? InputProjection.make(for: ref, outputs: state.plan.outputs) : nil
+        let projection = options.sample == nil && !whole ? InputProjection.make(for: ref, outputs: state.outputs.map(\.plan)) : nil
         var sources: [any RecordSource] = []
         for path in files {
             let direct =
@@ -95,7 +95,7 @@ extension Runner {
             let routesToOutputsOnly = routing.children == nil && routing.incremental == nil && routing.toOutputs
             let prefix =
                 options.directWrites && !trying && direct == nil && routesToOutputsOnly
-                ? ChainPrefix(for: ref, outputs: state.plan.outputs, limits: options.recordLimits) : nil
+                ? ChainPrefix(for: ref, outputs: state.outputs.map(\.plan), limits: options.recordLimits) : nil
             if let tags {
                 sources.append(
                     try NDJSONSource(

@@ -313,11 +313,11 @@ public struct Runner: Sendable {
         summary.deadLetterPath = state.deadLetter.count > 0 ? state.deadLetter.path : nil
         if var stats = state.stats {
             for (index, output) in state.outputs.enumerated() {
-                for (name, counts) in zip(output.stageNames, output.stageCounts) {
+                for (position, (name, counts)) in zip(output.stageNames, output.stageCounts).enumerated() {
                     stats.steps.append(
                         .init(
                             output: index, reformer: name, recordsIn: counts.recordsIn, recordsOut: counts.recordsOut,
-                            rejected: counts.rejected, seconds: counts.seconds))
+                            rejected: counts.rejected, seconds: counts.seconds, onLines: output.stagesOnLines[position]))
                 }
             }
             for i in stats.managers.indices {

@@ -30,6 +30,12 @@ struct SpillWriter {
         }
     }
 
+    /// A block of bytes as its length and the bytes.
+    mutating func block(_ block: [UInt8]) {
+        unsigned(UInt64(block.count))
+        bytes.append(contentsOf: block)
+    }
+
     /// A value, recursively.
     mutating func value(_ value: Value) {
         switch value {
@@ -115,6 +121,13 @@ struct SpillReader {
         let n = try count()
         defer { position += n }
         return String(decoding: bytes[position..<position + n], as: UTF8.self)
+    }
+
+    /// A block of bytes that ``SpillWriter/block(_:)`` wrote.
+    mutating func block() throws(SpillError) -> [UInt8] {
+        let n = try count()
+        defer { position += n }
+        return Array(bytes[position..<position + n])
     }
 
     /// A value.

@@ -16,13 +16,15 @@ struct PathRun {
     let direct: Int
     /// `--stats` per reformer: `name: N in, N out, N rejected`.
     let steps: [String]
+    /// The reformers that ran on the written lines (`--stats`' `on_lines`).
+    let onLines: [String]
 
     /// Runs `runName` of `yaml` (manager `a` reads `lines`) with the fast paths on (`direct`) or
     /// off, on `jobs` workers cut into batches of `batchSize` bytes, writing `outputName`, reading
-    /// records nested at most `maximumDepth` deep.
+    /// records nested at most `maximumDepth` deep, each sort keeping about `sortMemory` bytes.
     static func run(
         _ yaml: String, lines: [String], runName: String? = nil, direct: Bool, jobs: Int = 1, batchSize: Int? = nil,
-        outputName: String = "out.ndjson", maximumDepth: Int? = nil
+        outputName: String = "out.ndjson", maximumDepth: Int? = nil, sortMemory: Int? = nil
     ) throws -> PathRun {
         let folder = try TemporaryFolder()
         let input = try folder.write("a.ndjson", lines.map { $0 + "\n" }.joined())
@@ -37,13 +39,15 @@ struct PathRun {
         options.collectsStats = true
         if let batchSize { options.batchSize = batchSize }
         if let maximumDepth { options.recordLimits.maximumDepth = maximumDepth }
+        if let sortMemory { options.sortMemory = sortMemory }
         let summary = try Runner(pipeline: pipeline, options: options).run()
         return PathRun(
             out: try folder.read(outputName),
             dead: ((try? folder.read("dead.ndjson")) ?? "").replacingOccurrences(of: folder.path, with: "<tmp>"),
             summary: summary.description.replacingOccurrences(of: folder.path, with: "<tmp>"),
             direct: summary.writtenDirectly,
-            steps: (summary.stats?.steps ?? []).map { "\($0.reformer): \($0.recordsIn) in, \($0.recordsOut) out, \($0.rejected) rejected" }
+            steps: (summary.stats?.steps ?? []).map { "\($0.reformer): \($0.recordsIn) in, \($0.recordsOut) out, \($0.rejected) rejected" },
+            onLines: (summary.stats?.steps ?? []).filter(\.onLines).map(\.reformer)
         )
     }
 }

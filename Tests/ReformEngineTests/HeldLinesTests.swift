@@ -1,0 +1,128 @@
+import Foundation
+import ReformEngine
+import ReformSDK
+import ReformTestSupport
+import Testing
+
+/// A last reformer of only `sort`, `dedupe` and `limit` steps runs on an NDJSON output's written
+/// lines (`HeldLines`) instead of on records: it must write exactly what the general path writes
+/// (which holds records and encodes them at the end), count the same in `--stats` and the summary,
+/// and sort within its memory budget, whatever the keys are: numbers of both kinds, text that is
+/// equal only under Unicode equivalence, nulls, missing and nested keys, arrays and objects,
+/// records that are not objects, invalid lines.
+@Suite("Sorts and dedupes on written lines write what the general path writes")
+struct HeldLinesTests {
+    static let lines = [
+        #"{"id":1,"k":3,"m":{"n":"b"},"t":"x"}"#,
+        #"{"id":2,"k":1.5,"m":{"n":"a"},"t":"x"}"#,
+        #"{"id":3,"k":"text","m":{"n":"a"},"t":"é"}"#,
+        "{\"id\":4,\"k\":null,\"m\":{\"n\":\"c\"},\"t\":\"e\u{301}\"}",
+        #"{"id":5,"m":{"n":"b"},"t":"y"}"#,
+        #"{"id":6,"k":1,"m":"not an object","t":"y"}"#,
+        #"{"id":7,"k":1.0,"m":{"n":"d"},"t":"z"}"#,
+        #"{"id":8,"k":-0,"m":{},"t":"z"}"#,
+        #"{"id":9,"k":1e2,"m":{"n":"静安"},"t":"上海"}"#,
+        #"{"id":10,"k":[1,2],"m":{"n":"a"},"t":"上海"}"#,
+        #"{"id":11,"k":{"a":1},"m":{"n":"b"},"t":"\u4e0a\u6d77"}"#,
+        #"{"id":12,"k":true,"m":{"n":["a"]},"t":"x"}"#,
+        #"{"id":13,"k":3,"m":{"n":"b"},"t":"x","k":2}"#,
+        #"{"id":14,"k":"Text","m":{"n":"a"},"t":null}"#,
+        #"{"id":15,"k":9007199254740993,"m":{"n":"e"},"t":"q"}"#,
+        #"{"id":16,"k":9007199254740992.0,"m":{"n":"e"},"t":"q"}"#,
+        #"{"id":17, "bad" }"#,
+        #"[1,2]"#,
+        #"{"id":18,"k":0.1,"m":{"n":"a","o":{"p":1}},"t":"\ud83c\udfe0"}"#,
+        #"{"id":19,"k":"text","m":{"n":"a"},"t":"x"}"#,
+    ]
+
+    static let pipeline = """
+        reform: 1
+        managers: { a: {} }
+        reformers:
+          by-k: { steps: [ { sort: { by: k } } ] }
+          by-k-desc: { steps: [ { sort: { by: k, order: desc } } ] }
+          by-nested: { steps: [ { sort: { by: m.n } }, { dedupe: [t] } ] }
+          first-per-t: { steps: [ { dedupe: [t] }, { sort: { by: k, order: desc } }, { limit: 5 } ] }
+          distinct-pairs: { steps: [ { sort: { by: id, order: desc } }, { dedupe: [m.n, t] } ] }
+          distinct-records: { steps: [ { dedupe: [] }, { sort: { by: t } } ] }
+          distinct-k: { steps: [ { dedupe: [k] } ] }
+          first-three: { steps: [ { limit: 3 } ] }
+          shaped: { steps: [ { pick: [id, k, m, t] }, { filter: "id != 19" } ] }
+          keyed:
+            keys: { id: id, k: k, t: t }
+            map: { id: id, k: { path: k, optional: true }, t: { path: t, optional: true } }
+        runs:
+          by-k: { reform: [by-k], output: { format: ndjson } }
+          by-k-desc: { reform: [by-k-desc], output: { format: ndjson } }
+          by-nested: { reform: [by-nested], output: { format: ndjson } }
+          first-per-t: { reform: [first-per-t], output: { format: ndjson } }
+          distinct-pairs: { reform: [distinct-pairs], output: { format: ndjson } }
+          distinct-records: { reform: [distinct-records], output: { format: ndjson } }
+          distinct-k: { reform: [distinct-k], output: { format: ndjson } }
+          first-three: { reform: [first-three], output: { format: ndjson } }
+          after-steps: { reform: [shaped, by-k], output: { format: ndjson } }
+          after-mapping: { reform: [keyed, first-per-t], output: { format: ndjson } }
+        """
+
+    static let runs = [
+        "by-k", "by-k-desc", "by-nested", "first-per-t", "distinct-pairs", "distinct-records", "distinct-k", "first-three",
+        "after-steps", "after-mapping",
+    ]
+
+    /// One run of `runName` over the lines (repeated `copies` times), with the fast paths on or off.
+    func run(_ runName: String, direct: Bool, jobs: Int = 1, sortMemory: Int? = nil, copies: Int = 1) throws -> PathRun {
+        try PathRun.run(
+            Self.pipeline, lines: Array(Array(repeating: Self.lines, count: copies).joined()), runName: runName, direct: direct,
+            jobs: jobs, batchSize: jobs > 1 ? 256 : nil, sortMemory: sortMemory)
+    }
+
+    @Test(arguments: runs)
+    func sameOutputCountsAndDeadLetters(_ runName: String) throws {
+        let general = try run(runName, direct: false)
+        let held = try run(runName, direct: true)
+        let parallel = try run(runName, direct: true, jobs: 2)
+        for other in [held, parallel] {
+            #expect(other.out == general.out)
+            #expect(other.dead == general.dead)
+            #expect(other.summary == general.summary)
+            #expect(other.steps == general.steps)
+        }
+        #expect(!general.out.isEmpty)
+        #expect(!general.dead.isEmpty, "the invalid line is dead-lettered either way")
+        // Not vacuous: the last reformer ran on the lines (and only with the fast paths on).
+        #expect(general.onLines.isEmpty)
+        #expect(held.onLines.count == 1 && parallel.onLines == held.onLines)
+    }
+
+    /// Spilled to a temporary file (a budget of a few lines) or not, the order is the same.
+    @Test(arguments: ["by-k", "by-nested", "distinct-pairs", "after-mapping"])
+    func sameOutputWhenTheSortSpills(_ runName: String) throws {
+        let general = try run(runName, direct: false, copies: 40)
+        for sortMemory in [1, 2048] {
+            let held = try run(runName, direct: true, sortMemory: sortMemory, copies: 40)
+            #expect(held.out == general.out)
+            #expect(held.summary == general.summary)
+            #expect(held.steps == general.steps)
+            #expect(held.onLines.count == 1)
+        }
+        let parallel = try run(runName, direct: true, jobs: 2, sortMemory: 2048, copies: 40)
+        #expect(parallel.out == general.out)
+    }
+
+    /// Not vacuous: the keys the general path compares as equal (Unicode equivalence, numbers of
+    /// either kind) are equal on the lines too, and the sort is the documented one.
+    @Test func theKeysCompareAsValues() throws {
+        let distinct = try run("distinct-k", direct: true).out
+        #expect(!distinct.contains(#"{"id":7,"#), "1.0 equals 1 (id 6)")
+        #expect(distinct.contains(#"{"id":13,"#), "a repeated member's last value counts (2, not 3)")
+        let sorted = try run("by-k", direct: true).out.split(separator: "\n")
+        #expect(sorted.first?.hasPrefix(#"{"id":8,"#) == true, "-0 sorts first among the numbers")
+        #expect(sorted.suffix(3).map { $0.prefix(7) } == [#"{"id":4"#, #"{"id":5"#, "[1,2]"], "null and missing last, in arrival order")
+        // 9007199254740992.0 is written as an integer: it sorts as the int it reads back as, before
+        // 9007199254740993 (as doubles the two would tie, and keep their arrival order).
+        let big = sorted.filter { $0.hasPrefix(#"{"id":15,"#) || $0.hasPrefix(#"{"id":16,"#) }
+        #expect(big.map { $0.prefix(8) } == [#"{"id":16"#, #"{"id":15"#])
+        let pairs = try run("by-nested", direct: true).out
+        #expect(!pairs.contains(#""id":4,"#), "e + combining acute repeats é")
+    }
+}
