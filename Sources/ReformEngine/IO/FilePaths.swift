@@ -39,6 +39,23 @@ package enum FilePaths {
         return Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
     }
 
+    /// The names in a folder that start with `prefix`, in the folder's order: compared as bytes
+    /// before a string is made, so that a folder of many thousand files costs one pass over its
+    /// entries (sorting and decoding every name of a 68,000-entry folder took 70 ms).
+    package static func names(in folder: String, startingWith prefix: String) -> [String] {
+        guard let dir = opendir(folder) else { return [] }
+        defer { closedir(dir) }
+        let wanted = Array(prefix.utf8)
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                guard let base = raw.baseAddress, raw.count >= wanted.count, memcmp(base, wanted, wanted.count) == 0 else { return }
+                names.append(String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self))
+            }
+        }
+        return names
+    }
+
     /// The names in a folder, sorted, without `.` and `..`.
     package static func contents(of folder: String) -> [String]? {
         guard let dir = opendir(folder) else { return nil }

@@ -41,7 +41,7 @@ extension OutputFile {
     static func removeStaleTemporaries(beside path: String) {
         let folder = FilePaths.folder(of: path)
         let prefix = temporaryPrefix(for: path)
-        for name in FilePaths.contents(of: folder) ?? [] where name.hasPrefix(prefix) {
+        for name in FilePaths.names(in: folder, startingWith: prefix) {
             let rest = name.dropFirst(prefix.count)
             guard let dash = rest.firstIndex(of: "-"), let pid = Int32(rest[..<dash]), pid > 0 else { continue }
             if kill(pid, 0) != 0 && errno == ESRCH {
