@@ -14,18 +14,43 @@ struct CivilDate: Equatable {
 
     /// Appends ``iso8601``'s UTF-8 bytes.
     func appendISO8601(to out: inout [UInt8]) {
+        guard year >= 0, year < 10_000 else { return appendWideISO8601(to: &out) }
+        // Written into a buffer on the stack and appended once: a byte at a time, each append
+        // checked the array's capacity and uniqueness (~750 instructions a date).
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { text in
+            func digits(_ n: Int, _ width: Int, at position: Int) {
+                var n = n
+                for k in stride(from: position + width - 1, through: position, by: -1) {
+                    text[k] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: n % 10)
+                    n /= 10
+                }
+            }
+            digits(year, 4, at: 0)
+            text[4] = UInt8(ascii: "-")
+            digits(month, 2, at: 5)
+            text[7] = UInt8(ascii: "-")
+            digits(day, 2, at: 8)
+            var count = 10
+            if let seconds {
+                text[10] = UInt8(ascii: "T")
+                digits(seconds / 3600, 2, at: 11)
+                text[13] = UInt8(ascii: ":")
+                digits(seconds / 60 % 60, 2, at: 14)
+                text[16] = UInt8(ascii: ":")
+                digits(seconds % 60, 2, at: 17)
+                text[19] = UInt8(ascii: "Z")
+                count = 20
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: text[0..<count]))
+        }
+    }
+
+    /// ``appendISO8601(to:)`` for a year before 0 or after 9999, written as its number.
+    private func appendWideISO8601(to out: inout [UInt8]) {
         func pad(_ n: Int, _ width: Int) {
-            if n < 0 || n >= 10_000 {
-                let digits = Array(String(n).utf8)
-                if digits.count < width { out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: width - digits.count)) }
-                out.append(contentsOf: digits)
-                return
-            }
-            var divisor = width == 4 ? 1000 : 10
-            while divisor > 0 {
-                out.append(UInt8(ascii: "0") &+ UInt8(n / divisor % 10))
-                divisor /= 10
-            }
+            let digits = Array(String(n).utf8)
+            if digits.count < width { out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: width - digits.count)) }
+            out.append(contentsOf: digits)
         }
         pad(year, 4)
         out.append(UInt8(ascii: "-"))

@@ -311,6 +311,9 @@ struct CompiledChain {
 
     /// Fills slot `index` for this record; `false` sends the line to the general path.
     private mutating func fill(_ index: Int, _ line: UnsafeRawBufferPointer) -> Bool {
+        // The usual slot, a located field, is read in place: copying the slot (its template's
+        // pieces, its default) retained and released its arrays for every slot of every line.
+        if case .field(let path) = slots[index].source { return fillField(index, path, line) }
         let slot = slots[index]
         switch slot.source {
         case .constant:
@@ -324,38 +327,44 @@ struct CompiledChain {
         case .array(let path, let operation):
             return fillArray(index, slot, path, operation, line)
         case .field(let path):
-            guard let range = locator.ranges[path], !(slot.fallback != nil && Self.isNull(range, line)) else {
-                if let fallback = slot.fallback {
-                    return fillValue(index, fallback, conversion: slot.conversion)
-                }
-                guard slot.optional else { return false }
-                texts[index] = Text(base: .constant, start: 0, end: 4)  // null
-                return true
-            }
-            let canonical = locator.canonical[path]
-            if canonical, Self.keepsText(slot.conversion, UnsafeRawBufferPointer(rebasing: line[range])) {
-                texts[index] = Text(base: .line, start: range.lowerBound, end: range.upperBound)
-                return true
-            }
-            if canonical, slot.conversion == .int, Self.holdsPlainInteger(UnsafeRawBufferPointer(rebasing: line[range])) {
-                // "12890175984" to int: the digits between the quotes are the number's text.
-                texts[index] = Text(base: .line, start: range.lowerBound + 1, end: range.upperBound - 1)
-                return true
-            }
-            if canonical, slot.conversion == .date, line[range.lowerBound] == UInt8(ascii: "\"") {
-                // ISO 8601 text without escapes: read and written as bytes.
-                let inner = UnsafeRawBufferPointer(rebasing: line[(range.lowerBound + 1)..<(range.upperBound - 1)])
-                guard let date = CivilDate.parse(text: inner) else { return false }
-                let start = scratch.count
-                scratch.append(UInt8(ascii: "\""))
-                date.appendISO8601(to: &scratch)
-                scratch.append(UInt8(ascii: "\""))
-                texts[index] = Text(base: .scratch, start: start, end: scratch.count)
-                return true
-            }
-            guard let value = parse(.line, range.lowerBound, range.upperBound, line) else { return false }
-            return fillValue(index, value, conversion: slot.conversion)
+            return fillField(index, path, line)
         }
+    }
+
+    /// Fills slot `index`, whose value is the field at located path `path`.
+    private mutating func fillField(_ index: Int, _ path: Int, _ line: UnsafeRawBufferPointer) -> Bool {
+        let conversion = slots[index].conversion
+        guard let range = locator.ranges[path], !(slots[index].fallback != nil && Self.isNull(range, line)) else {
+            if let fallback = slots[index].fallback {
+                return fillValue(index, fallback, conversion: conversion)
+            }
+            guard slots[index].optional else { return false }
+            texts[index] = Text(base: .constant, start: 0, end: 4)  // null
+            return true
+        }
+        let canonical = locator.canonical[path]
+        if canonical, Self.keepsText(conversion, UnsafeRawBufferPointer(rebasing: line[range])) {
+            texts[index] = Text(base: .line, start: range.lowerBound, end: range.upperBound)
+            return true
+        }
+        if canonical, conversion == .int, Self.holdsPlainInteger(UnsafeRawBufferPointer(rebasing: line[range])) {
+            // "12890175984" to int: the digits between the quotes are the number's text.
+            texts[index] = Text(base: .line, start: range.lowerBound + 1, end: range.upperBound - 1)
+            return true
+        }
+        if canonical, conversion == .date, line[range.lowerBound] == UInt8(ascii: "\"") {
+            // ISO 8601 text without escapes: read and written as bytes.
+            let inner = UnsafeRawBufferPointer(rebasing: line[(range.lowerBound + 1)..<(range.upperBound - 1)])
+            guard let date = CivilDate.parse(text: inner) else { return false }
+            let start = scratch.count
+            scratch.append(UInt8(ascii: "\""))
+            date.appendISO8601(to: &scratch)
+            scratch.append(UInt8(ascii: "\""))
+            texts[index] = Text(base: .scratch, start: start, end: scratch.count)
+            return true
+        }
+        guard let value = parse(.line, range.lowerBound, range.upperBound, line) else { return false }
+        return fillValue(index, value, conversion: conversion)
     }
 
     /// Whether a canonical value prints the same after `conversion`: numbers to double (an
@@ -455,7 +464,7 @@ struct CompiledChain {
                 // numbers and bools read as their JSON text.
                 let quoted = first == UInt8(ascii: "\"") ? 1 : 0
                 if text.base == .line {
-                    scratch.append(contentsOf: line[(text.start + quoted)..<(text.end - quoted)])
+                    scratch.append(contentsOf: UnsafeRawBufferPointer(rebasing: line[(text.start + quoted)..<(text.end - quoted)]))
                 } else {
                     for k in (text.start + quoted)..<(text.end - quoted) { scratch.append(byte(text, at: k, line)) }
                 }
@@ -516,7 +525,8 @@ struct CompiledChain {
 
     private mutating func append(_ text: Text, _ line: UnsafeRawBufferPointer, into out: inout [UInt8]) {
         switch text.base {
-        case .line: out.append(contentsOf: line[text.start..<text.end])
+        // As a buffer, not a slice: a slice of the line is appended byte by byte.
+        case .line: out.append(contentsOf: UnsafeRawBufferPointer(rebasing: line[text.start..<text.end]))
         case .scratch: out.append(contentsOf: scratch[text.start..<text.end])
         case .constant: out.append(contentsOf: constants[text.start..<text.end])
         }

@@ -73,7 +73,7 @@ struct CompiledRows {
         if first == UInt8(ascii: "n") { return true }  // null
         if locator.canonical[path], first != UInt8(ascii: "{"), first != UInt8(ascii: "[") {
             let quoted = first == UInt8(ascii: "\"") ? 1 : 0
-            cell.append(contentsOf: line[(range.lowerBound + quoted)..<(range.upperBound - quoted)])
+            cell.append(contentsOf: UnsafeRawBufferPointer(rebasing: line[(range.lowerBound + quoted)..<(range.upperBound - quoted)]))
             return true
         }
         guard let value = try? parser.parse(UnsafeRawBufferPointer(rebasing: line[range])) else { return false }
