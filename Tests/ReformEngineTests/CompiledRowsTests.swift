@@ -23,6 +23,7 @@ struct CompiledRowsTests {
         #"{"id":9,"name":"","loc":{},"price":0.1,"tags":[null]}   "#,
         #"{"id":10,"name":"\u0022","loc":{"city":"\t"},"price":12.50}"#,
         "{\"id\":11,\"name\":\"del \u{7F}\",\"loc\":{\"city\":\",\"},\"price\":false}",
+        #"{"id":12,"name":"a long name, with a comma well past its first eight bytes","loc":{"city":"nothing to quote here"}}"#,
     ]
 
     static let pipeline = """

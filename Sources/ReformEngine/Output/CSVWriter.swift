@@ -87,18 +87,49 @@ public struct CSVWriter: RecordWriter {
     /// Appends `cell` as one field to `buffer`, quoted when it must be; `lone`: the line's only
     /// field (an empty one is then quoted, so that the line is not blank).
     static func appendField(_ cell: [UInt8], lone: Bool, into buffer: inout [UInt8]) {
-        let needsQuotes = cell.contains { byte in
-            byte == UInt8(ascii: ",") || byte == UInt8(ascii: "\"") || byte == 0x0A || byte == 0x0D
+        let start = buffer.count
+        buffer.append(contentsOf: cell)
+        quoteField(in: &buffer, from: start, lone: lone)
+    }
+
+    /// Quotes the field `buffer[start...]` in place when it must be quoted: it holds a comma, a
+    /// quote (doubled inside the quotes) or a line break, or it is a `lone` field that is empty.
+    static func quoteField(in buffer: inout [UInt8], from start: Int, lone: Bool) {
+        let needsQuotes = buffer.withUnsafeBytes { bytes in
+            holdsSpecialByte(UnsafeRawBufferPointer(rebasing: bytes[start...]))
         }
-        guard needsQuotes || (lone && cell.isEmpty) else {
-            buffer.append(contentsOf: cell)
-            return
-        }
+        guard needsQuotes || (lone && buffer.count == start) else { return }
+        let field = Array(buffer[start...])
+        buffer.removeSubrange(start...)
         buffer.append(UInt8(ascii: "\""))
-        for byte in cell {
+        for byte in field {
             if byte == UInt8(ascii: "\"") { buffer.append(byte) }
             buffer.append(byte)
         }
         buffer.append(UInt8(ascii: "\""))
+    }
+
+    /// Whether `bytes` hold a comma, a quote, a line feed or a carriage return: eight bytes at a
+    /// time (a byte equal to one of them makes its word's `x ^ pattern` hold a zero byte).
+    private static func holdsSpecialByte(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        func hasZeroByte(_ x: UInt64) -> Bool { (x &- ones) & ~x & highs != 0 }
+        var i = 0
+        while i + 8 <= bytes.count {
+            let x = bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            if hasZeroByte(x ^ (ones &* 0x2C)) || hasZeroByte(x ^ (ones &* 0x22)) || hasZeroByte(x ^ (ones &* 0x0A))
+                || hasZeroByte(x ^ (ones &* 0x0D))
+            {
+                return true
+            }
+            i += 8
+        }
+        while i < bytes.count {
+            let byte = bytes[i]
+            if byte == UInt8(ascii: ",") || byte == UInt8(ascii: "\"") || byte == 0x0A || byte == 0x0D { return true }
+            i += 1
+        }
+        return false
     }
 }
