@@ -27,6 +27,7 @@ struct CompiledFilterTests {
 
     static let conditions = [
         "price > 10", "10 < price", "price == 7", "7 == price", "price != 7", "price >= -1.5 and price <= 1e3",
+        "price == 0", "flag == 0", "-2 < price", "price <= 7.0", "price < 7", "price >= 7", "price != 1000", "price < 12345678901234568",
         "name == 'K'", "'K' == name", "name != 'K'", "name == 'é'", "name != 'plain'", "name == 'a\"b'", "name < 'b'",
         "ok", "not ok", "ok == true", "ok != false", "ok == null", "flag == null", "flag", "not flag",
         "ok == false or name startswith 'a'", "name in ['a', 'b', 'K']", "nested.x > 1", "nested", "price == '7'",

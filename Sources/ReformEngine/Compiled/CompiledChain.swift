@@ -287,6 +287,12 @@ struct CompiledChain {
                 return decided
             }
             return Condition.compare(parse(text.base, text.start, text.end, line) ?? .null, op, literal)
+        case .compareNumber(let slot, let op, let number, let literal):
+            let text = texts[slot]
+            if let integer = withText(text, line, SlotCondition.plainInteger) {
+                return SlotCondition.compare(Double(integer), op, number)
+            }
+            return Condition.compare(parse(text.base, text.start, text.end, line) ?? .null, op, literal)
         case .values(let node, let lookups):
             return Condition.holds(node) { path in
                 guard let lookup = lookups.first(where: { $0.path == path }), let slot = lookup.slot else { return .null }

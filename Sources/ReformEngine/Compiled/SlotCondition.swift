@@ -15,6 +15,9 @@ indirect enum SlotCondition {
     case truthy(slot: Int?)
     /// `slot op literal`; `text` is the literal as the writer prints it.
     case compare(slot: Int?, Condition.Operator, literal: Value, text: [UInt8])
+    /// `slot op literal` for a number literal that is `number` exactly and an equality or
+    /// ordering: a slot holding a plain integer is compared as a number without being parsed.
+    case compareNumber(slot: Int, Condition.Operator, number: Double, literal: Value)
     /// The rest, evaluated as values; `lookups` resolve its paths to slots.
     case values(Condition.Node, lookups: [CompiledChain.Lookup])
 
@@ -40,7 +43,9 @@ indirect enum SlotCondition {
                 self = .values(node, lookups: lookups)
             }
         case .compare(.path(let path), let op, .literal(let literal)):
-            if let slot = wholeSlot(path) {
+            if let slot = wholeSlot(path), let slot, let number = SlotCondition.exactNumber(literal, op) {
+                self = .compareNumber(slot: slot, op, number: number, literal: literal)
+            } else if let slot = wholeSlot(path) {
                 var text: [UInt8] = []
                 JSON.write(literal, into: &text)
                 self = .compare(slot: slot, op, literal: literal, text: text)
@@ -48,7 +53,11 @@ indirect enum SlotCondition {
                 self = .values(node, lookups: lookups)
             }
         case .compare(.literal(let literal), let op, .path(let path)):
-            if let flipped = SlotCondition.flipped(op), let slot = wholeSlot(path) {
+            if let flipped = SlotCondition.flipped(op), let slot = wholeSlot(path), let slot,
+                let number = SlotCondition.exactNumber(literal, flipped)
+            {
+                self = .compareNumber(slot: slot, flipped, number: number, literal: literal)
+            } else if let flipped = SlotCondition.flipped(op), let slot = wholeSlot(path) {
                 var text: [UInt8] = []
                 JSON.write(literal, into: &text)
                 self = .compare(slot: slot, flipped, literal: literal, text: text)
@@ -90,6 +99,52 @@ indirect enum SlotCondition {
             return equalTexts == (op == .equal)
         default:
             return nil
+        }
+    }
+
+    /// The literal as a double that compares with a slot's integer exactly as
+    /// ``Condition/compare(_:_:_:)`` compares the two values, for an equality or ordering; `nil`
+    /// otherwise (an integer beyond 2^53, another operator).
+    private static func exactNumber(_ literal: Value, _ op: Condition.Operator) -> Double? {
+        switch op {
+        case .equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual: break
+        case .in, .contains, .startswith, .endswith: return nil
+        }
+        switch literal {
+        case .int(let v) where v.magnitude <= 1 << 53: return Double(v)
+        case .double(let v) where v.isFinite: return v
+        default: return nil
+        }
+    }
+
+    /// The integer a slot's text is when it is a plain one of up to 15 digits (a double holds it
+    /// exactly, so comparing it as a double is comparing it as an integer); `nil` otherwise.
+    static func plainInteger(_ text: UnsafeRawBufferPointer) -> Int? {
+        var i = 0
+        let negative = text.first == UInt8(ascii: "-")
+        if negative { i = 1 }
+        let digits = text.count - i
+        guard digits >= 1, digits <= 15 else { return nil }
+        var value = 0
+        while i < text.count {
+            let digit = text[i] &- UInt8(ascii: "0")
+            guard digit < 10 else { return nil }
+            value = value * 10 + Int(digit)
+            i += 1
+        }
+        return negative ? -value : value
+    }
+
+    /// `value op number` for the operators ``exactNumber(_:_:)`` takes.
+    static func compare(_ value: Double, _ op: Condition.Operator, _ number: Double) -> Bool {
+        switch op {
+        case .equal: value == number
+        case .notEqual: value != number
+        case .less: value < number
+        case .lessOrEqual: value <= number
+        case .greater: value > number
+        case .greaterOrEqual: value >= number
+        case .in, .contains, .startswith, .endswith: false
         }
     }
 
