@@ -64,12 +64,23 @@ struct FieldLocator {
     /// not an object finds nothing there, as `value[path:]` does.
     mutating func locate(_ line: UnsafeRawBufferPointer, parser: inout JSONParser) -> Bool {
         guard parser.locate(line, plan: plan, into: &entryRanges, canonical: &entryCanonical) else { return false }
-        for i in ranges.indices { ranges[i] = nil }
-        for (entry, leaf) in leafOfEntry.enumerated() {
-            guard let leaf else { continue }
-            ranges[leaf] = entryRanges[entry]
-            canonical[leaf] = entryCanonical[entry]
+        // Through the buffers (a checked write asks each time whether the array is shared),
+        // taken out of `self` meanwhile so that reading its other arrays does not overlap.
+        var ranges: [Range<Int>?] = []
+        var canonical: [Bool] = []
+        swap(&ranges, &self.ranges)
+        swap(&canonical, &self.canonical)
+        ranges.withUnsafeMutableBufferPointer { ranges in
+            canonical.withUnsafeMutableBufferPointer { canonical in
+                for (entry, leaf) in leafOfEntry.enumerated() {
+                    guard let leaf else { continue }
+                    ranges[leaf] = entryRanges[entry]
+                    canonical[leaf] = entryCanonical[entry]
+                }
+            }
         }
+        swap(&ranges, &self.ranges)
+        swap(&canonical, &self.canonical)
         return true
     }
 }
