@@ -79,4 +79,21 @@ import Testing
             #expect(topLevel == parses, "depth limit \(depth), one level")
         }
     }
+
+    /// A member no path reads is skipped with its containers kept as bits up to 64 levels and
+    /// skipped again with a growing stack past that: both ways accept what parsing accepts, at
+    /// depths around 64 and the limit, and reject what it rejects inside the deep part.
+    @Test(arguments: [63, 64, 65, 66, 130, 511, 512, 513])
+    func skipsMembersNestedPastSixtyFourLevels(_ levels: Int) {
+        let open = (0..<levels).map { $0 % 2 == 0 ? "[" : #"{"k":"# }.joined()
+        let close = (0..<levels).reversed().map { $0 % 2 == 0 ? "]" : "}" }.joined()
+        for inner in ["1", #""x","# + "1"] {
+            let text = #"{"skipped":"# + open + inner + close + #","a":{"b":{"c":7}}}"#
+            var parser = JSONParser()
+            let parses = Array(text.utf8).withUnsafeBytes { (try? parser.parse($0)) != nil }
+            let result = located(text)
+            #expect(result.ok == parses, "\(levels) levels, inner \(inner)")
+            if parses { #expect(result.ranges[Self.paths[4].entry] != nil) }
+        }
+    }
 }

@@ -93,9 +93,20 @@ extension JSONParser {
 
     /// Checks one value at the cursor and moves past it without building anything.
     mutating func skipValue(_ s: inout Scanner) throws(JSONError) {
-        // Open containers, innermost in the lowest bit: 1 for an object. Deeper than 64 levels
-        // spills into `deeper` (the depth limit still applies).
-        var open = OpenContainers()
+        // Up to 64 levels the open containers are bits in a register; a value nested deeper is
+        // skipped again from its start with a stack that grows (the depth limit still applies).
+        // One stack for both kept an array that every call released (~10 calls a line).
+        let start = s.pos
+        if try skipValue(&s, open: ShallowContainers()) { return }
+        s.pos = start
+        _ = try skipValue(&s, open: DeepContainers())
+    }
+
+    /// ``skipValue(_:)`` with `open` keeping the containers open; `false` (the cursor anywhere)
+    /// when `open` cannot hold as many as the value nests.
+    @inline(__always)
+    private mutating func skipValue<Open: OpenContainers>(_ s: inout Scanner, open: Open) throws(JSONError) -> Bool {
+        var open = open
         nextValue: while true {
             guard s.pos < s.end else { throw s.error("expected a value", found: true) }
             switch s.base[s.pos] {
@@ -109,7 +120,7 @@ extension JSONParser {
                     s.pos += 1
                 } else {
                     try checkDepth(&s, open.depth)
-                    open.push(isObject)
+                    guard open.push(isObject) else { return false }
                     if isObject { try skipKey(&s) }
                     continue nextValue
                 }
@@ -140,7 +151,7 @@ extension JSONParser {
                         isObject ? "expected ',' or '}' after an object member" : "expected ',' or ']' after an array element", found: true)
                 }
             }
-            return
+            return true
         }
     }
 
@@ -458,25 +469,59 @@ extension JSONProjection {
 }
 
 /// The kinds of the containers a skip is inside: a bit per level, spilling past 64 levels.
-struct OpenContainers {
+/// The containers a value being skipped has open, innermost last.
+protocol OpenContainers {
+    /// How many are open.
+    var depth: Int { get }
+    /// Whether the innermost one is an object (else an array).
+    var innermostIsObject: Bool { get }
+    /// Opens one; `false` when no more fit.
+    mutating func push(_ isObject: Bool) -> Bool
+    /// Closes the innermost one.
+    mutating func pop()
+}
+
+/// Up to 64 open containers as bits, innermost in the lowest bit (1: an object).
+struct ShallowContainers: OpenContainers {
     private var bits: UInt64 = 0
-    private var deeper: [Bool] = []
     private(set) var depth = 0
 
     @inline(__always)
-    mutating func push(_ isObject: Bool) {
-        if depth >= 64 { deeper.append(bits >> 63 == 1) }
+    mutating func push(_ isObject: Bool) -> Bool {
+        guard depth < 64 else { return false }
         bits = (bits << 1) | (isObject ? 1 : 0)
         depth += 1
+        return true
     }
 
     @inline(__always)
     mutating func pop() {
         bits >>= 1
         depth -= 1
-        if depth >= 64, let spilled = deeper.popLast() { bits |= (spilled ? 1 : 0) << 63 }
     }
 
     @inline(__always)
+    var innermostIsObject: Bool { bits & 1 == 1 }
+}
+
+/// Any number of open containers: 64 as bits, the outer ones beyond that in an array.
+struct DeepContainers: OpenContainers {
+    private var bits: UInt64 = 0
+    private var deeper: [Bool] = []
+    private(set) var depth = 0
+
+    mutating func push(_ isObject: Bool) -> Bool {
+        if depth >= 64 { deeper.append(bits >> 63 == 1) }
+        bits = (bits << 1) | (isObject ? 1 : 0)
+        depth += 1
+        return true
+    }
+
+    mutating func pop() {
+        bits >>= 1
+        depth -= 1
+        if depth >= 64, let spilled = deeper.popLast() { bits |= (spilled ? 1 : 0) << 63 }
+    }
+
     var innermostIsObject: Bool { bits & 1 == 1 }
 }
