@@ -1,0 +1,261 @@
+import ReformSDK
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The work of ``HeldLines``: `sort`, `dedupe` and `limit` steps run on written NDJSON lines, the
+/// keys they need read from each line's bytes, the lines a sort holds kept (and spilled past its
+/// memory budget) until ``release(into:)`` writes them in order.
+struct LineSteps {
+    /// A `dedupe` or `limit` step, before or after the sort, with its running state.
+    private struct Step {
+        enum Kind {
+            /// Keys at these located paths (the whole record when `nil`).
+            case dedupe([Int]?)
+            case limit(Int)
+        }
+
+        let kind: Kind
+        var seen: Set<Value> = []
+        var count = 0
+    }
+
+    /// Lines taken (records into the steps) and lines that came out, so far.
+    var counts = ChainRunner.StageCounts()
+
+    private var before: [Step]
+    private var after: [Step]
+    /// The located path a sort orders by, and its direction; `nil` without a sort.
+    private let sort: (path: Int, descending: Bool)?
+    private var held: ExternalSort<HeldLine>?
+    private let paths: [ValuePath]
+    private var locator: FieldLocator
+    private var parser = JSONParser(limits: JSONLimits(maximumDepth: Int.max, maximumDocumentSize: Int.max))
+    /// The start of a line whose end has not been written yet.
+    private var partial: [UInt8] = []
+    /// Where the current line's keys are read from: not read yet, ``locator``'s ranges,
+    /// ``whole`` (a line the locator could not read), or ranges a held line kept (``storedRanges``).
+    private enum KeySource { case unread, located, parsed, stored }
+    private var source = KeySource.unread
+    private var whole: Value?
+    private var storedRanges: [Range<Int>?] = []
+    /// Whether a step after the sort reads keys (a `dedupe`), so held lines keep their ranges.
+    private let readsKeysAfterSort: Bool
+
+    /// The steps of one reformer (only `sort`, once, `dedupe` and `limit`), reading keys at
+    /// `paths` (key paths, each once); a sort keeps about `sortMemory` bytes of lines in memory.
+    init(steps: [StepPlan], paths: [ValuePath], sortMemory: Int) {
+        self.paths = paths
+        let keyPaths = paths.map(LineSteps.keys(of:))
+        locator = FieldLocator(paths: keyPaths)
+        let position = { (path: ValuePath) in keyPaths.firstIndex(of: LineSteps.keys(of: path)) ?? 0 }
+        var before: [Step] = []
+        var after: [Step] = []
+        var sort: (path: Int, descending: Bool)?
+        for step in steps {
+            switch step.kind {
+            case .sort(let key, let descending): sort = (position(key), descending)
+            case .dedupe(let keys):
+                let step = Step(kind: .dedupe(keys.isEmpty ? nil : keys.map(position)))
+                if sort == nil { before.append(step) } else { after.append(step) }
+            case .limit(let limit):
+                if sort == nil { before.append(Step(kind: .limit(limit))) } else { after.append(Step(kind: .limit(limit))) }
+            default: continue
+            }
+        }
+        self.before = before
+        self.after = after
+        readsKeysAfterSort = after.contains { if case .dedupe = $0.kind { true } else { false } }
+        self.sort = sort
+        if let sort { held = ExternalSort(budget: sortMemory, descending: sort.descending, context: ()) }
+    }
+
+    /// The keys of `path`'s key components (all of them when it has no indexes).
+    static func keys(of path: ValuePath) -> [String] {
+        path.components.compactMap { component in
+            if case .key(let key) = component { key } else { nil }
+        }
+    }
+
+    /// See ``HeldLines/take(_:)``.
+    mutating func take(_ bytes: [UInt8]) throws(SpillError) -> [UInt8] {
+        var passing: [UInt8] = []
+        // The buffers' closures cannot throw a typed error: the failure comes out as their result.
+        let failure = bytes.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> SpillError? in
+            var start = 0
+            while let end = LineSteps.lineEnd(in: bytes, from: start) {
+                let failure: SpillError?
+                if partial.isEmpty {
+                    failure = admit(UnsafeRawBufferPointer(rebasing: bytes[start..<end]), passing: &passing)
+                } else {
+                    partial.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
+                    let line = partial
+                    partial.removeAll(keepingCapacity: true)
+                    failure = line.withUnsafeBytes { line in admit(line, passing: &passing) }
+                }
+                if let failure { return failure }
+                start = end + 1
+            }
+            partial.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start...]))
+            return nil
+        }
+        if let failure { throw failure }
+        return passing
+    }
+
+    /// The position of the first line feed in `bytes` at or after `start` (`memchr`: a slice's
+    /// `firstIndex(of:)` walks it a byte at a time through an iterator).
+    private static func lineEnd(in bytes: UnsafeRawBufferPointer, from start: Int) -> Int? {
+        guard let base = bytes.baseAddress, start < bytes.count,
+            let found = memchr(base + start, 0x0A, bytes.count - start)
+        else { return nil }
+        return base.distance(to: UnsafeRawPointer(found))
+    }
+
+    /// See ``HeldLines/release(into:)``; throws a ``SpillError`` or an ``OutputError``.
+    mutating func release(into file: OutputFile) throws {
+        if !partial.isEmpty {
+            // Every record ends its line; this is only a last line without its newline.
+            partial.append(UInt8(ascii: "\n"))
+            file.buffer.append(contentsOf: try take(partial))
+        }
+        guard var sort = held else { return }
+        held = nil
+        let sorted = sort.sorted()
+        var steps: [Step] = []
+        swap(&steps, &after)
+        defer { swap(&steps, &after) }
+        while let held = try sorted.next() {
+            let line = held.bytes.withUnsafeBytes { bytes in
+                let line = readHeader(of: bytes)
+                return passes(UnsafeRawBufferPointer(rebasing: bytes[line...]), &steps) ? line : nil
+            }
+            guard let line else { continue }
+            counts.recordsOut += 1
+            file.buffer.append(contentsOf: held.bytes[line...])
+            file.buffer.append(UInt8(ascii: "\n"))
+            try file.flushIfFull()
+        }
+    }
+
+    /// Runs one line through the steps before the sort; holds it, or appends it to `passing`.
+    /// Returns why the sort could not hold it, if it could not.
+    private mutating func admit(_ line: UnsafeRawBufferPointer, passing: inout [UInt8]) -> SpillError? {
+        counts.recordsIn += 1
+        source = .unread
+        var steps: [Step] = []
+        swap(&steps, &before)
+        let passed = passes(line, &steps)
+        swap(&steps, &before)
+        guard passed else { return nil }
+        if let sort, held != nil {
+            let key = value(at: sort.path, in: line)
+            let kept = HeldLine(bytes: heldBytes(of: line))
+            do { try held?.append(kept, key: key) } catch { return error }
+        } else {
+            counts.recordsOut += 1
+            passing.append(contentsOf: line)
+            passing.append(UInt8(ascii: "\n"))
+        }
+        return nil
+    }
+
+    /// Whether `line` passes every step of `steps` (each keeping what it saw).
+    private mutating func passes(_ line: UnsafeRawBufferPointer, _ steps: inout [Step]) -> Bool {
+        for i in steps.indices {
+            switch steps[i].kind {
+            case .dedupe(let paths):
+                // One path's value is its own key, as the general path's dedupe has it.
+                let key: Value
+                if let paths {
+                    if paths.count == 1 {
+                        key = value(at: paths[0], in: line)
+                    } else {
+                        var keys: [Value] = []
+                        for path in paths { keys.append(value(at: path, in: line)) }
+                        key = .array(keys)
+                    }
+                } else {
+                    key = wholeValue(line)
+                }
+                guard steps[i].seen.insert(key).inserted else { return false }
+            case .limit(let limit):
+                guard steps[i].count < limit else { return false }
+                steps[i].count += 1
+            }
+        }
+        return true
+    }
+
+    /// The value at located path `index` in `line` (null when missing), as `value[path:]` reads
+    /// it from the record the line is.
+    private mutating func value(at index: Int, in line: UnsafeRawBufferPointer) -> Value {
+        if source == .unread {
+            source = locator.locate(line, parser: &parser) ? .located : .parsed
+            if source == .parsed { whole = try? parser.parse(line) }
+        }
+        let range: Range<Int>?
+        switch source {
+        case .located: range = locator.ranges[index]
+        case .stored: range = storedRanges[index]
+        case .unread, .parsed: return whole?[path: paths[index]] ?? .null
+        }
+        guard let range else { return .null }
+        // A located range is a valid value: the locate checked it.
+        return (try? parser.parse(UnsafeRawBufferPointer(rebasing: line[range]))) ?? .null
+    }
+
+    /// The whole record `line` is.
+    private mutating func wholeValue(_ line: UnsafeRawBufferPointer) -> Value {
+        if source != .parsed {
+            source = .parsed
+            whole = try? parser.parse(line)
+        }
+        return whole ?? .null
+    }
+
+    /// What a sort holds of `line`: the line after a header with where its keys are, when the
+    /// steps after the sort read keys and the line's were located (so that they are not located
+    /// again): a 1, then per located path its value's start + 1 (0: missing) and end as 32-bit
+    /// numbers. Otherwise the header is a 0.
+    private func heldBytes(of line: UnsafeRawBufferPointer) -> [UInt8] {
+        let withRanges = readsKeysAfterSort && source == .located && line.count < Int(UInt32.max)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(1 + (withRanges ? 8 * paths.count : 0) + line.count)
+        bytes.append(withRanges ? 1 : 0)
+        if withRanges {
+            for range in locator.ranges {
+                LineSteps.append(UInt32(range.map { $0.lowerBound + 1 } ?? 0), to: &bytes)
+                LineSteps.append(UInt32(range?.upperBound ?? 0), to: &bytes)
+            }
+        }
+        bytes.append(contentsOf: line)
+        return bytes
+    }
+
+    /// Appends `number`'s four bytes, lowest first.
+    private static func append(_ number: UInt32, to bytes: inout [UInt8]) {
+        bytes.append(UInt8(truncatingIfNeeded: number))
+        bytes.append(UInt8(truncatingIfNeeded: number >> 8))
+        bytes.append(UInt8(truncatingIfNeeded: number >> 16))
+        bytes.append(UInt8(truncatingIfNeeded: number >> 24))
+    }
+
+    /// Reads the header ``heldBytes(of:)`` wrote: the keys' ranges become the current line's;
+    /// returns where the line starts.
+    private mutating func readHeader(of bytes: UnsafeRawBufferPointer) -> Int {
+        guard bytes.first == 1 else {
+            source = .unread
+            return 1
+        }
+        source = .stored
+        storedRanges.removeAll(keepingCapacity: true)
+        for path in paths.indices {
+            let start = Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 1 + 8 * path, as: UInt32.self)))
+            let end = Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 5 + 8 * path, as: UInt32.self)))
+            storedRanges.append(start == 0 ? nil : start - 1..<end)
+        }
+        return 1 + 8 * paths.count
+    }
+}
