@@ -45,13 +45,11 @@ package enum FilePaths {
     package static func names(in folder: String, startingWith prefix: String) -> [String] {
         guard let dir = opendir(folder) else { return [] }
         defer { closedir(dir) }
-        let wanted = Array(prefix.utf8)
         var names: [String] = []
+        let length = prefix.utf8.count
         while let entry = readdir(dir) {
-            withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                guard let base = raw.baseAddress, raw.count >= wanted.count, memcmp(base, wanted, wanted.count) == 0 else { return }
-                names.append(String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self))
-            }
+            let name = entryName(entry)
+            if strncmp(name, prefix, length) == 0 { names.append(String(cString: name)) }
         }
         return names
     }
@@ -62,12 +60,18 @@ package enum FilePaths {
         defer { closedir(dir) }
         var names: [String] = []
         while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
+            let name = String(cString: entryName(entry))
             if name != "." && name != ".." { names.append(name) }
         }
         return names.sorted()
+    }
+
+    /// The name of a directory entry, read in place up to its NUL. Copying `d_name` (256 bytes)
+    /// out of the entry read past a short last entry of `readdir`'s buffer, across the end of its
+    /// mapping: a test run crashed there.
+    private static func entryName(_ entry: UnsafeMutablePointer<dirent>) -> UnsafePointer<CChar> {
+        let offset = MemoryLayout<dirent>.offset(of: \dirent.d_name) ?? 0
+        return UnsafeRawPointer(entry).advanced(by: offset).assumingMemoryBound(to: CChar.self)
     }
 
     /// The whole file as bytes.
