@@ -1,4 +1,4 @@
-public import ReformSDK
+import ReformSDK
 
 /// Counts and timings of a run (`--stats json`): per manager, per reformer step of each output.
 public struct RunStats: Sendable {

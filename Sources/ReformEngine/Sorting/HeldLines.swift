@@ -76,7 +76,9 @@ final class HeldLines {
     /// held, or without a sort is returned, with the others that passed, to be written now. The
     /// start of a line whose end is not in `bytes` waits for the next call.
     func take(_ bytes: [UInt8]) throws(SpillError) -> [UInt8] {
-        guard var work = steps.take() else { return [] }
+        // The steps are out only while they release their lines, after the file stopped handing
+        // lines here; were bytes to come then, they pass as they are rather than be lost.
+        guard var work = steps.take() else { return bytes }
         let started = timing ? MonotonicClock.now() : 0
         defer {
             if timing { work.counts.seconds += MonotonicClock.now() - started }
