@@ -33,6 +33,9 @@ struct HeldLinesTests {
         #"[1,2]"#,
         #"{"id":18,"k":0.1,"m":{"n":"a","o":{"p":1}},"t":"\ud83c\udfe0"}"#,
         #"{"id":19,"k":"text","m":{"n":"a"},"t":"x"}"#,
+        // Values that hold what ends a value elsewhere: quotes, commas, braces, a backslash.
+        #"{"id":20,"k":"a","k":1 {[\","m":{"n":"}]","o":[{"t":"{"}]},"t":"x,"t":y"}"#,
+        #"{"id":21,"m":{"k":0,"n":"]"},"t":"\","k":-1}"#,
     ]
 
     static let pipeline = """
