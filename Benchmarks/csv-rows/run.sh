@@ -27,16 +27,7 @@ trap cleanup EXIT
 echo "generating $n events..." >&2
 python3 "$here/generate.py" "$n" "$work/events.ndjson" "${SEED:-5}"
 
-now() { echo "${EPOCHREALTIME/,/.}"; }
-measure() {  # measure NAME CMD...: appends "seconds peak_kib" to $work/NAME.times
-    local name="$1"; shift
-    local start end
-    start="$(now)"
-    /usr/bin/time -f '%M' -o "$work/rss" "$@" || die "$name failed: $*"
-    end="$(now)"
-    echo "$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.4f", b - a }') $(tail -n 1 "$work/rss")" >> "$work/$name.times"
-}
-best() { sort -n "$work/$1.times" | awk 'NR == 1 { s = $1 } $2 > m { m = $2 } END { print s, m }'; }
+source "$root/Benchmarks/measure.sh"
 
 tools="reform reform-jobs2 python-json"
 python3 -c 'import orjson' 2>/dev/null && tools="$tools python-orjson"

@@ -63,16 +63,7 @@ sys.stdout.write(open(path).read().replace(table, output))
 PY
 done
 
-now() { echo "${EPOCHREALTIME/,/.}"; }
-measure() {  # measure NAME CMD...: appends "seconds peak_kib" to $work/NAME.times
-    local name="$1"; shift
-    local start end
-    start="$(now)"
-    /usr/bin/time -f '%M' -o "$work/rss" "$@" || die "$name failed: $*"
-    end="$(now)"
-    echo "$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.4f", b - a }') $(tail -n 1 "$work/rss")" >> "$work/$name.times"
-}
-best() { sort -n "$work/$1.times" | awk 'NR == 1 { s = $1 } $2 > m { m = $2 } END { print s, m }'; }
+source "$root/Benchmarks/measure.sh"
 checksum() { q -c "SELECT count(*) || ' ' || md5(string_agg(l::text, E'\n' ORDER BY l.\"kPropertyListDataKeyID\")) FROM listings l"; }
 
 inputs=(--input zufang="$work/in/zufang.ndjson" --input xinfang="$work/in/xinfang.ndjson" --input ershoufang="$work/in/ershoufang.ndjson")
