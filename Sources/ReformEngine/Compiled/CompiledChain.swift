@@ -317,11 +317,11 @@ struct CompiledChain {
 
     /// Fills slot `index` for this record; `false` sends the line to the general path.
     private mutating func fill(_ index: Int, _ line: UnsafeRawBufferPointer) -> Bool {
-        // The usual slot, a located field, is read in place: copying the slot (its template's
-        // pieces, its default) retained and released its arrays for every slot of every line.
-        if case .field(let path) = slots[index].source { return fillField(index, path, line) }
-        let slot = slots[index]
-        switch slot.source {
+        // Read in place: copying the slot (its template's pieces, its default) retained and
+        // released its arrays for every slot of every line.
+        switch slots[index].source {
+        case .field(let path):
+            return fillField(index, path, line)
         case .constant:
             guard let range = constantRanges[index] else { return false }
             texts[index] = Text(base: .constant, start: range.lowerBound, end: range.upperBound)
@@ -331,9 +331,7 @@ struct CompiledChain {
             texts[index] = text
             return true
         case .array(let path, let operation):
-            return fillArray(index, slot, path, operation, line)
-        case .field(let path):
-            return fillField(index, path, line)
+            return fillArray(index, slots[index], path, operation, line)
         }
     }
 
