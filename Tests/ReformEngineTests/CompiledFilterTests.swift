@@ -23,11 +23,18 @@ struct CompiledFilterTests {
         #""name":"b","ok":true,"flag":"null""#,
         #""price":12345678901234567,"name":"ab","ok":false,"flag":"false""#,
         #""price":0,"name":"","ok":"","flag":-0"#,
+        // Decimals read without the parser (up to 15 digits) or with it (more, an exponent).
+        #""price":0.1"#, #""price":0.3"#, #""price":0.30000000000000004"#, #""price":31.2"#,
+        #""price":31.199999999999999"#, #""price":31.479471"#, #""price":-0.0"#, #""price":0.001"#,
+        #""price":1234567890123.45"#, #""price":99999999999999.9"#, #""price":123456789012345"#,
+        #""price":1234567890123456"#, #""price":2.5E-1"#, #""price":-31.20"#,
     ]
 
     static let conditions = [
         "price > 10", "10 < price", "price == 7", "7 == price", "price != 7", "price >= -1.5 and price <= 1e3",
         "price == 0", "flag == 0", "-2 < price", "price <= 7.0", "price < 7", "price >= 7", "price != 1000", "price < 12345678901234568",
+        "price >= 0.3", "price < 31.2", "price == 0.1", "price > 1234567890123.44", "price == -0", "price <= -31.2",
+        "price == 0.25", "price > 123456789012344.5", "31.2 <= price", "price == 0.3", "price == 31.2",
         "name == 'K'", "'K' == name", "name != 'K'", "name == 'é'", "name != 'plain'", "name == 'a\"b'", "name < 'b'",
         "ok", "not ok", "ok == true", "ok != false", "ok == null", "flag == null", "flag", "not flag",
         "ok == false or name startswith 'a'", "name in ['a', 'b', 'K']", "nested.x > 1", "nested", "price == '7'",

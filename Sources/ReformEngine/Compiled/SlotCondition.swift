@@ -16,7 +16,7 @@ indirect enum SlotCondition {
     /// `slot op literal`; `text` is the literal as the writer prints it.
     case compare(slot: Int?, Condition.Operator, literal: Value, text: [UInt8])
     /// `slot op literal` for a number literal that is `number` exactly and an equality or
-    /// ordering: a slot holding a plain integer is compared as a number without being parsed.
+    /// ordering: a slot holding a plain decimal number is compared as a number without being parsed.
     case compareNumber(slot: Int, Condition.Operator, number: Double, literal: Value)
     /// The rest, evaluated as values; `lookups` resolve its paths to slots.
     case values(Condition.Node, lookups: [CompiledChain.Lookup])
@@ -102,7 +102,7 @@ indirect enum SlotCondition {
         }
     }
 
-    /// The literal as a double that compares with a slot's integer exactly as
+    /// The literal as a double that compares with a slot's number exactly as
     /// ``Condition/compare(_:_:_:)`` compares the two values, for an equality or ordering; `nil`
     /// otherwise (an integer beyond 2^53, another operator).
     private static func exactNumber(_ literal: Value, _ op: Condition.Operator) -> Double? {
@@ -117,23 +117,39 @@ indirect enum SlotCondition {
         }
     }
 
-    /// The integer a slot's text is when it is a plain one of up to 15 digits (a double holds it
-    /// exactly, so comparing it as a double is comparing it as an integer); `nil` otherwise.
-    static func plainInteger(_ text: UnsafeRawBufferPointer) -> Int? {
+    /// The number a slot's text is when it is a plain decimal (`-`, digits, an optional fraction,
+    /// no exponent) of up to 15 digits in all; `nil` otherwise. Such a number is an integer of at
+    /// most 15 digits divided by a power of ten of at most 15, both exact as doubles, so one
+    /// division gives the correctly rounded double the JSON parser reads from the text (Clinger's
+    /// fast path) and comparing it is comparing the parsed value.
+    static func plainNumber(_ text: UnsafeRawBufferPointer) -> Double? {
         var i = 0
         let negative = text.first == UInt8(ascii: "-")
         if negative { i = 1 }
-        let digits = text.count - i
-        guard digits >= 1, digits <= 15 else { return nil }
-        var value = 0
+        var mantissa = 0
+        var digits = 0
+        var point: Int? = nil
         while i < text.count {
-            let digit = text[i] &- UInt8(ascii: "0")
-            guard digit < 10 else { return nil }
-            value = value * 10 + Int(digit)
+            let byte = text[i]
             i += 1
+            if byte == UInt8(ascii: "."), point == nil, digits > 0 {
+                point = digits
+                continue
+            }
+            let digit = byte &- UInt8(ascii: "0")
+            guard digit < 10 else { return nil }
+            mantissa = mantissa * 10 + Int(digit)
+            digits += 1
+            guard digits <= 15 else { return nil }
         }
-        return negative ? -value : value
+        let fractionDigits = point.map { digits - $0 } ?? 0
+        guard digits >= 1, point == nil || fractionDigits > 0 else { return nil }
+        let magnitude = Double(mantissa) / SlotCondition.powersOfTen[fractionDigits]
+        return negative ? -magnitude : magnitude
     }
+
+    /// 10^0 through 10^15, each exact as a double.
+    private static let powersOfTen: [Double] = (0...15).map { power in (0..<power).reduce(1.0) { product, _ in product * 10 } }
 
     /// `value op number` for the operators ``exactNumber(_:_:)`` takes.
     static func compare(_ value: Double, _ op: Condition.Operator, _ number: Double) -> Bool {
