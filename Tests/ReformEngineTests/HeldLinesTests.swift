@@ -36,6 +36,11 @@ struct HeldLinesTests {
         // Values that hold what ends a value elsewhere: quotes, commas, braces, a backslash.
         #"{"id":20,"k":"a","k":1 {[\","m":{"n":"}]","o":[{"t":"{"}]},"t":"x,"t":y"}"#,
         #"{"id":21,"m":{"k":0,"n":"]"},"t":"\","k":-1}"#,
+        // A later line of a key that ties, on the sort key, with a line of another key that came
+        // before it: the tie goes to the line that came first (23), not the key seen first (v).
+        #"{"id":22,"k":5,"m":{"n":"f"},"t":"v"}"#,
+        #"{"id":23,"k":4,"m":{"n":"g"},"t":"w"}"#,
+        #"{"id":24,"k":4,"m":{"n":"f"},"t":"v"}"#,
     ]
 
     static let pipeline = """
@@ -48,6 +53,8 @@ struct HeldLinesTests {
           first-per-t: { steps: [ { dedupe: [t] }, { sort: { by: k, order: desc } }, { limit: 5 } ] }
           distinct-pairs: { steps: [ { sort: { by: id, order: desc } }, { dedupe: [m.n, t] } ] }
           distinct-records: { steps: [ { dedupe: [] }, { sort: { by: t } } ] }
+          lowest-k-per-t: { steps: [ { sort: { by: k } }, { dedupe: [t] }, { limit: 6 } ] }
+          highest-k-per-n: { steps: [ { sort: { by: k, order: desc } }, { dedupe: [m.n] } ] }
           distinct-k: { steps: [ { dedupe: [k] } ] }
           first-three: { steps: [ { limit: 3 } ] }
           shaped: { steps: [ { pick: [id, k, m, t] }, { filter: "id != 19" } ] }
@@ -61,6 +68,8 @@ struct HeldLinesTests {
           first-per-t: { reform: [first-per-t], output: { format: ndjson } }
           distinct-pairs: { reform: [distinct-pairs], output: { format: ndjson } }
           distinct-records: { reform: [distinct-records], output: { format: ndjson } }
+          lowest-k-per-t: { reform: [lowest-k-per-t], output: { format: ndjson } }
+          highest-k-per-n: { reform: [highest-k-per-n], output: { format: ndjson } }
           distinct-k: { reform: [distinct-k], output: { format: ndjson } }
           first-three: { reform: [first-three], output: { format: ndjson } }
           after-steps: { reform: [shaped, by-k], output: { format: ndjson } }
@@ -69,7 +78,7 @@ struct HeldLinesTests {
 
     static let runs = [
         "by-k", "by-k-desc", "by-nested", "first-per-t", "distinct-pairs", "distinct-records", "distinct-k", "first-three",
-        "after-steps", "after-mapping",
+        "after-steps", "after-mapping", "lowest-k-per-t", "highest-k-per-n",
     ]
 
     /// One run of `runName` over the lines (repeated `copies` times), with the fast paths on or off.
@@ -98,7 +107,7 @@ struct HeldLinesTests {
     }
 
     /// Spilled to a temporary file (a budget of a few lines) or not, the order is the same.
-    @Test(arguments: ["by-k", "by-nested", "distinct-pairs", "after-mapping"])
+    @Test(arguments: ["by-k", "by-nested", "distinct-pairs", "after-mapping", "lowest-k-per-t", "highest-k-per-n"])
     func sameOutputWhenTheSortSpills(_ runName: String) throws {
         let general = try run(runName, direct: false, copies: 40)
         for sortMemory in [1, 2048] {
@@ -127,5 +136,10 @@ struct HeldLinesTests {
         #expect(big.map { $0.prefix(8) } == [#"{"id":16"#, #"{"id":15"#])
         let pairs = try run("by-nested", direct: true).out
         #expect(!pairs.contains(#""id":4,"#), "e + combining acute repeats é")
+        // A sort then a dedupe keeps, per key, the line that sorts first; on a tie the one that
+        // came first (ids 6 and 7 tie at k 1: 6 is kept for "y", 7 is not for "z" since 8's -0 is
+        // lower; "x" keeps 2's 1.5 over 1's 3, 13's 2 and 12's true; 23 and 24 tie at 4).
+        let lowest = try run("lowest-k-per-t", direct: true).out.split(separator: "\n").map { $0.prefix { $0 != "," } }
+        #expect(lowest == [#"{"id":8"#, #"{"id":18"#, #"{"id":6"#, #"{"id":2"#, #"{"id":23"#, #"{"id":24"#])
     }
 }

@@ -42,6 +42,12 @@ struct LineSteps {
     private var storedRanges: [Range<Int>?] = []
     /// Whether a step after the sort reads keys (a `dedupe`), so held lines keep their ranges.
     private let readsKeysAfterSort: Bool
+    /// For a sort followed at once by a `dedupe` on keys: per dedupe key, the line that sorts
+    /// first so far, the only one of that key the dedupe will let through; `nil` otherwise, and
+    /// once those lines pass the sort's memory budget (``admitFirst(_:key:)``).
+    private var firsts: FirstPerKey?
+    /// Lines the sort was handed, for ``FirstPerKey`` to know which came first.
+    private var sequence = 0
 
     /// The steps of one reformer (only `sort`, once, `dedupe` and `limit`), reading keys at
     /// `paths` (key paths, each once); a sort keeps about `sortMemory` bytes of lines in memory.
@@ -69,6 +75,9 @@ struct LineSteps {
         readsKeysAfterSort = after.contains { if case .dedupe = $0.kind { true } else { false } }
         self.sort = sort
         if let sort { held = ExternalSort(budget: sortMemory, descending: sort.descending, context: ()) }
+        if sort != nil, case .dedupe(let paths?) = after.first?.kind {
+            firsts = FirstPerKey(paths: paths, budget: max(1, sortMemory))
+        }
     }
 
     /// The keys of `path`'s key components (all of them when it has no indexes).
@@ -120,6 +129,7 @@ struct LineSteps {
             partial.append(UInt8(ascii: "\n"))
             file.buffer.append(contentsOf: try take(partial))
         }
+        try releaseFirsts()
         guard var sort = held else { return }
         held = nil
         let sorted = sort.sorted()
@@ -151,6 +161,12 @@ struct LineSteps {
         guard passed else { return nil }
         if let sort, held != nil {
             let key = value(at: sort.path, in: line)
+            sequence += 1
+            if firsts != nil {
+                admitFirst(line, key: key)
+                do { if let firsts, firsts.bytes > firsts.budget { try releaseFirsts() } } catch { return error }
+                return nil
+            }
             let kept = HeldLine(bytes: heldBytes(of: line))
             do { try held?.append(kept, key: key) } catch { return error }
         } else {
@@ -159,6 +175,47 @@ struct LineSteps {
             passing.append(UInt8(ascii: "\n"))
         }
         return nil
+    }
+
+    /// Keeps `line` (whose sort key is `key`) when it is the first line of its dedupe key in
+    /// sorted order so far: the first of its key, or one whose sort key comes strictly before the
+    /// kept one's (on a tie the kept line came first, and a stable sort keeps it first).
+    private mutating func admitFirst(_ line: UnsafeRawBufferPointer, key: Value) {
+        guard var work = firsts.take() else { return }
+        defer { firsts = work }
+        let dedupeKey: Value
+        if work.paths.count == 1 {
+            dedupeKey = value(at: work.paths[0], in: line)
+        } else {
+            var keys: [Value] = []
+            for path in work.paths { keys.append(value(at: path, in: line)) }
+            dedupeKey = .array(keys)
+        }
+        guard let descending = sort?.descending else { return }
+        if let position = work.positions[dedupeKey] {
+            guard ValueOrder.precedes(key, work.lines[position].key, descending: descending) == true else { return }
+            let bytes = heldBytes(of: line)
+            work.bytes +=
+                bytes.count - work.lines[position].line.bytes.count + key.estimatedBytes
+                - work.lines[position].key.estimatedBytes
+            work.lines[position] = (key, sequence, HeldLine(bytes: bytes))
+        } else {
+            let kept = HeldLine(bytes: heldBytes(of: line))
+            work.positions[dedupeKey] = work.lines.count
+            work.lines.append((key, sequence, kept))
+            work.bytes += kept.estimatedBytes + key.estimatedBytes + dedupeKey.estimatedBytes + 48
+        }
+    }
+
+    /// Hands the lines ``firsts`` kept to the sort in the order they came, and stops keeping
+    /// them apart: the lines after go to the sort as they come, and the dedupe after the sort
+    /// decides among them all. (The lines it dropped were each after a kept line of their key in
+    /// sorted order, so the dedupe would have dropped them too.)
+    private mutating func releaseFirsts() throws(SpillError) {
+        guard let work = firsts.take() else { return }
+        for kept in work.lines.sorted(by: { $0.sequence < $1.sequence }) {
+            try held?.append(kept.line, key: kept.key)
+        }
     }
 
     /// Whether `line` passes every step of `steps` (each keeping what it saw).
@@ -258,4 +315,18 @@ struct LineSteps {
         }
         return 1 + 8 * paths.count
     }
+}
+
+/// What ``LineSteps`` keeps for a sort followed by a `dedupe`: per dedupe key, the line that sorts
+/// first so far, with its sort key and when it came.
+private struct FirstPerKey {
+    /// The located paths the dedupe reads its key from.
+    let paths: [Int]
+    /// The sort's memory budget: past it, the lines go to the sort, which can spill.
+    let budget: Int
+    /// Each dedupe key's position in ``lines``.
+    var positions: [Value: Int] = [:]
+    var lines: [(key: Value, sequence: Int, line: HeldLine)] = []
+    /// About how many bytes the lines and keys take.
+    var bytes = 0
 }
