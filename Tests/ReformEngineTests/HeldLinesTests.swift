@@ -41,6 +41,9 @@ struct HeldLinesTests {
         #"{"id":22,"k":5,"m":{"n":"f"},"t":"v"}"#,
         #"{"id":23,"k":4,"m":{"n":"g"},"t":"w"}"#,
         #"{"id":24,"k":4,"m":{"n":"f"},"t":"v"}"#,
+        // Keys equal only by Unicode equivalence (the Kelvin sign and K), one ASCII: one key.
+        #"{"id":25,"k":50,"m":{"n":"K"},"u":"K","t":"K"}"#,
+        #"{"id":26,"k":60,"m":{"n":"\u212a"},"u":"\u212a","t":"\u212a"}"#,
     ]
 
     static let pipeline = """
@@ -55,6 +58,7 @@ struct HeldLinesTests {
           distinct-records: { steps: [ { dedupe: [] }, { sort: { by: t } } ] }
           lowest-k-per-t: { steps: [ { sort: { by: k } }, { dedupe: [t] }, { limit: 6 } ] }
           highest-k-per-n: { steps: [ { sort: { by: k, order: desc } }, { dedupe: [m.n] } ] }
+          last-per-u: { steps: [ { sort: { by: id, order: desc } }, { dedupe: [u] } ] }
           distinct-k: { steps: [ { dedupe: [k] } ] }
           first-three: { steps: [ { limit: 3 } ] }
           shaped: { steps: [ { pick: [id, k, m, t] }, { filter: "id != 19" } ] }
@@ -70,6 +74,7 @@ struct HeldLinesTests {
           distinct-records: { reform: [distinct-records], output: { format: ndjson } }
           lowest-k-per-t: { reform: [lowest-k-per-t], output: { format: ndjson } }
           highest-k-per-n: { reform: [highest-k-per-n], output: { format: ndjson } }
+          last-per-u: { reform: [last-per-u], output: { format: ndjson } }
           distinct-k: { reform: [distinct-k], output: { format: ndjson } }
           first-three: { reform: [first-three], output: { format: ndjson } }
           after-steps: { reform: [shaped, by-k], output: { format: ndjson } }
@@ -78,7 +83,7 @@ struct HeldLinesTests {
 
     static let runs = [
         "by-k", "by-k-desc", "by-nested", "first-per-t", "distinct-pairs", "distinct-records", "distinct-k", "first-three",
-        "after-steps", "after-mapping", "lowest-k-per-t", "highest-k-per-n",
+        "after-steps", "after-mapping", "lowest-k-per-t", "highest-k-per-n", "last-per-u",
     ]
 
     /// One run of `runName` over the lines (repeated `copies` times), with the fast paths on or off.
@@ -107,7 +112,7 @@ struct HeldLinesTests {
     }
 
     /// Spilled to a temporary file (a budget of a few lines) or not, the order is the same.
-    @Test(arguments: ["by-k", "by-nested", "distinct-pairs", "after-mapping", "lowest-k-per-t", "highest-k-per-n"])
+    @Test(arguments: ["by-k", "by-nested", "distinct-pairs", "after-mapping", "lowest-k-per-t", "highest-k-per-n", "last-per-u"])
     func sameOutputWhenTheSortSpills(_ runName: String) throws {
         let general = try run(runName, direct: false, copies: 40)
         for sortMemory in [1, 2048] {
@@ -141,5 +146,7 @@ struct HeldLinesTests {
         // lower; "x" keeps 2's 1.5 over 1's 3, 13's 2 and 12's true; 23 and 24 tie at 4).
         let lowest = try run("lowest-k-per-t", direct: true).out.split(separator: "\n").map { $0.prefix { $0 != "," } }
         #expect(lowest == [#"{"id":8"#, #"{"id":18"#, #"{"id":6"#, #"{"id":2"#, #"{"id":23"#, #"{"id":24"#])
+        let lastPerU = try run("last-per-u", direct: true).out.split(separator: "\n").map { $0.prefix { $0 != "," } }
+        #expect(lastPerU == [#"{"id":26"#, #"{"id":24"#], "the Kelvin sign is K; every other line has no u (null)")
     }
 }

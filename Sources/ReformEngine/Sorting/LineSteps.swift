@@ -181,18 +181,22 @@ struct LineSteps {
     /// sorted order so far: the first of its key, or one whose sort key comes strictly before the
     /// kept one's (on a tie the kept line came first, and a stable sort keeps it first).
     private mutating func admitFirst(_ line: UnsafeRawBufferPointer, key: Value) {
-        guard var work = firsts.take() else { return }
+        guard var work = firsts.take(), let descending = sort?.descending else { return }
         defer { firsts = work }
-        let dedupeKey: Value
-        if work.paths.count == 1 {
-            dedupeKey = value(at: work.paths[0], in: line)
+        var textKey: FirstPerKey.TextKey?
+        var valueKey = Value.null
+        if work.paths.count == 1, let text = plainText(at: work.paths[0], in: line) {
+            // An ASCII string's bytes are its identity: no string built, no Unicode-aware hash.
+            textKey = FirstPerKey.TextKey(text)
+        } else if work.paths.count == 1 {
+            valueKey = value(at: work.paths[0], in: line)
         } else {
             var keys: [Value] = []
             for path in work.paths { keys.append(value(at: path, in: line)) }
-            dedupeKey = .array(keys)
+            valueKey = .array(keys)
         }
-        guard let descending = sort?.descending else { return }
-        if let position = work.positions[dedupeKey] {
+        let position = if let textKey { work.textPositions[textKey] } else { work.positions[valueKey] }
+        if let position {
             guard ValueOrder.precedes(key, work.lines[position].key, descending: descending) == true else { return }
             let bytes = heldBytes(of: line)
             work.bytes +=
@@ -201,9 +205,9 @@ struct LineSteps {
             work.lines[position] = (key, sequence, HeldLine(bytes: bytes))
         } else {
             let kept = HeldLine(bytes: heldBytes(of: line))
-            work.positions[dedupeKey] = work.lines.count
+            if let textKey { work.textPositions[textKey] = work.lines.count } else { work.positions[valueKey] = work.lines.count }
             work.lines.append((key, sequence, kept))
-            work.bytes += kept.estimatedBytes + key.estimatedBytes + dedupeKey.estimatedBytes + 48
+            work.bytes += 2 * kept.estimatedBytes + key.estimatedBytes + 48
         }
     }
 
@@ -260,7 +264,47 @@ struct LineSteps {
         }
         guard let range else { return .null }
         // A located range is a valid value: the locate checked it.
-        return (try? parser.parse(UnsafeRawBufferPointer(rebasing: line[range]))) ?? .null
+        let bytes = UnsafeRawBufferPointer(rebasing: line[range])
+        if let integer = LineSteps.plainInteger(bytes) { return .int(integer) }
+        return (try? parser.parse(bytes)) ?? .null
+    }
+
+    /// The text between the quotes of the value at located path `index` in `line` when it is a
+    /// string of printable ASCII without escapes (its bytes are then the string); `nil` otherwise.
+    private mutating func plainText(at index: Int, in line: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
+        if source == .unread {
+            source = locator.locate(line, parser: &parser) ? .located : .parsed
+            if source == .parsed { whole = try? parser.parse(line) }
+        }
+        let found: Range<Int>?
+        switch source {
+        case .located: found = locator.ranges[index]
+        case .stored: found = storedRanges[index]
+        case .unread, .parsed: return nil
+        }
+        guard let range = found, range.count >= 2, line[range.lowerBound] == UInt8(ascii: "\"") else { return nil }
+        let text = UnsafeRawBufferPointer(rebasing: line[(range.lowerBound + 1)..<(range.upperBound - 1)])
+        guard text.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\\") }) else { return nil }
+        return text
+    }
+
+    /// The integer `bytes` are when they are a plain one as the writer prints it (an optional
+    /// `-`, 1 to 18 digits, no leading zero, not `-0`, which reads as a double): what the parser
+    /// would read, without a parse.
+    private static func plainInteger(_ bytes: UnsafeRawBufferPointer) -> Int? {
+        var i = 0
+        let negative = bytes.first == UInt8(ascii: "-")
+        if negative { i = 1 }
+        let digits = bytes.count - i
+        guard digits >= 1, digits <= 18, bytes[i] != UInt8(ascii: "0") || (digits == 1 && !negative) else { return nil }
+        var value = 0
+        while i < bytes.count {
+            let digit = bytes[i] &- UInt8(ascii: "0")
+            guard digit < 10 else { return nil }
+            value = value * 10 + Int(digit)
+            i += 1
+        }
+        return negative ? -value : value
     }
 
     /// The whole record `line` is.
@@ -319,13 +363,41 @@ struct LineSteps {
 
 /// What ``LineSteps`` keeps for a sort followed by a `dedupe`: per dedupe key, the line that sorts
 /// first so far, with its sort key and when it came.
+///
+/// A key that is a string of printable ASCII is found by its bytes (``textPositions``): two such
+/// strings are equal exactly when their bytes are. Other keys are found by value (``positions``).
+/// A non-ASCII string can equal an ASCII one (the Kelvin sign and `K`): such a key then keeps a
+/// line in each table, and the dedupe after the sort, which compares values, drops the later one.
+/// Keeping a line too many is harmless; a line is only ever dropped for one of the same key.
 private struct FirstPerKey {
+    /// A string key's bytes: up to 24 in three words, the rest (of a longer key) in an array,
+    /// so that the common short key costs no allocation and compares in a few instructions.
+    struct TextKey: Hashable {
+        let word0: UInt64
+        let word1: UInt64
+        let word2: UInt64
+        let count: Int
+        let rest: [UInt8]
+
+        init(_ bytes: UnsafeRawBufferPointer) {
+            var words: (UInt64, UInt64, UInt64) = (0, 0, 0)
+            withUnsafeMutableBytes(of: &words) { words in
+                words.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes.prefix(24)))
+            }
+            (word0, word1, word2) = words
+            count = bytes.count
+            rest = bytes.count > 24 ? Array(bytes[24...]) : []
+        }
+    }
+
     /// The located paths the dedupe reads its key from.
     let paths: [Int]
     /// The sort's memory budget: past it, the lines go to the sort, which can spill.
     let budget: Int
-    /// Each dedupe key's position in ``lines``.
+    /// Each value key's position in ``lines``.
     var positions: [Value: Int] = [:]
+    /// Each ASCII string key's position in ``lines``.
+    var textPositions: [TextKey: Int] = [:]
     var lines: [(key: Value, sequence: Int, line: HeldLine)] = []
     /// About how many bytes the lines and keys take.
     var bytes = 0
