@@ -249,20 +249,25 @@ struct LineSteps {
         return true
     }
 
-    /// The value at located path `index` in `line` (null when missing), as `value[path:]` reads
-    /// it from the record the line is.
-    private mutating func value(at index: Int, in line: UnsafeRawBufferPointer) -> Value {
+    /// Where the value at located path `index` lies in `line`: `.some(nil)` when missing, `nil`
+    /// when the line could not be located (its keys are then read from ``whole``).
+    private mutating func keyRange(at index: Int, in line: UnsafeRawBufferPointer) -> Range<Int>?? {
         if source == .unread {
             source = locator.locate(line, parser: &parser) ? .located : .parsed
             if source == .parsed { whole = try? parser.parse(line) }
         }
-        let range: Range<Int>?
         switch source {
-        case .located: range = locator.ranges[index]
-        case .stored: range = storedRanges[index]
-        case .unread, .parsed: return whole?[path: paths[index]] ?? .null
+        case .located: return .some(locator.ranges[index])
+        case .stored: return .some(storedRanges[index])
+        case .unread, .parsed: return nil
         }
-        guard let range else { return .null }
+    }
+
+    /// The value at located path `index` in `line` (null when missing), as `value[path:]` reads
+    /// it from the record the line is.
+    private mutating func value(at index: Int, in line: UnsafeRawBufferPointer) -> Value {
+        guard let found = keyRange(at: index, in: line) else { return whole?[path: paths[index]] ?? .null }
+        guard let range = found else { return .null }
         // A located range is a valid value: the locate checked it.
         let bytes = UnsafeRawBufferPointer(rebasing: line[range])
         if let integer = LineSteps.plainInteger(bytes) { return .int(integer) }
@@ -272,17 +277,9 @@ struct LineSteps {
     /// The text between the quotes of the value at located path `index` in `line` when it is a
     /// string of printable ASCII without escapes (its bytes are then the string); `nil` otherwise.
     private mutating func plainText(at index: Int, in line: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
-        if source == .unread {
-            source = locator.locate(line, parser: &parser) ? .located : .parsed
-            if source == .parsed { whole = try? parser.parse(line) }
-        }
-        let found: Range<Int>?
-        switch source {
-        case .located: found = locator.ranges[index]
-        case .stored: found = storedRanges[index]
-        case .unread, .parsed: return nil
-        }
-        guard let range = found, range.count >= 2, line[range.lowerBound] == UInt8(ascii: "\"") else { return nil }
+        guard let found = keyRange(at: index, in: line), let range = found, range.count >= 2,
+            line[range.lowerBound] == UInt8(ascii: "\"")
+        else { return nil }
         let text = UnsafeRawBufferPointer(rebasing: line[(range.lowerBound + 1)..<(range.upperBound - 1)])
         guard text.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\\") }) else { return nil }
         return text
