@@ -207,13 +207,10 @@ struct CompiledChain {
         }
         // The slots as filled, restored before each element's steps: copied value by value, as
         // `texts = keep` would share one array and copy it at the element's first write.
-        keep.removeAll(keepingCapacity: true)
-        keep.append(contentsOf: texts)
+        Self.copy(texts, into: &keep)
         var written = 0
         for (position, (element, isCanonical)) in zip(elements, canonical).enumerated() {
-            if position > 0 {
-                for i in texts.indices { texts[i] = keep[i] }
-            }
+            if position > 0 { Self.copy(keep, into: &texts) }
             if let slot = explode.slot {
                 let start = range.lowerBound + element.lowerBound
                 let end = range.lowerBound + element.upperBound
@@ -231,6 +228,21 @@ struct CompiledChain {
             }
         }
         return written
+    }
+
+    /// Copies the slot texts `source` into `target`, element by element through their buffers (an
+    /// assignment would share one array, copied at the next write; emptying and appending cost
+    /// ~200 instructions a line).
+    private static func copy(_ source: [Text], into target: inout [Text]) {
+        guard target.count == source.count else {
+            target = source.map { $0 }
+            return
+        }
+        target.withUnsafeMutableBufferPointer { target in
+            source.withUnsafeBufferPointer { source in
+                for i in source.indices { target[i] = source[i] }
+            }
+        }
     }
 
     /// Runs the steps over the filled slots and writes the record unless a filter drops it.

@@ -310,8 +310,19 @@ extension JSONParser {
     public mutating func locateElements(
         _ bytes: UnsafeRawBufferPointer, into ranges: inout [Range<Int>], canonical: inout [Bool]
     ) -> Bool {
-        ranges.removeAll(keepingCapacity: true)
-        canonical.removeAll(keepingCapacity: true)
+        // The arrays' entries are overwritten and the extra ones cut at the end: emptying them
+        // first and appending cost ~250 instructions for a three-element array.
+        var count = 0
+        let found = locateElements(bytes, ranges: &ranges, canonical: &canonical, count: &count)
+        if ranges.count > count { ranges.removeSubrange(count...) }
+        if canonical.count > count { canonical.removeSubrange(count...) }
+        return found
+    }
+
+    /// ``locateElements(_:into:canonical:)`` writing the first `count` entries of the arrays.
+    private mutating func locateElements(
+        _ bytes: UnsafeRawBufferPointer, ranges: inout [Range<Int>], canonical: inout [Bool], count: inout Int
+    ) -> Bool {
         guard var s = try? makeScanner(bytes) else { return false }
         s.skipWhitespace()
         guard s.pos < s.end, s.base[s.pos] == UInt8(ascii: "[") else { return false }
@@ -323,8 +334,15 @@ extension JSONParser {
             } else {
                 while true {
                     let start = s.pos
-                    canonical.append(try skipCanonical(&s))
-                    ranges.append(start..<s.pos)
+                    let isCanonical = try skipCanonical(&s)
+                    if count < ranges.count, count < canonical.count {
+                        ranges[count] = start..<s.pos
+                        canonical[count] = isCanonical
+                    } else {
+                        ranges.append(start..<s.pos)
+                        canonical.append(isCanonical)
+                    }
+                    count += 1
                     s.skipWhitespace()
                     guard s.pos < s.end else { return false }
                     let c = s.base[s.pos]

@@ -102,7 +102,26 @@ internal struct Scanner {
         }
     }
 
+    /// Moves past `word` (`true`, `false` or `null`) at the cursor, or throws.
+    @inline(__always)
     mutating func expectLiteral(_ word: StaticString) throws(JSONError) {
+        // The literal's first four bytes compared at once (the word is a constant where this is
+        // inlined); a byte-by-byte loop and a call cost ~60 instructions a literal.
+        let count = word.utf8CodeUnitCount
+        if count >= 4, count <= 5, pos + count <= end,
+            UnsafeRawPointer(base + pos).loadUnaligned(as: UInt32.self)
+                == UnsafeRawPointer(word.utf8Start).loadUnaligned(as: UInt32.self),
+            count == 4 || base[pos + 4] == word.utf8Start[4]
+        {
+            pos += count
+            return
+        }
+        try expectLiteralByBytes(word)
+    }
+
+    /// ``expectLiteral(_:)`` byte by byte, saying where the input differs.
+    @inline(never)
+    private mutating func expectLiteralByBytes(_ word: StaticString) throws(JSONError) {
         let count = word.utf8CodeUnitCount
         let expected = word.utf8Start
         var k = 0
