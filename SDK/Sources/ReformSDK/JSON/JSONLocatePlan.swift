@@ -123,6 +123,10 @@ private struct PlanWalk {
                     canonical[entry] = try parser.skipCanonical(&s)
                 }
                 ranges[entry] = start..<s.pos
+            } else if s.pos < s.end, s.base[s.pos] == UInt8(ascii: "\"") {
+                // Most skipped members are strings: passed here rather than through skipValue's
+                // container machinery.
+                try parser.skipString(&s)
             } else {
                 try parser.skipValue(&s)
             }

@@ -177,7 +177,7 @@ extension JSONParser {
     /// compiled chain's locating.
     @discardableResult
     @inline(__always)
-    private mutating func skipString(_ s: inout Scanner) throws(JSONError) -> Bool {
+    mutating func skipString(_ s: inout Scanner) throws(JSONError) -> Bool {
         let start = s.pos + 1
         let i = s.firstSpecialStringByte(from: start)
         if i < s.end, s.base[i] == UInt8(ascii: "\"") {
