@@ -25,7 +25,7 @@ struct LineSteps {
     var counts = ChainRunner.StageCounts()
 
     private var before: [Step]
-    private var after: [Step]
+    private let after: [Step]
     /// The located path a sort orders by, and its direction; `nil` without a sort.
     private let sort: (path: Int, descending: Bool)?
     private var held: ExternalSort<HeldLine>?
@@ -129,13 +129,14 @@ struct LineSteps {
             partial.append(UInt8(ascii: "\n"))
             file.buffer.append(contentsOf: try take(partial))
         }
+        // Lines the first-per-key table kept, all found in one of its two tables, are one per
+        // key: the dedupe after the sort would keep every one of them, so it is not run again.
+        let distinct = firsts.map { $0.positions.isEmpty || $0.textPositions.isEmpty } ?? false
         try releaseFirsts()
         guard var sort = held else { return }
         held = nil
         let sorted = sort.sorted()
-        var steps: [Step] = []
-        swap(&steps, &after)
-        defer { swap(&steps, &after) }
+        var steps = Array(after.dropFirst(distinct ? 1 : 0))
         while let held = try sorted.next() {
             let line = held.bytes.withUnsafeBytes { bytes in
                 let line = readHeader(of: bytes)
