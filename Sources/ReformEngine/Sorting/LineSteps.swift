@@ -31,12 +31,16 @@ struct LineSteps {
     private var held: ExternalSort<HeldLine>?
     private let paths: [ValuePath]
     private var locator: FieldLocator
+    /// Finds the keys in the writer's own lines without the full check, when they are all
+    /// top-level keys of printable ASCII; ``locator`` reads any other line.
+    private var written: WrittenLineKeys?
     private var parser = JSONParser(limits: JSONLimits(maximumDepth: Int.max, maximumDocumentSize: Int.max))
     /// The start of a line whose end has not been written yet.
     private var partial: [UInt8] = []
-    /// Where the current line's keys are read from: not read yet, ``locator``'s ranges,
-    /// ``whole`` (a line the locator could not read), or ranges a held line kept (``storedRanges``).
-    private enum KeySource { case unread, located, parsed, stored }
+    /// Where the current line's keys are read from: not read yet, ``written``'s or ``locator``'s
+    /// ranges, ``whole`` (a line the locator could not read), or ranges a held line kept
+    /// (``storedRanges``).
+    private enum KeySource { case unread, written, located, parsed, stored }
     private var source = KeySource.unread
     private var whole: Value?
     private var storedRanges: [Range<Int>?] = []
@@ -55,6 +59,7 @@ struct LineSteps {
         self.paths = paths
         let keyPaths = paths.map(LineSteps.keys(of:))
         locator = FieldLocator(paths: keyPaths)
+        written = keyPaths.allSatisfy { $0.count == 1 } ? WrittenLineKeys(keys: keyPaths.map { $0[0] }) : nil
         let position = { (path: ValuePath) in keyPaths.firstIndex(of: LineSteps.keys(of: path)) ?? 0 }
         var before: [Step] = []
         var after: [Step] = []
@@ -254,10 +259,15 @@ struct LineSteps {
     /// when the line could not be located (its keys are then read from ``whole``).
     private mutating func keyRange(at index: Int, in line: UnsafeRawBufferPointer) -> Range<Int>?? {
         if source == .unread {
-            source = locator.locate(line, parser: &parser) ? .located : .parsed
-            if source == .parsed { whole = try? parser.parse(line) }
+            if written?.locate(line) == true {
+                source = .written
+            } else {
+                source = locator.locate(line, parser: &parser) ? .located : .parsed
+                if source == .parsed { whole = try? parser.parse(line) }
+            }
         }
         switch source {
+        case .written: return .some(written?.ranges[index] ?? nil)
         case .located: return .some(locator.ranges[index])
         case .stored: return .some(storedRanges[index])
         case .unread, .parsed: return nil
@@ -319,12 +329,18 @@ struct LineSteps {
     /// again): a 1, then per located path its value's start + 1 (0: missing) and end as 32-bit
     /// numbers. Otherwise the header is a 0.
     private func heldBytes(of line: UnsafeRawBufferPointer) -> [UInt8] {
-        let withRanges = readsKeysAfterSort && source == .located && line.count < Int(UInt32.max)
+        let ranges: [Range<Int>?]
+        switch source {
+        case .written: ranges = written?.ranges ?? []
+        case .located: ranges = locator.ranges
+        case .unread, .parsed, .stored: ranges = []
+        }
+        let withRanges = readsKeysAfterSort && ranges.count == paths.count && line.count < Int(UInt32.max)
         var bytes: [UInt8] = []
         bytes.reserveCapacity(1 + (withRanges ? 8 * paths.count : 0) + line.count)
         bytes.append(withRanges ? 1 : 0)
         if withRanges {
-            for range in locator.ranges {
+            for range in ranges {
                 LineSteps.append(UInt32(range.map { $0.lowerBound + 1 } ?? 0), to: &bytes)
                 LineSteps.append(UInt32(range?.upperBound ?? 0), to: &bytes)
             }
