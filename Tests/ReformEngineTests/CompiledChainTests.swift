@@ -174,6 +174,31 @@ struct CompiledChainTests {
         #expect(general.dead.split(separator: "\n").count == 3)
     }
 
+    /// The elements of an exploded array are found in the pass that locates the line: the depth
+    /// limit still counts the record, the array and each element's own nesting.
+    @Test(arguments: [1, 2])
+    func anExplodedArrayDeeperThanTheLimitIsRejectedOnEveryPath(jobs: Int) throws {
+        let yaml = """
+            reform: 1
+            managers: { a: {} }
+            reformers:
+              each: { steps: [ { explode: tags }, { pick: [id, tags] } ] }
+            runs:
+              default: { reform: [each], output: { format: ndjson } }
+            """
+        let lines = [
+            #"{"id":1,"tags":[1,"a"]}"#, #"{"id":2,"tags":[[1],{"b":2}]}"#, #"{"id":3,"tags":[[[1]]]}"#,
+            #"{"id":4,"tags":[1,{"a":[1]}]}"#, #"{"id":5,"tags":[],"tags":[7]}"#, #"{"id":6,"tags":[1,]}"#,
+        ]
+        let general = try PathRun.run(yaml, lines: lines, direct: false, maximumDepth: 3)
+        let compiled = try PathRun.run(yaml, lines: lines, direct: true, jobs: jobs, maximumDepth: 3)
+        #expect(general.out.split(separator: "\n").count == 5, "ids 1, 2 (two elements each) and 5 (the last tags)")
+        #expect(compiled.out == general.out)
+        #expect(compiled.dead == general.dead)
+        #expect(general.dead.split(separator: "\n").count == 3)
+        #expect(compiled.direct == 5, "not vacuous: the records of the lines within the limit were written compiled")
+    }
+
     @Test func theMappedRecordsReadAsExpected() throws {
         let out = try run("mapped", direct: true).out.split(separator: "\n")
         #expect(
