@@ -121,7 +121,7 @@ struct CompiledChain {
         self.reformers = reformers
         passed = Array(repeating: 0, count: reformers)
         pending = Array(repeating: 0, count: reformers)
-        locator = FieldLocator(paths: paths, elementsOf: explode?.path)
+        locator = FieldLocator(paths: paths)
         self.slots = slots
         self.steps = steps
         self.explode = explode
@@ -194,16 +194,16 @@ struct CompiledChain {
             }
         }
         guard let range = locator.ranges[explode.path], line[range.lowerBound] == UInt8(ascii: "[") else { return nil }
-        // The array's elements were found with the rest of the line (a second pass over the array
-        // was ~6% of an exploding chain); taken from the locator, whose next pass empties them.
         var elements: [Range<Int>] = []
         var canonical: [Bool] = []
         swap(&elements, &elementRanges)
         swap(&canonical, &elementCanonical)
-        locator.swapElements(&elements, &canonical)
         defer {
             swap(&elements, &elementRanges)
             swap(&canonical, &elementCanonical)
+        }
+        guard parser.locateElements(UnsafeRawBufferPointer(rebasing: line[range]), into: &elements, canonical: &canonical) else {
+            return nil
         }
         // The slots as filled, restored before each element's steps: copied value by value, as
         // `texts = keep` would share one array and copy it at the element's first write.
@@ -212,8 +212,8 @@ struct CompiledChain {
         for (position, (element, isCanonical)) in zip(elements, canonical).enumerated() {
             if position > 0 { Self.copy(keep, into: &texts) }
             if let slot = explode.slot {
-                let start = element.lowerBound
-                let end = element.upperBound
+                let start = range.lowerBound + element.lowerBound
+                let end = range.lowerBound + element.upperBound
                 if isCanonical {
                     texts[slot] = Text(base: .line, start: start, end: end)
                 } else {

@@ -18,15 +18,10 @@ struct FieldLocator {
     private(set) var ranges: [Range<Int>?]
     /// Per path, whether its bytes are already what the JSON writer prints.
     private(set) var canonical: [Bool]
-    /// The elements of the array at path `elementsOf` (see ``init(paths:elementsOf:)``): their
-    /// ranges in the line and whether each is canonical; empty when that value is not an array.
-    private(set) var elements: [Range<Int>] = []
-    private(set) var elementCanonical: [Bool] = []
 
     /// A locator of `paths`, each a list of object keys from the top level down (no indexes), none
-    /// repeated (the compiler locates each path once). The elements of the array at
-    /// `paths[elementsOf]` are found in the same pass (an exploded array).
-    init(paths: [[String]], elementsOf: Int? = nil) {
+    /// repeated (the compiler locates each path once).
+    init(paths: [[String]]) {
         var keysPerLevel: [[String]] = [[]]
         var leafAt: [[Int?]] = [[]]
         var childAt: [[Int?]] = [[]]
@@ -54,15 +49,12 @@ struct FieldLocator {
                 }
             }
         }
-        let levels = keysPerLevel.map { JSONProjection(keys: $0) }
-        let shape = JSONLocatePlan(levels: levels, children: childAt)
-        var leaves: [Int?] = Array(repeating: nil, count: shape.count)
+        plan = JSONLocatePlan(levels: keysPerLevel.map { JSONProjection(keys: $0) }, children: childAt)
+        var leaves: [Int?] = Array(repeating: nil, count: plan.count)
         for (level, list) in leafAt.enumerated() {
-            for (key, leaf) in list.enumerated() { leaves[shape.entry(level: level, key: key)] = leaf }
+            for (key, leaf) in list.enumerated() { leaves[plan.entry(level: level, key: key)] = leaf }
         }
         leafOfEntry = leaves
-        let elementsEntry = elementsOf.flatMap { path in leaves.firstIndex(of: path) }
-        plan = JSONLocatePlan(levels: levels, children: childAt, elementsOf: elementsEntry)
         ranges = Array(repeating: nil, count: paths.count)
         canonical = Array(repeating: false, count: paths.count)
     }
@@ -71,10 +63,7 @@ struct FieldLocator {
     /// beyond `parser`'s limits), so the general path reports it. A path through a value that is
     /// not an object finds nothing there, as `value[path:]` does.
     mutating func locate(_ line: UnsafeRawBufferPointer, parser: inout JSONParser) -> Bool {
-        guard
-            parser.locate(
-                line, plan: plan, into: &entryRanges, canonical: &entryCanonical, elements: &elements, elementCanonical: &elementCanonical)
-        else { return false }
+        guard parser.locate(line, plan: plan, into: &entryRanges, canonical: &entryCanonical) else { return false }
         // Through the buffers (a checked write asks each time whether the array is shared),
         // taken out of `self` meanwhile so that reading its other arrays does not overlap.
         var ranges: [Range<Int>?] = []
@@ -93,12 +82,5 @@ struct FieldLocator {
         swap(&ranges, &self.ranges)
         swap(&canonical, &self.canonical)
         return true
-    }
-
-    /// Exchanges the elements the last ``locate(_:parser:)`` found with `ranges` and `canonical`
-    /// (so that their storage passes back and forth instead of being copied).
-    mutating func swapElements(_ ranges: inout [Range<Int>], _ canonical: inout [Bool]) {
-        swap(&ranges, &elements)
-        swap(&canonical, &elementCanonical)
     }
 }

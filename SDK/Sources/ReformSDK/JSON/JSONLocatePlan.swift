@@ -15,15 +15,10 @@ public struct JSONLocatePlan: Sendable {
     let children: [Int?]
     /// Per entry, its key's fingerprint.
     let prints: [KeyPrint]
-    /// The entry whose value's elements are found as well, when it is an array (see
-    /// ``JSONParser/locate(_:plan:into:canonical:elements:elementCanonical:)``).
-    public let elementsOf: Int?
 
     /// A plan of `levels`; `children[level][key]` is the level that the members of the object at
     /// `levels[level].keys[key]` are found in. Each level below the top is the child of one key.
-    /// `elementsOf` is an entry (``entry(level:key:)``) whose array value's elements are found too.
-    public init(levels: [JSONProjection], children: [[Int?]], elementsOf: Int? = nil) {
-        self.elementsOf = elementsOf
+    public init(levels: [JSONProjection], children: [[Int?]]) {
         self.levels = levels
         var offsets: [Int] = []
         var flatChildren: [Int?] = []
@@ -58,22 +53,6 @@ extension JSONParser {
     public mutating func locate(
         _ bytes: UnsafeRawBufferPointer, plan: JSONLocatePlan, into ranges: inout [Range<Int>?], canonical: inout [Bool]
     ) -> Bool {
-        var elements: [Range<Int>] = []
-        var elementCanonical: [Bool] = []
-        return locate(bytes, plan: plan, into: &ranges, canonical: &canonical, elements: &elements, elementCanonical: &elementCanonical)
-    }
-
-    /// ``locate(_:plan:into:canonical:)``, also finding the elements of the array at the plan's
-    /// ``JSONLocatePlan/elementsOf`` entry in the same pass: `elements` are their ranges in `bytes`
-    /// and `elementCanonical` whether each is already what ``JSON/write(_:into:)`` prints (as
-    /// ``locateElements(_:into:canonical:)`` finds them in the array alone); both empty when that
-    /// value is missing, empty or not an array (its last value when the key repeats).
-    public mutating func locate(
-        _ bytes: UnsafeRawBufferPointer, plan: JSONLocatePlan, into ranges: inout [Range<Int>?], canonical: inout [Bool],
-        elements: inout [Range<Int>], elementCanonical: inout [Bool]
-    ) -> Bool {
-        elements.removeAll(keepingCapacity: true)
-        elementCanonical.removeAll(keepingCapacity: true)
         guard var s = startLocating(bytes, entries: plan.count, ranges: &ranges, canonical: &canonical) else { return false }
         let found = ranges.withUnsafeMutableBufferPointer { ranges in
             canonical.withUnsafeMutableBufferPointer { canonical in
@@ -83,21 +62,15 @@ extension JSONParser {
                             plan.counts.withUnsafeBufferPointer { counts in
                                 let walk = PlanWalk(
                                     levels: plan.levels, offsets: offsets, counts: counts, prints: prints, children: children,
-                                    ranges: ranges, canonical: canonical, elementsOf: plan.elementsOf ?? -1)
-                                var found = LocatedElements(ranges: elements, canonical: elementCanonical)
-                                elements = []
-                                elementCanonical = []
-                                defer {
-                                    elements = found.ranges
-                                    elementCanonical = found.canonical
-                                }
+                                    ranges: ranges,
+                                    canonical: canonical)
                                 // The document's object is a level of its own, as `parse(_:keeping:)` counts it.
                                 let outerLimit = limits.maximumDepth
                                 limits.maximumDepth = max(0, outerLimit - 1)
                                 defer { limits.maximumDepth = outerLimit }
                                 do {
                                     if outerLimit < 1, s.pos < s.end, s.base[s.pos] != UInt8(ascii: "}") { try checkDepth(&s, 0) }
-                                    try walk.members(&s, level: 0, parser: &self, elements: &found)
+                                    try walk.members(&s, level: 0, parser: &self)
                                     return true
                                 } catch {
                                     return false
@@ -125,11 +98,9 @@ private struct PlanWalk {
     let children: UnsafeBufferPointer<Int?>
     let ranges: UnsafeMutableBufferPointer<Range<Int>?>
     let canonical: UnsafeMutableBufferPointer<Bool>
-    /// The entry whose array value's elements are found too (-1: none).
-    let elementsOf: Int
 
     /// The members of the object `s` is inside (after its `{` and whitespace), through its `}`.
-    func members(_ s: inout Scanner, level: Int, parser: inout JSONParser, elements: inout LocatedElements) throws(JSONError) {
+    func members(_ s: inout Scanner, level: Int, parser: inout JSONParser) throws(JSONError) {
         if s.pos < s.end, s.base[s.pos] == UInt8(ascii: "}") {
             s.pos += 1
             return
@@ -140,18 +111,10 @@ private struct PlanWalk {
             if let key = try parser.locateKey(&s, prints: levelPrints, slowMatch: { levels[level].index(of: $0, $1) }) {
                 let entry = offset + key
                 let start = s.pos
-                if entry == elementsOf {
-                    elements.ranges.removeAll(keepingCapacity: true)
-                    elements.canonical.removeAll(keepingCapacity: true)
-                }
-                if entry == elementsOf, s.pos < s.end, s.base[s.pos] == UInt8(ascii: "[") {
-                    if let child = children[entry] { clear(level: child) }
-                    try elementsOfArray(&s, parser: &parser, into: &elements)
-                    canonical[entry] = false  // an array is re-encoded, as `skipCanonical` says
-                } else if let child = children[entry] {
+                if let child = children[entry] {
                     clear(level: child)
                     if s.pos < s.end, s.base[s.pos] == UInt8(ascii: "{") {
-                        try nested(&s, level: child, parser: &parser, elements: &elements)
+                        try nested(&s, level: child, parser: &parser)
                         canonical[entry] = false  // an object is re-encoded, as `skipCanonical` says
                     } else {
                         canonical[entry] = try parser.skipCanonical(&s)
@@ -180,47 +143,18 @@ private struct PlanWalk {
     /// A member's object value (`s` at its `{`) located into `level`, with the depth checked as
     /// ``JSONParser/skipValue(_:)`` checks it: the object is one level down, its members' values
     /// one more.
-    private func nested(_ s: inout Scanner, level: Int, parser: inout JSONParser, elements: inout LocatedElements) throws(JSONError) {
-        guard let outer = try open(&s, closing: UInt8(ascii: "}"), parser: &parser) else { return }
-        defer { parser.limits.maximumDepth = outer }
-        try members(&s, level: level, parser: &parser, elements: &elements)
-    }
-
-    /// Moves past the opening bracket at `s`: `nil` (and past the `closing` one) for an empty
-    /// container; otherwise the depth limit to restore once its contents are read, which are
-    /// read one level down (the limit lowered by one after checking it).
-    private func open(_ s: inout Scanner, closing: UInt8, parser: inout JSONParser) throws(JSONError) -> Int? {
+    private func nested(_ s: inout Scanner, level: Int, parser: inout JSONParser) throws(JSONError) {
         s.pos += 1
         s.skipWhitespace()
-        if s.pos < s.end, s.base[s.pos] == closing {
+        if s.pos < s.end, s.base[s.pos] == UInt8(ascii: "}") {
             s.pos += 1
-            return nil
+            return
         }
         try parser.checkDepth(&s, 0)
         let outer = parser.limits.maximumDepth
         parser.limits.maximumDepth = max(0, outer - 1)
-        return outer
-    }
-
-    /// An array value (`s` at its `[`) with each element's range and whether it is canonical,
-    /// checked as ``JSONParser/skipValue(_:)`` checks it: the array is one level down, its
-    /// elements' values one more.
-    private func elementsOfArray(_ s: inout Scanner, parser: inout JSONParser, into elements: inout LocatedElements) throws(JSONError) {
-        guard let outer = try open(&s, closing: UInt8(ascii: "]"), parser: &parser) else { return }
         defer { parser.limits.maximumDepth = outer }
-        while true {
-            let start = s.pos
-            let isCanonical = try parser.skipCanonical(&s)
-            elements.ranges.append(start..<s.pos)
-            elements.canonical.append(isCanonical)
-            s.skipWhitespace()
-            guard s.pos < s.end else { throw s.error("expected ',' or ']' after an array element", found: true) }
-            let c = s.base[s.pos]
-            s.pos += 1
-            if c == UInt8(ascii: "]") { return }
-            guard c == UInt8(ascii: ",") else { throw s.error("expected ',' or ']' after an array element", found: true) }
-            s.skipWhitespace()
-        }
+        try members(&s, level: level, parser: &parser)
     }
 
     /// Forgets what `level` and the levels below it held (a repeated key's earlier value).
@@ -232,10 +166,4 @@ private struct PlanWalk {
             if let child = children[entry] { clear(level: child) }
         }
     }
-}
-
-/// The elements ``PlanWalk`` finds in the array at the plan's ``JSONLocatePlan/elementsOf`` entry.
-struct LocatedElements {
-    var ranges: [Range<Int>]
-    var canonical: [Bool]
 }
