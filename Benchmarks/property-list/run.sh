@@ -58,17 +58,11 @@ fi
 # ---------------------------------------------------------------- measuring
 # measure NAME CMD...: runs CMD, appends "seconds peak_kib" to $work/NAME.times. Peak RSS is the
 # largest of the command's process tree (wait4/getrusage report the max over waited-for children).
+# GNU time's measure, now and best are Benchmarks/measure.sh's; without GNU time (or with
+# TIMER=python) measure is redefined below to time with Python.
+source "$root/Benchmarks/measure.sh"
 if [ "${TIMER:-}" != python ] && [ -x /usr/bin/time ] && /usr/bin/time -f '%M' -o /dev/null true 2>/dev/null; then
     timer="GNU time (peak RSS) + bash clock (wall)"
-    now() { if [ -n "${EPOCHREALTIME:-}" ]; then echo "${EPOCHREALTIME/,/.}"; else date +%s.%N; fi; }
-    measure() {
-        local name="$1"; shift
-        local start end
-        start="$(now)"
-        /usr/bin/time -f '%M' -o "$work/rss" "$@" || die "$name failed (exit $?): $*"
-        end="$(now)"
-        echo "$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.4f", b - a }') $(tail -n 1 "$work/rss")" >> "$work/$name.times"
-    }
 else
     timer="Python perf_counter + getrusage(RUSAGE_CHILDREN)"
     # A child forked from Python inherits the interpreter's RSS as its high-water mark until exec,
@@ -90,8 +84,6 @@ if [ "${TIMER:-}" = python ] || [[ "$timer" == Python* ]]; then
     floor_kib=$(python3 -c 'import resource, subprocess; subprocess.call(["true"]); print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)')
     timer="$timer, peak floor $((floor_kib / 1024)) MiB"
 fi
-# best NAME: "best_seconds max_peak_kib" over the recorded runs.
-best() { sort -n "$work/$1.times" | awk 'NR == 1 { s = $1 } $2 > m { m = $2 } END { print s, m }'; }
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/reform-property-list.XXXXXX")"
 cleanup() {
