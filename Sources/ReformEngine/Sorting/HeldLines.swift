@@ -65,13 +65,6 @@ final class HeldLines {
         return (streamed, HeldLines(reformer: last.name, steps: LineSteps(steps: steps, paths: paths, sortMemory: sortMemory)))
     }
 
-    /// The keys of `path`'s key components (all of them when it has no indexes).
-    private static func keys(of path: ValuePath) -> [String] {
-        path.components.compactMap { component in
-            if case .key(let key) = component { key } else { nil }
-        }
-    }
-
     /// Takes written bytes: each complete line runs through the steps before the sort and is
     /// held, or without a sort is returned, with the others that passed, to be written now. The
     /// start of a line whose end is not in `bytes` waits for the next call.

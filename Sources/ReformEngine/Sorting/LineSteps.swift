@@ -194,12 +194,8 @@ struct LineSteps {
         if work.paths.count == 1, let text = plainText(at: work.paths[0], in: line) {
             // An ASCII string's bytes are its identity: no string built, no Unicode-aware hash.
             textKey = FirstPerKey.TextKey(text)
-        } else if work.paths.count == 1 {
-            valueKey = value(at: work.paths[0], in: line)
         } else {
-            var keys: [Value] = []
-            for path in work.paths { keys.append(value(at: path, in: line)) }
-            valueKey = .array(keys)
+            valueKey = dedupeKey(at: work.paths, in: line)
         }
         let position = if let textKey { work.textPositions[textKey] } else { work.positions[valueKey] }
         if let position {
@@ -233,19 +229,7 @@ struct LineSteps {
         for i in steps.indices {
             switch steps[i].kind {
             case .dedupe(let paths):
-                // One path's value is its own key, as the general path's dedupe has it.
-                let key: Value
-                if let paths {
-                    if paths.count == 1 {
-                        key = value(at: paths[0], in: line)
-                    } else {
-                        var keys: [Value] = []
-                        for path in paths { keys.append(value(at: path, in: line)) }
-                        key = .array(keys)
-                    }
-                } else {
-                    key = wholeValue(line)
-                }
+                let key = paths.map { dedupeKey(at: $0, in: line) } ?? wholeValue(line)
                 guard steps[i].seen.insert(key).inserted else { return false }
             case .limit(let limit):
                 guard steps[i].count < limit else { return false }
@@ -272,6 +256,15 @@ struct LineSteps {
         case .stored: return .some(storedRanges[index])
         case .unread, .parsed: return nil
         }
+    }
+
+    /// A dedupe's key for `line` over the located `paths`: one path's value is its own key, as the
+    /// general path's dedupe has it; several make an array.
+    private mutating func dedupeKey(at paths: [Int], in line: UnsafeRawBufferPointer) -> Value {
+        if paths.count == 1 { return value(at: paths[0], in: line) }
+        var keys: [Value] = []
+        for path in paths { keys.append(value(at: path, in: line)) }
+        return .array(keys)
     }
 
     /// The value at located path `index` in `line` (null when missing), as `value[path:]` reads
