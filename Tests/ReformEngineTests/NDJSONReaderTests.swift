@@ -149,8 +149,10 @@ import Glibc
         print("read \(count) records, \(size) bytes; buffer \(reader.bufferCapacity) bytes; peak RSS grew \(growth) bytes")
         #expect(count == records)
         #expect(idSum == records * (records - 1) / 2)
+        // Bounded memory is the reader's buffer staying at its chunk size. The process's peak RSS
+        // is printed, not asserted: other suites run in this process at the same time, and one of
+        // them raised it by 27 MB during this read in a CI run (the reader holds 64 KiB).
         #expect(reader.bufferCapacity == 64 << 10)
-        #expect(growth < size / 4)
     }
 }
 
