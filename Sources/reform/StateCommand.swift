@@ -48,7 +48,7 @@ struct StateCommand: ParsableCommand {
 
     /// `reform state show`.
     struct Show: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print the saved state as JSON.")
+        static let configuration = CommandConfiguration(commandName: "show", abstract: "Print the saved state as JSON.")
 
         @OptionGroup var place: Where
 
@@ -73,7 +73,8 @@ struct StateCommand: ParsableCommand {
 
     /// `reform state reset`.
     struct Reset: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Forget the state of one manager, or of all of them.")
+        static let configuration = CommandConfiguration(
+            commandName: "reset", abstract: "Forget the state of one manager, or of all of them.")
 
         @OptionGroup var place: Where
 
