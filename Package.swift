@@ -80,6 +80,9 @@ let package = Package(
         // PostgreSQL table is first used, because linking it (with OpenSSL, Kerberos and LDAP)
         // cost every run 5.6 MB at start (Tables/LibPQ.swift).
         .systemLibrary(name: "CLibPQ", providers: [.apt(["libpq-dev"])]),
+        // sync_file_range(2), which the Glibc module leaves out (it needs _GNU_SOURCE): declared in
+        // a header of our own, nothing to link (Output/OutputFile.swift starts write-back early).
+        .systemLibrary(name: "CWriteback"),
         // Locks, threads, a blocking executor and the monotonic clock: the one home for them, so the
         // HTTP client below and the engine share them without either reaching into the other.
         .target(name: "ReformConcurrency", swiftSettings: upcomingFeatures),
@@ -89,7 +92,7 @@ let package = Package(
         .target(
             name: "ReformEngine",
             dependencies: [
-                "ReformYAML", "CZlib", "CSQLite", "CLibPQ", "ReformConcurrency", "ReformHTTP1", sdk,
+                "ReformYAML", "CZlib", "CSQLite", "CLibPQ", "CWriteback", "ReformConcurrency", "ReformHTTP1", sdk,
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

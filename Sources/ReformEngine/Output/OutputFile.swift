@@ -1,3 +1,4 @@
+import CWriteback
 import ReformConcurrency
 
 #if canImport(Glibc)
@@ -30,6 +31,15 @@ public final class OutputFile {
     public private(set) var resumedAt = 0
     /// Bytes written to the descriptor so far.
     private(set) var bytesWritten = 0
+    /// Whether the file is synced to disk before it is committed (a temporary file) or at
+    /// checkpoints (a resumable one), so that its write-back is started as it grows.
+    private let syncs: Bool
+    /// ``bytesWritten`` when write-back was last started.
+    private var writebackStartedAt = 0
+    /// How many bytes are written between starts of write-back, so the sync at the end waits for
+    /// about this much. Measured on the chain benchmark's 25 MB output: its fsync took 13 ms (5%
+    /// of the run) and 3 ms with write-back started every 1 or 4 MiB (each start ~0.5 ms).
+    private static let writebackChunk = 1 << 20
     /// Called before each write to the descriptor (``RunOptions/beforeStandardOutput`` for
     /// standard output).
     var willWrite: (@Sendable () -> Void)?
@@ -43,16 +53,21 @@ public final class OutputFile {
 
     /// A file written in place, after the `offset` bytes it holds (``resumable(target:displayPath:offset:)``).
     convenience init(resumingDescriptor descriptor: Int32, displayPath: String, offset: Int) {
-        self.init(descriptor: descriptor, displayPath: displayPath, temporaryPath: nil, finalPath: nil, ownsDescriptor: true)
+        self.init(
+            descriptor: descriptor, displayPath: displayPath, temporaryPath: nil, finalPath: nil, ownsDescriptor: true, syncs: true)
         resumedAt = offset
     }
 
-    private init(descriptor: Int32, displayPath: String, temporaryPath: String?, finalPath: String?, ownsDescriptor: Bool = false) {
+    private init(
+        descriptor: Int32, displayPath: String, temporaryPath: String?, finalPath: String?, ownsDescriptor: Bool = false,
+        syncs: Bool = false
+    ) {
         self.ownsDescriptor = ownsDescriptor
         self.descriptor = descriptor
         self.displayPath = displayPath
         self.temporaryPath = temporaryPath
         self.finalPath = finalPath
+        self.syncs = syncs || temporaryPath != nil
         buffer = []
         buffer.reserveCapacity(OutputFile.flushThreshold * 2)
     }
@@ -165,6 +180,12 @@ public final class OutputFile {
             written += n
         }
         bytesWritten += total
+        if syncs, bytesWritten - writebackStartedAt >= OutputFile.writebackChunk {
+            // A hint: the disk starts on what is written while the run goes on; errors are the
+            // sync's to report.
+            _ = reform_start_writeback(descriptor)
+            writebackStartedAt = bytesWritten
+        }
     }
 
     /// Flushes and, for a file, renames the temporary file over the target.
