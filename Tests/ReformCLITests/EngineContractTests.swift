@@ -17,7 +17,7 @@ struct EngineContractTests {
     }
 
     @Test func rejectsUpToTheThresholdExitZeroAndAboveItExitThree() async throws {
-        let folder = NSTemporaryDirectory() + "reform-contract-\(UUID().uuidString)"
+        let folder = Scratch.path("contract")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         #expect(try await run([], in: folder).status == 3, "by default any rejected record exits 3")
         let within = try await run(["--max-rejects", "2"], in: folder)
@@ -28,7 +28,7 @@ struct EngineContractTests {
     }
 
     @Test func theStatsFileHoldsTheTotals() async throws {
-        let folder = NSTemporaryDirectory() + "reform-contract-\(UUID().uuidString)"
+        let folder = Scratch.path("contract")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let result = try await run(["--max-rejects", "5", "--stats-file", folder + "/stats.json"], in: folder)
         #expect(result.status == 0)
@@ -40,7 +40,7 @@ struct EngineContractTests {
     }
 
     @Test func eachTaskKeepsItsOwnDeadLettersWithAShardInThePath() async throws {
-        let folder = NSTemporaryDirectory() + "reform-contract-\(UUID().uuidString)"
+        let folder = Scratch.path("contract")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         for shard in 0..<2 {
             let result = try await CLIRunner.run([

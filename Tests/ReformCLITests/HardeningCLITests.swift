@@ -8,7 +8,7 @@ import Testing
 struct HardeningCLITests {
     /// A pipeline in a fresh folder whose manager reads fixtures from `../outside`.
     func escapingPipeline() throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reform-escape-\(UUID().uuidString)")
+        let folder = URL(fileURLWithPath: Scratch.path("escape"))
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let path = folder.appendingPathComponent("p.yaml").path
         try "reform: 1\nmanagers:\n  m: { fixtures: ../outside }\n".write(toFile: path, atomically: true, encoding: .utf8)
@@ -34,7 +34,7 @@ struct HardeningCLITests {
 
     @Test func recordSizeIsConfigurableFromTheCommandLine() async throws {
         let line = "{\"id\": \"" + String(repeating: "x", count: 200) + "\"}\n"
-        let dead = FileManager.default.temporaryDirectory.appendingPathComponent("reform-dead-\(UUID().uuidString).ndjson").path
+        let dead = Scratch.path("dead", suffix: ".ndjson")
         let result = try await CLIRunner.run(
             ["run", "Pipelines/property-list.yaml", "--input", "zufang=-", "--max-record-bytes", "64", "--dead-letter", dead, "--quiet"],
             stdin: line)

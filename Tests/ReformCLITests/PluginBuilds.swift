@@ -39,6 +39,8 @@ enum PluginBuilds {
             process.arguments = ["swift"] + arguments
         }
         process.currentDirectoryURL = URL(fileURLWithPath: folder)
+        // SwiftPM leaves an empty `TemporaryDirectory.*` in its temporary folder on every build.
+        process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": Scratch.folder]) { $1 }
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe

@@ -42,7 +42,7 @@ struct PostgresRoundTripTests {
         """
 
     func folder() throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reform-postgres-\(UUID().uuidString)").path
+        let folder = Scratch.path("postgres")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try Self.pipeline.write(toFile: folder + "/p.yaml", atomically: true, encoding: .utf8)
         try Self.input.write(toFile: folder + "/z.ndjson", atomically: true, encoding: .utf8)

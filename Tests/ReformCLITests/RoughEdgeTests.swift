@@ -7,7 +7,7 @@ import Testing
 struct RoughEdgeTests {
     /// A fresh folder with `files` written into it.
     func folder(_ files: [String: String]) throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("reform-edges-\(UUID().uuidString)").path
+        let path = Scratch.path("edges")
         for (name, text) in files {
             let file = path + "/" + name
             try FileManager.default.createDirectory(atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)

@@ -33,7 +33,7 @@ struct SQLiteRoundTripTests {
         """
 
     func folder() throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reform-sqlite-\(UUID().uuidString)").path
+        let folder = Scratch.path("sqlite")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try Self.pipeline.write(toFile: folder + "/p.yaml", atomically: true, encoding: .utf8)
         try Self.input.write(toFile: folder + "/z.ndjson", atomically: true, encoding: .utf8)

@@ -47,7 +47,7 @@ struct TaggedStdoutTests {
     }
 
     @Test func taggedInputsAndOutputsRoundTripRecordsWithTabsAndNewlines() async throws {
-        let folder = NSTemporaryDirectory() + "reform-tagged-\(UUID().uuidString)"
+        let folder = Scratch.path("tagged")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let input = folder + "/mixed.tsv"
         try """

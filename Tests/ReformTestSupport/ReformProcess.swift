@@ -25,7 +25,8 @@ public enum ReformProcess {
 
     /// Runs `executable` with `arguments` in `directory` (the project root by default), with
     /// `stdin` as its standard input, and waits for it on a thread of its own (see ``offPool(_:)``).
-    /// Its environment is `PATH=/usr/bin:/bin`, `NO_COLOR=1`, `HOME` when given, and `environment`.
+    /// Its environment is `PATH=/usr/bin:/bin`, `NO_COLOR=1`, `TMPDIR` (``Scratch/folder``), `HOME` when
+    /// given, and `environment`.
     public static func run(
         _ arguments: [String], stdin: String? = nil, environment: [String: String] = [:], home: String? = nil,
         in directory: String = ProjectRoot.path, executable: String = executable
@@ -43,7 +44,7 @@ public enum ReformProcess {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
-        var environment = ["PATH": "/usr/bin:/bin", "NO_COLOR": "1"]
+        var environment = ["PATH": "/usr/bin:/bin", "NO_COLOR": "1", "TMPDIR": Scratch.folder]
         if let home { environment["HOME"] = home }
         for (name, value) in extra { environment[name] = value }
         process.environment = environment

@@ -1,13 +1,13 @@
 import Foundation
+import ReformTestSupport
 
-/// A fresh folder under the system temporary folder, for tests that write files.
+/// A fresh folder in the test process's scratch folder (``Scratch``), for tests that write files.
 struct TemporaryFolder {
     let path: String
 
     init() throws {
-        let base = FileManager.default.temporaryDirectory.appendingPathComponent("reform-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
-        path = base.path
+        path = Scratch.path("folder")
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     }
 
     /// Writes `text` to `name` inside the folder (creating sub-folders) and returns its path.
