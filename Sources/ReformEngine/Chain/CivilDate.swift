@@ -18,32 +18,40 @@ struct CivilDate: Equatable {
         // Written into a buffer on the stack and appended once: a byte at a time, each append
         // checked the array's capacity and uniqueness (~750 instructions a date).
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { text in
-            func digits(_ n: Int, _ width: Int, at position: Int) {
-                var n = n
-                for k in stride(from: position + width - 1, through: position, by: -1) {
-                    text[k] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: n % 10)
-                    n /= 10
-                }
+            // Two digits at a time from a table (a division and a remainder by 10 per digit were
+            // half of writing a date).
+            @inline(__always) func pair(_ n: Int, at position: Int) {
+                let digits = CivilDate.digitPairs.utf8Start + 2 * n
+                text[position] = digits[0]
+                text[position + 1] = digits[1]
             }
-            digits(year, 4, at: 0)
+            pair(year / 100, at: 0)
+            pair(year % 100, at: 2)
             text[4] = UInt8(ascii: "-")
-            digits(month, 2, at: 5)
+            pair(month, at: 5)
             text[7] = UInt8(ascii: "-")
-            digits(day, 2, at: 8)
+            pair(day, at: 8)
             var count = 10
             if let seconds {
                 text[10] = UInt8(ascii: "T")
-                digits(seconds / 3600, 2, at: 11)
+                pair(seconds / 3600, at: 11)
                 text[13] = UInt8(ascii: ":")
-                digits(seconds / 60 % 60, 2, at: 14)
+                pair(seconds / 60 % 60, at: 14)
                 text[16] = UInt8(ascii: ":")
-                digits(seconds % 60, 2, at: 17)
+                pair(seconds % 60, at: 17)
                 text[19] = UInt8(ascii: "Z")
                 count = 20
             }
             out.append(contentsOf: UnsafeBufferPointer(rebasing: text[0..<count]))
         }
     }
+
+    /// `00` to `99`, two bytes each.
+    private static let digitPairs: StaticString = """
+        00010203040506070809101112131415161718192021222324252627282930313233343536373839\
+        40414243444546474849505152535455565758596061626364656667686970717273747576777879\
+        8081828384858687888990919293949596979899
+        """
 
     /// ``appendISO8601(to:)`` for a year before 0 or after 9999, written as its number.
     private func appendWideISO8601(to out: inout [UInt8]) {
@@ -90,7 +98,9 @@ struct CivilDate: Equatable {
 
     /// Parses ISO 8601 text (see ``parse(_:)``) from its UTF-8 bytes.
     static func parse(text b: UnsafeRawBufferPointer) -> CivilDate? {
-        func number(_ from: Int, _ count: Int) -> Int? {
+        // Inlined, so that each call with its constant count is a few instructions (as a call it
+        // was half of reading a date).
+        @inline(__always) func number(_ from: Int, _ count: Int) -> Int? {
             guard from + count <= b.count else { return nil }
             var n = 0
             for i in from..<from + count {
