@@ -24,6 +24,8 @@ import Testing
         let bad = [
             #"{"keep":1,"skip":[1,}"#, #"{"skip":"a\x"}"#, #"{"skip":tru,"keep":1}"#, #"{"skip":01}"#,
             #"{"skip":{"k" 1}}"#, "{\"skip\":\"\u{01}\"}", #"{"skip":[1 2]}"#, #"{"keep":1,}"#, #"{"skip":1} x"#,
+            #"{"skip":"\u12G4"}"#, #"{"skip":"\u12"}"#, #"{"skip":"a\"#, #"{"skip":"\uD800\uZZZZ"}"#, #"{"skip":"\'"}"#,
+            #"{"skip":["\/","\q"]}"#,
         ]
         for text in bad {
             guard case .failure(let projected) = project(text, ["keep"]) else {
@@ -37,6 +39,11 @@ import Testing
             #expect(projected.message == full.message, "\(text)")
             #expect(projected.column == full.column, "\(text)")
         }
+    }
+
+    @Test func skippedStringsTakeEveryValidEscape() throws {
+        let skipped = #""\/\b\f\n\r\t\\\"\u00e9\uD83C\uDFE0\uD800x\uDC00""#
+        #expect(try project(#"{"skip":"# + skipped + #","keep":1,"more":["# + skipped + "]}", ["keep"]).get() == ["keep": 1])
     }
 
     @Test func deeplyNestedSkippedMembersAreMatchedPastSixtyFourLevels() throws {
