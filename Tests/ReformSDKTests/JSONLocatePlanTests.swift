@@ -63,6 +63,31 @@ import Testing
         }
     }
 
+    /// A level's keys are found through a table by fingerprint: many kept keys, kept and skipped
+    /// keys that share their first eight bytes or differ only in length, keys longer than a
+    /// fingerprint, the empty key, non-ASCII and escaped keys.
+    @Test func aWideLevelFindsEachKeptKeyAndNoOther() throws {
+        let kept =
+            ["", "a", "id", "location", "location_city", "location_name", "locationX", "a_very_long_key_of_more_than_16", "名字"]
+            + (0..<40).map { "k\($0)" }
+        let skipped =
+            ["b", "location_cit", "location_cityy", "locatio", "a_very_long_key_of_more_than_17", "名", "i"] + (40..<80).map { "k\($0)" }
+        let plan = JSONLocatePlan(levels: [JSONProjection(keys: kept)], children: [[]])
+        var members = (kept + skipped).enumerated().map { #""\#($1)":\#($0)"# }
+        members[2] = #""\u0069d":2"#  // `id`, escaped
+        // The skipped keys come after the kept ones: one taken for a kept key would overwrite it.
+        let text = "{" + members.joined(separator: ",") + "}"
+        var parser = JSONParser()
+        var ranges: [Range<Int>?] = []
+        var canonical: [Bool] = []
+        let bytes = Array(text.utf8)
+        #expect(bytes.withUnsafeBytes { parser.locate($0, plan: plan, into: &ranges, canonical: &canonical) })
+        for (position, key) in kept.enumerated() {
+            let range = try #require(ranges[plan.entry(level: 0, key: position)], "\(key) not found")
+            #expect(String(decoding: bytes[range], as: UTF8.self) == String(position), "\(key)")
+        }
+    }
+
     @Test func acceptsWhatParsingAcceptsAtEveryDepthLimit() {
         let text = #"{"a":{"b":{"c":[{"x":[1]}]}},"e":{"f":{"g":[[2]]}},"z":[[[3]]]}"#
         for depth in 0...8 {

@@ -397,6 +397,21 @@ extension JSONParser {
     mutating func locateKey(
         _ s: inout Scanner, prints: UnsafeBufferPointer<KeyPrint>, slowMatch: (String, KeyPrint) -> Int?
     ) throws(JSONError) -> Int? {
+        try locateKey(
+            &s,
+            find: { print in
+                for k in prints.indices where prints[k] == print { return k }
+                return nil
+            }, slowMatch: slowMatch)
+    }
+
+    /// Reads the key at the cursor and the `:` after it; returns what `find` says of its
+    /// fingerprint, or for a key that has escapes or is longer than a fingerprint, what
+    /// `slowMatch` says of it.
+    @inline(__always)
+    mutating func locateKey(
+        _ s: inout Scanner, find: (KeyPrint) -> Int?, slowMatch: (String, KeyPrint) -> Int?
+    ) throws(JSONError) -> Int? {
         guard s.pos < s.end, s.base[s.pos] == UInt8(ascii: "\"") else { throw s.error("expected a string key", found: true) }
         let start = s.pos + 1
         let i = s.firstSpecialStringByte(from: start, limit: min(s.end, start + 17))
@@ -411,8 +426,7 @@ extension JSONParser {
         guard s.pos < s.end, s.base[s.pos] == UInt8(ascii: ":") else { throw s.error("expected ':' after an object key", found: true) }
         s.pos += 1
         s.skipWhitespace()
-        for k in prints.indices where prints[k] == print { return k }
-        return nil
+        return find(print)
     }
 
     /// Skips one value; whether its bytes are exactly what ``JSON/write(_:into:)`` would print.
