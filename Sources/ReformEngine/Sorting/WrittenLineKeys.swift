@@ -14,6 +14,10 @@ import Glibc
 struct WrittenLineKeys {
     /// The UTF-8 of each key looked for (all printable ASCII).
     private let keys: [[UInt8]]
+    /// Per key, its length, and its first sixteen bytes as two little-endian words (zero past its
+    /// end), so that a key of up to 16 bytes is compared in two word comparisons; a longer one
+    /// with `memcmp`.
+    private let lengths: [Int], lows: [UInt64], highs: [UInt64]
     /// Per key, where its value lies in the last line located (the last one when a key repeats).
     private(set) var ranges: [Range<Int>?]
 
@@ -23,6 +27,20 @@ struct WrittenLineKeys {
         guard bytes.allSatisfy({ $0.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") } })
         else { return nil }
         self.keys = bytes
+        lengths = bytes.map(\.count)
+        var lows: [UInt64] = []
+        var highs: [UInt64] = []
+        for key in bytes {
+            var low: UInt64 = 0
+            var high: UInt64 = 0
+            for (k, byte) in key.prefix(16).enumerated() {
+                if k < 8 { low |= UInt64(byte) << (8 * UInt64(k)) } else { high |= UInt64(byte) << (8 * UInt64(k - 8)) }
+            }
+            lows.append(low)
+            highs.append(high)
+        }
+        self.lows = lows
+        self.highs = highs
         ranges = Array(repeating: nil, count: keys.count)
     }
 
@@ -39,21 +57,14 @@ struct WrittenLineKeys {
         while true {
             guard i < end, base[i] == UInt8(ascii: "\"") else { return false }
             let keyStart = i + 1
-            var k = keyStart
-            while k < end, base[k] != UInt8(ascii: "\"") {
-                guard base[k] != UInt8(ascii: "\\"), base[k] < 0x80 else { return false }
-                k += 1
-            }
-            guard k + 1 < end, base[k + 1] == UInt8(ascii: ":") else { return false }
+            // A key in the plain form holds no backslash and no byte past ASCII.
+            let k = Self.firstQuoteOrBackslash(base, from: keyStart, end: end, stopAtHighBytes: true)
+            guard k + 1 < end, base[k] == UInt8(ascii: "\""), base[k + 1] == UInt8(ascii: ":") else { return false }
             let valueStart = k + 2
             guard let valueEnd = Self.valueEnd(base, from: valueStart, end: end) else { return false }
             let length = k - keyStart
-            for index in keys.indices where keys[index].count == length {
-                let same =
-                    length == 0
-                    || keys[index].withUnsafeBytes { key in key.baseAddress.map { memcmp($0, base + keyStart, length) == 0 } ?? false }
-                if same { ranges[index] = valueStart..<valueEnd }
-            }
+            // Each key is looked for once (``LineSteps`` passes each path once).
+            if let index = match(base + keyStart, length: length, readable: end - keyStart) { ranges[index] = valueStart..<valueEnd }
             i = valueEnd
             guard i < end else { return false }
             if base[i] == UInt8(ascii: "}") { return i + 1 == end }
@@ -62,7 +73,37 @@ struct WrittenLineKeys {
         }
     }
 
+    /// The position of the key `length` bytes long at `key` (with `readable` bytes from there)
+    /// among ``keys``, if it is one.
+    @inline(__always)
+    private func match(_ key: UnsafePointer<UInt8>, length: Int, readable: Int) -> Int? {
+        var low: UInt64 = 0
+        var high: UInt64 = 0
+        if readable >= 16 {
+            let raw = UnsafeRawPointer(key)
+            low = raw.loadUnaligned(as: UInt64.self)
+            high = raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+            if length < 8 {
+                low &= (1 &<< UInt64(8 * length)) &- 1
+                high = 0
+            } else if length < 16 {
+                high &= (1 &<< UInt64(8 * (length - 8))) &- 1
+            }
+        } else {
+            for k in 0..<min(length, 16) {
+                if k < 8 { low |= UInt64(key[k]) << (8 * UInt64(k)) } else { high |= UInt64(key[k]) << (8 * UInt64(k - 8)) }
+            }
+        }
+        for index in lengths.indices where lengths[index] == length && lows[index] == low && highs[index] == high {
+            if length <= 16 { return index }
+            let same = keys[index].withUnsafeBytes { wanted in wanted.baseAddress.map { memcmp($0, key, length) == 0 } ?? false }
+            if same { return index }
+        }
+        return nil
+    }
+
     /// Where the value starting at `start` ends (one past its last byte); `nil` when there is none.
+    @inline(__always)
     private static func valueEnd(_ base: UnsafePointer<UInt8>, from start: Int, end: Int) -> Int? {
         guard start < end else { return nil }
         switch base[start] {
@@ -87,26 +128,76 @@ struct WrittenLineKeys {
             }
             return nil
         default:
-            var i = start
-            while i < end, base[i] != UInt8(ascii: ","), base[i] != UInt8(ascii: "}"), base[i] != UInt8(ascii: "]") {
-                guard base[i] > 0x20 else { return nil }
-                i += 1
-            }
+            // A number, `true`, `false` or `null`: it ends at a `,`, `}` or `]`; a space or a
+            // control byte before that is not the plain form.
+            let i = firstDelimiterOrSpace(base, from: start, end: end)
+            guard i == end || base[i] > 0x20 else { return nil }
             return i > start ? i : nil
         }
     }
 
-    /// One past the quote that closes the string whose text starts at `start`: the first quote
-    /// after an even number of backslashes.
+    /// One past the quote that closes the string whose text starts at `start`. In the writer's
+    /// form a backslash always starts an escape and the byte after it is never the closing quote,
+    /// so the scan steps over it (`\uXXXX`'s digits are not quotes either).
     private static func stringEnd(_ base: UnsafePointer<UInt8>, from start: Int, end: Int) -> Int? {
         var i = start
-        while i < end, let found = memchr(base + i, Int32(UInt8(ascii: "\"")), end - i) {
-            let quote = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(found))
-            var backslashes = 0
-            while quote - backslashes - 1 >= start, base[quote - backslashes - 1] == UInt8(ascii: "\\") { backslashes += 1 }
-            if backslashes % 2 == 0 { return quote + 1 }
-            i = quote + 1
+        while true {
+            i = firstQuoteOrBackslash(base, from: i, end: end, stopAtHighBytes: false)
+            guard i < end else { return nil }
+            if base[i] == UInt8(ascii: "\"") { return i + 1 }
+            i += 2
         }
-        return nil
+    }
+
+    /// The index of the first `,`, `}`, `]` or byte up to a space at or after `start`; `end`
+    /// when there is none. (A byte at a time was a third of finding a line's keys.)
+    @inline(__always)
+    private static func firstDelimiterOrSpace(_ base: UnsafePointer<UInt8>, from start: Int, end: Int) -> Int {
+        firstByte(base, from: start, end: end) { x in
+            let comma = x ^ (ones &* 0x2C)
+            let bracket = x ^ (ones &* 0x5D)
+            let brace = x ^ (ones &* 0x7D)
+            return ((comma &- ones) & ~comma) | ((bracket &- ones) & ~bracket) | ((brace &- ones) & ~brace) | ((x &- ones &* 0x21) & ~x)
+        } matching: { c in
+            c == UInt8(ascii: ",") || c == UInt8(ascii: "}") || c == UInt8(ascii: "]") || c <= 0x20
+        }
+    }
+
+    /// The index of the first quote or backslash at or after `start` (and, with
+    /// `stopAtHighBytes`, the first byte past ASCII); `end` when there is none.
+    @inline(__always)
+    private static func firstQuoteOrBackslash(_ base: UnsafePointer<UInt8>, from start: Int, end: Int, stopAtHighBytes: Bool) -> Int {
+        firstByte(base, from: start, end: end) { x in
+            let quote = x ^ (ones &* 0x22)
+            let backslash = x ^ (ones &* 0x5C)
+            let flagged = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)
+            return stopAtHighBytes ? flagged | x : flagged & ~x
+        } matching: { c in
+            c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") || (stopAtHighBytes && c >= 0x80)
+        }
+    }
+
+    /// `0x01` in every byte of a word.
+    private static let ones: UInt64 = 0x0101_0101_0101_0101
+
+    /// The index of the first byte at or after `start` that `matching` takes; `end` when there is
+    /// none. Eight bytes at a time while eight are left: `flags` sets the high bit of each byte
+    /// it takes in a word read little-endian, exactly up to the first one (the usual zero-byte
+    /// tests flag bytes after a hit too, which is fine: only the first is read).
+    @inline(__always)
+    private static func firstByte(
+        _ base: UnsafePointer<UInt8>, from start: Int, end: Int, flags: (UInt64) -> UInt64, matching: (UInt8) -> Bool
+    ) -> Int {
+        var i = start
+        while i &+ 8 <= end {
+            let hits = flags(UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)) & 0x8080_8080_8080_8080
+            if hits != 0 { return i &+ hits.trailingZeroBitCount / 8 }
+            i &+= 8
+        }
+        while i < end {
+            if matching(base[i]) { return i }
+            i += 1
+        }
+        return end
     }
 }
