@@ -93,6 +93,38 @@ import Testing
         return (canonical.first ?? false, String(decoding: out, as: UTF8.self))
     }
 
+    /// Digits are read eight at a time while eight bytes are left: numbers of every length, kept
+    /// and skipped, before other bytes and at the document's end, are read whole, and the
+    /// invalid ones are refused.
+    @Test func numbersOfEveryLengthAreReadWhole() {
+        for length in 1...24 {
+            let digits = String(repeating: "7", count: length)
+            for number in [digits, "-" + digits, digits + ".5", "0." + digits, "-1." + digits + "e+12", digits + "E3"] {
+                for text in [#"{"skip":"# + number + #","x":"# + number + "}", #"{"x":"# + number + #","skip":"静"}"#] {
+                    var parser = JSONParser()
+                    var ranges: [Range<Int>?] = []
+                    var canonical: [Bool] = []
+                    let bytes = Array(text.utf8)
+                    let found = bytes.withUnsafeBytes {
+                        parser.locate($0, keeping: JSONProjection(keys: ["x"]), into: &ranges, canonical: &canonical)
+                    }
+                    #expect(found, "\(text)")
+                    #expect(ranges.first?.map { String(decoding: bytes[$0], as: UTF8.self) } == number, "\(text)")
+                }
+            }
+            for invalid in ["0" + digits, digits + ".", digits + "e", "-" + digits + ".e1", digits + "x"] {
+                var parser = JSONParser()
+                var ranges: [Range<Int>?] = []
+                var canonical: [Bool] = []
+                let text = #"{"skip":"# + invalid + #","x":1}"#
+                let found = Array(text.utf8).withUnsafeBytes {
+                    parser.locate($0, keeping: JSONProjection(keys: ["x"]), into: &ranges, canonical: &canonical)
+                }
+                #expect(!found, "\(invalid)")
+            }
+        }
+    }
+
     @Test func aCanonicalNumberIsPrintedAsItIsWritten() {
         var random = SystemRandomNumberGenerator()
         var literals = [

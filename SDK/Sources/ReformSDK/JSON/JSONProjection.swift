@@ -462,7 +462,7 @@ extension JSONParser {
         var i = from
         if base[i] == UInt8(ascii: "-") { i += 1 }
         let integerStart = i
-        while i < end, base[i] >= UInt8(ascii: "0"), base[i] <= UInt8(ascii: "9") { i += 1 }
+        i = Scanner.digitEnd(base, from: i, end: end)
         let integerDigits = i - integerStart
         guard integerDigits >= 1, integerDigits <= 15 else { return false }
         let leadingZero = base[integerStart] == UInt8(ascii: "0")
@@ -473,7 +473,7 @@ extension JSONParser {
         guard base[i] == UInt8(ascii: ".") else { return false }  // an exponent
         i += 1
         let fractionStart = i
-        while i < end, base[i] >= UInt8(ascii: "0"), base[i] <= UInt8(ascii: "9") { i += 1 }
+        i = Scanner.digitEnd(base, from: i, end: end)
         guard i == end, i > fractionStart, base[end - 1] != UInt8(ascii: "0") else { return false }
         let fractionDigits = end - fractionStart
         if leadingZero {
@@ -502,7 +502,7 @@ extension JSONParser {
                 return
             }
         } else {
-            while digit(i) { i += 1 }
+            i = Scanner.digitEnd(s.base, from: i, end: s.end)
         }
         if i < s.end, s.base[i] == UInt8(ascii: ".") {
             i += 1
@@ -511,7 +511,7 @@ extension JSONParser {
                 _ = try parseNumber(&s)
                 return
             }
-            while digit(i) { i += 1 }
+            i = Scanner.digitEnd(s.base, from: i, end: s.end)
         }
         if i < s.end, s.base[i] == UInt8(ascii: "e") || s.base[i] == UInt8(ascii: "E") {
             i += 1

@@ -62,6 +62,23 @@ internal struct Scanner {
         return end
     }
 
+    /// The index of the first byte at or after `start` that is not an ASCII digit; `end` if none.
+    @inline(__always)
+    static func digitEnd(_ base: UnsafePointer<UInt8>, from start: Int, end: Int) -> Int {
+        var i = start
+        // Eight bytes at a time (a byte at a time was most of skipping a number): a byte XOR '0'
+        // is a digit when it is at most 9, which adding 0x76 leaves below 0x80. A carry out of a
+        // byte comes only from one that is not a digit, and only the first of those is read.
+        while i &+ 8 <= end {
+            let x = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) ^ 0x3030_3030_3030_3030
+            let hits = ((x &+ 0x7676_7676_7676_7676) | x) & 0x8080_8080_8080_8080
+            if hits != 0 { return i &+ hits.trailingZeroBitCount / 8 }
+            i &+= 8
+        }
+        while i < end, base[i] >= UInt8(ascii: "0"), base[i] <= UInt8(ascii: "9") { i += 1 }
+        return i
+    }
+
     @inline(__always)
     mutating func skipWhitespace() {
         while pos < end {
