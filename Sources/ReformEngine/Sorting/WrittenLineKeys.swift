@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Finds the values of top-level members in a line an output writer printed, without checking it
 /// as JSON: the line is the writer's own (``HeldLines`` only sees lines the output wrote), so its
 /// strings end at the first quote not escaped, and other values at the next `,`, `}` or `]` (after
@@ -12,12 +8,9 @@ import Glibc
 /// with an escape or non-ASCII byte (keys are compared by bytes, and non-ASCII keys compare by
 /// Unicode equivalence) — returns `false`, and the caller locates with ``FieldLocator`` instead.
 struct WrittenLineKeys {
-    /// The UTF-8 of each key looked for (all printable ASCII).
-    private let keys: [[UInt8]]
-    /// Per key, its length, and its first sixteen bytes as two little-endian words (zero past its
-    /// end), so that a key of up to 16 bytes is compared in two word comparisons; a longer one
-    /// with `memcmp`.
-    private let lengths: [Int], lows: [UInt64], highs: [UInt64]
+    /// Each key looked for (all printable ASCII), as ``FirstPerKey/TextKey`` compares a key's
+    /// bytes, and its length, compared first.
+    private let keys: [FirstPerKey.TextKey], lengths: [Int]
     /// Per key, where its value lies in the last line located (the last one when a key repeats).
     private(set) var ranges: [Range<Int>?]
 
@@ -26,21 +19,8 @@ struct WrittenLineKeys {
         let bytes = keys.map { Array($0.utf8) }
         guard bytes.allSatisfy({ $0.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") } })
         else { return nil }
-        self.keys = bytes
+        self.keys = bytes.map { key in key.withUnsafeBytes { FirstPerKey.TextKey($0) } }
         lengths = bytes.map(\.count)
-        var lows: [UInt64] = []
-        var highs: [UInt64] = []
-        for key in bytes {
-            var low: UInt64 = 0
-            var high: UInt64 = 0
-            for (k, byte) in key.prefix(16).enumerated() {
-                if k < 8 { low |= UInt64(byte) << (8 * UInt64(k)) } else { high |= UInt64(byte) << (8 * UInt64(k - 8)) }
-            }
-            lows.append(low)
-            highs.append(high)
-        }
-        self.lows = lows
-        self.highs = highs
         ranges = Array(repeating: nil, count: keys.count)
     }
 
@@ -64,7 +44,7 @@ struct WrittenLineKeys {
             guard let valueEnd = Self.valueEnd(base, from: valueStart, end: end) else { return false }
             let length = k - keyStart
             // Each key is looked for once (``LineSteps`` passes each path once).
-            if let index = match(base + keyStart, length: length, readable: end - keyStart) { ranges[index] = valueStart..<valueEnd }
+            if let index = match(base + keyStart, length: length) { ranges[index] = valueStart..<valueEnd }
             i = valueEnd
             guard i < end else { return false }
             if base[i] == UInt8(ascii: "}") { return i + 1 == end }
@@ -73,31 +53,12 @@ struct WrittenLineKeys {
         }
     }
 
-    /// The position of the key `length` bytes long at `key` (with `readable` bytes from there)
-    /// among ``keys``, if it is one.
+    /// The position of the key `length` bytes long at `key` among ``keys``, if it is one: its
+    /// bytes are packed only when its length is one looked for.
     @inline(__always)
-    private func match(_ key: UnsafePointer<UInt8>, length: Int, readable: Int) -> Int? {
-        var low: UInt64 = 0
-        var high: UInt64 = 0
-        if readable >= 16 {
-            let raw = UnsafeRawPointer(key)
-            low = raw.loadUnaligned(as: UInt64.self)
-            high = raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
-            if length < 8 {
-                low &= (1 &<< UInt64(8 * length)) &- 1
-                high = 0
-            } else if length < 16 {
-                high &= (1 &<< UInt64(8 * (length - 8))) &- 1
-            }
-        } else {
-            for k in 0..<min(length, 16) {
-                if k < 8 { low |= UInt64(key[k]) << (8 * UInt64(k)) } else { high |= UInt64(key[k]) << (8 * UInt64(k - 8)) }
-            }
-        }
-        for index in lengths.indices where lengths[index] == length && lows[index] == low && highs[index] == high {
-            if length <= 16 { return index }
-            let same = keys[index].withUnsafeBytes { wanted in wanted.baseAddress.map { memcmp($0, key, length) == 0 } ?? false }
-            if same { return index }
+    private func match(_ key: UnsafePointer<UInt8>, length: Int) -> Int? {
+        for index in lengths.indices where lengths[index] == length {
+            if FirstPerKey.TextKey(UnsafeRawBufferPointer(start: key, count: length)) == keys[index] { return index }
         }
         return nil
     }
