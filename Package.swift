@@ -122,7 +122,7 @@ let package = Package(
             swiftSettings: upcomingFeatures
         ),
         .testTarget(
-            name: "ReformSDKTests", dependencies: [sdk, pluginTesting],
+            name: "ReformSDKTests", dependencies: [sdk, pluginTesting, "ReformTestSupport"],
             swiftSettings: upcomingFeatures),
         .testTarget(name: "ReformYAMLTests", dependencies: ["ReformYAML", sdk], swiftSettings: upcomingFeatures),
         // Helpers every test target shares (running the built `reform`, the project root).
@@ -152,7 +152,9 @@ if builtAsDependency {
     // plugin author gets from SDK/Package.swift, without its library evolution (an unsafe flag,
     // which SwiftPM refuses in a package required by version).
     package.targets += [
-        .target(name: "ReformSDK", path: "SDK/Sources/ReformSDK", swiftSettings: upcomingFeatures),
+        .target(name: "CJSONVector", path: "SDK/Sources/CJSONVector"),
+        .target(
+            name: "ReformSDK", dependencies: ["CJSONVector"], path: "SDK/Sources/ReformSDK", swiftSettings: upcomingFeatures),
         .target(
             name: "ReformPluginTesting", dependencies: ["ReformSDK"], path: "SDK/Sources/ReformPluginTesting",
             swiftSettings: upcomingFeatures),

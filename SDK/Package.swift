@@ -22,7 +22,12 @@ let package = Package(
         .library(name: "ReformPluginTesting", targets: ["ReformPluginTesting"]),
     ],
     targets: [
-        .target(name: "ReformSDK", swiftSettings: [.unsafeFlags(["-enable-library-evolution"])] + settings),
+        // The JSON locator's vector kernels (AVX2, chosen at run time): C, for the intrinsics that
+        // Swift's SIMD types do not reach (a comparison's byte mask, byte shuffles).
+        .target(name: "CJSONVector"),
+        .target(
+            name: "ReformSDK", dependencies: ["CJSONVector"],
+            swiftSettings: [.unsafeFlags(["-enable-library-evolution"])] + settings),
         .target(name: "ReformPluginTesting", dependencies: ["ReformSDK"], swiftSettings: settings),
     ]
 )

@@ -11,7 +11,8 @@ internal struct Scanner {
     }
 
     /// The index of the first byte at or after `i` that ends the simple part of a string: a quote,
-    /// a backslash, a control character or a non-ASCII byte; `end` (or a little past `limit`) if none.
+    /// a backslash, a control character or a non-ASCII byte; `end` if none. With a `limit`, the
+    /// search may stop at or a little past it: then there is none before the index returned.
     @inline(__always)
     func firstSpecialStringByte(from start: Int, limit: Int? = nil) -> Int {
         let stop = limit ?? end
@@ -29,12 +30,12 @@ internal struct Scanner {
             if hits != 0 { return i + hits.trailingZeroBitCount / 8 }
             i += 8
         }
-        while i < end {
+        while i < end && i < stop {
             let c = base[i]
             if c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") || c < 0x20 || c >= 0x80 { return i }
             i += 1
         }
-        return end
+        return i
     }
 
     /// The index of the first quote, backslash or control character at or after `i`: where a string
