@@ -3,7 +3,7 @@
 peers in one run, on generated listing records.
 
     Benchmarks/chains/run.py [--records N] [--runs R] [--chains mapped,exploded,sorted,rows-csv]
-                             [--tools reform,reform-jobs2,python,jq,duckdb1,duckdb2] [--keep]
+                             [--tools reform,reform-jobs2,python,jq,duckdb1,duckdb2] [--text-bytes B] [--keep]
 
 Chains (one `reform run --run CHAIN` each):
   mapped    a mapping with a template, int/double/bool/date conversions and nested paths, then a
@@ -18,6 +18,10 @@ must equal `jq -c`'s byte for byte (the JSON chains) and the others' as parsed J
 script stops with exit 1 when one differs. Prints best-of-R seconds, records/s, peak RSS (of the
 tool's process, from wait4) and the ratios against the targets (issue 16): Reform >= 3x
 Python+orjson and >= 1.5x DuckDB at the same thread count, --jobs 2 >= 1.8x --jobs 1.
+
+--text-bytes B adds to every record a `description` of about B bytes of text (Chinese and English
+phrases, some escapes), which no chain reads: the shape of APIs that return long text fields
+(listings' descriptions, issues' bodies). Every tool must still read past it and check it.
 
 Environment: REFORM_BIN=... uses that reform binary (default: builds a release one, as the other
 benchmarks do, through Benchmarks/reform-binary.sh); TMPDIR for the inputs (~570 bytes a record).
@@ -47,6 +51,26 @@ def reform_binary():
         return path
     script = 'source "%s/Benchmarks/reform-binary.sh" >&2 && echo "$reform"' % ROOT
     return subprocess.run(["bash", "-c", script], check=True, capture_output=True, text=True).stdout.strip().splitlines()[-1]
+
+
+def add_descriptions(path, size, seed):
+    """Rewrites the NDJSON file at `path` with a `description` of about `size` bytes last in each record."""
+    sys.path.insert(0, os.path.join(ROOT, "Benchmarks", "property-list"))
+    import generate  # noqa: E402
+
+    rng = generate.Rng(seed)
+    texts = []
+    for _ in range(2000):  # a pool, as generate.py's records are
+        parts, length = [], 0
+        while length < size:
+            part = generate.maybe_escapy(rng, generate.words(rng, 3, 12), 0.05)
+            parts.append(part)
+            length += len(part.encode())
+        texts.append(generate.dumps(". ".join(parts)))
+    with open(path, encoding="utf-8") as f, open(path + ".long", "w", encoding="utf-8", newline="\n") as out:
+        for i, line in enumerate(f):
+            out.write(line[:-2] + ',"description":' + texts[i % len(texts)] + "}\n")
+    os.replace(path + ".long", path)
 
 
 def command(tool, chain, src, dst, reform):
@@ -131,6 +155,7 @@ def main():
     parser.add_argument("--chains", default=",".join(peers.CHAINS))
     parser.add_argument("--tools", default=",".join(TOOLS))
     parser.add_argument("--seed", type=int, default=4)
+    parser.add_argument("--text-bytes", type=int, default=0)
     parser.add_argument("--keep", action="store_true")
     args = parser.parse_args()
     chains = [c for c in args.chains.split(",") if c]
@@ -150,6 +175,8 @@ def main():
         src = os.path.join(work, "zufang.ndjson")
         for other in ("xinfang", "ershoufang"):
             os.remove(os.path.join(work, other + ".ndjson"))
+        if args.text_bytes > 0:
+            add_descriptions(src, args.text_bytes, args.seed)
         size_mb = os.path.getsize(src) / 1e6
         results = {}
         for chain in chains:
@@ -177,8 +204,9 @@ def main():
 
 def report(results, args, size_mb, tools):
     print()
-    print("chains over %d listing records (%.0f MB of NDJSON), best of %d; %d cores; outputs equal (jq -c byte for byte)"
-          % (args.records, size_mb, args.runs, os.cpu_count() or 0))
+    described = ", each with a %d-byte description" % args.text_bytes if args.text_bytes > 0 else ""
+    print("chains over %d listing records%s (%.0f MB of NDJSON), best of %d; %d cores; outputs equal (jq -c byte for byte)"
+          % (args.records, described, size_mb, args.runs, os.cpu_count() or 0))
     for chain, (count, best) in results.items():
         print()
         print("%s: %d records out" % (chain, count))
