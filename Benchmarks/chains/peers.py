@@ -1,8 +1,9 @@
-"""The peers' versions of the chains in chains.yaml: jq programs, Python+orjson functions and DuckDB
-queries, each producing the records Reform produces (jq -c byte for byte; the others equal as JSON,
-or as parsed CSV for the rows).
+"""The peers' versions of the chains in chains.yaml: jq programs, Python+orjson functions, DuckDB
+queries and polars lazy frames, each producing the records Reform produces (jq -c byte for byte; the
+others equal as JSON, or as parsed CSV for the rows).
 
-Imported by run.py; `python3 peers.py python CHAIN IN OUT` runs the Python version of one chain.
+Imported by run.py; `python3 peers.py python CHAIN IN OUT` runs the Python version of one chain,
+`peers.py duckdb|polars CHAIN IN OUT THREADS` the others.
 """
 import csv
 import sys
@@ -148,11 +149,57 @@ def duckdb_chain(chain, src, dst, threads):
     con.execute("COPY (%s) TO '%s' %s" % (duckdb_query(chain, src), dst, fmt))
 
 
+# ---------------------------------------------------------------- polars
+def polars_chain(chain, src, dst, threads):
+    """The chain as a polars lazy frame over `scan_ndjson`, with the records' schema given (as a
+    user after speed would: inferring it reads records first), so fields no chain reads, such as
+    `description`, are skipped."""
+    import os
+
+    os.environ["POLARS_MAX_THREADS"] = str(threads)  # read when polars is imported
+    import polars as pl
+
+    schema = {
+        "id": pl.Int64, "name": pl.String, "title": pl.String, "imageUrl": pl.String, "price": pl.Int64,
+        "area": pl.Float64, "tags": pl.List(pl.String),
+        "location": pl.Struct({"city": pl.String, "district": pl.String, "lat": pl.Float64, "lng": pl.Float64}),
+        "agent": pl.Struct({"name": pl.String, "phone": pl.String, "verified": pl.Boolean}),
+        "floor": pl.String, "updated_at": pl.String, "on_sale": pl.Boolean,
+        "photos": pl.List(pl.Struct({"url": pl.String, "w": pl.Int64, "h": pl.Int64})),
+    }
+    records = pl.scan_ndjson(src, schema=schema)
+    location, agent = pl.col("location").struct, pl.col("agent").struct
+    mapped = records.select(
+        pl.col("id"),
+        (pl.col("name") + " · " + location.field("district")).alias("label"),
+        pl.col("price").cast(pl.Float64),
+        agent.field("phone").cast(pl.Int64).alias("phone"),
+        agent.field("verified").alias("verified"),
+        location.field("lat").alias("lat"),
+        pl.col("updated_at").str.to_datetime("%Y-%m-%dT%H:%M:%S%z").dt.convert_time_zone("UTC")
+        .dt.strftime("%Y-%m-%dT%H:%M:%SZ").alias("updated"),
+    ).filter((pl.col("price") < 60000) & pl.col("verified") & (pl.col("lat") >= 31.2))
+    if chain == "mapped":
+        mapped.sink_ndjson(dst)
+    elif chain == "sorted":
+        mapped.sort("price", maintain_order=True).unique(subset=["updated"], keep="first", maintain_order=True).sink_ndjson(dst)
+    elif chain == "exploded":
+        # An empty list explodes to a null row in polars, to no record in the others.
+        records.select("id", "tags", "price", pl.col("floor").fill_null("unknown")).filter(pl.col("tags").list.len() > 0) \
+            .explode("tags").rename({"tags": "tag"}).sink_ndjson(dst)
+    elif chain == "rows-csv":
+        records.select("id", "name", "title", location.field("city").alias("city"), "price").sink_csv(dst)
+    else:
+        raise SystemExit("unknown chain %r" % chain)
+
+
 if __name__ == "__main__":
     tool, chain, src, dst = sys.argv[1:5]
     if tool == "python":
         python_chain(chain, src, dst)
     elif tool == "duckdb":
         duckdb_chain(chain, src, dst, int(sys.argv[5]))
+    elif tool == "polars":
+        polars_chain(chain, src, dst, int(sys.argv[5]))
     else:
-        raise SystemExit("usage: peers.py python|duckdb CHAIN IN OUT [THREADS]")
+        raise SystemExit("usage: peers.py python|duckdb|polars CHAIN IN OUT [THREADS]")

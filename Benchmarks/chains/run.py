@@ -3,7 +3,8 @@
 peers in one run, on generated listing records.
 
     Benchmarks/chains/run.py [--records N] [--runs R] [--chains mapped,exploded,sorted,rows-csv]
-                             [--tools reform,reform-jobs2,python,jq,duckdb1,duckdb2] [--text-bytes B] [--keep]
+                             [--tools reform,reform-jobs2,python,jq,duckdb1,duckdb2,polars1,polars2]
+                             [--text-bytes B] [--keep]
 
 Chains (one `reform run --run CHAIN` each):
   mapped    a mapping with a template, int/double/bool/date conversions and nested paths, then a
@@ -13,7 +14,9 @@ Chains (one `reform run --run CHAIN` each):
   rows-csv  rows rendered as CSV
 
 Peers: Python + orjson (a plain streaming script), jq 1.6, DuckDB with `SET threads=1` and
-`threads=2` (`COPY (SELECT ... FROM read_ndjson(...)) TO ... (FORMAT JSON|CSV)`). Reform's output
+`threads=2` (`COPY (SELECT ... FROM read_ndjson(...)) TO ... (FORMAT JSON|CSV)`), polars with
+POLARS_MAX_THREADS=1 and 2 (a lazy `scan_ndjson` with the records' schema, `sink_ndjson`/`sink_csv`);
+`pip install orjson duckdb polars`. Reform's output
 must equal `jq -c`'s byte for byte (the JSON chains) and the others' as parsed JSON or CSV; the
 script stops with exit 1 when one differs. Prints best-of-R seconds, records/s, peak RSS (of the
 tool's process, from wait4) and the ratios against the targets (issue 16): Reform >= 3x
@@ -42,7 +45,7 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 import peers  # noqa: E402
 
-TOOLS = ("reform", "reform-jobs2", "python", "jq", "duckdb1", "duckdb2")
+TOOLS = ("reform", "reform-jobs2", "python", "jq", "duckdb1", "duckdb2", "polars1", "polars2")
 
 
 def reform_binary():
@@ -80,8 +83,8 @@ def command(tool, chain, src, dst, reform):
                 "--output", dst, "--quiet", "--jobs", jobs]
     if tool == "python":
         return [sys.executable, os.path.join(HERE, "peers.py"), "python", chain, src, dst]
-    if tool.startswith("duckdb"):
-        return [sys.executable, os.path.join(HERE, "peers.py"), "duckdb", chain, src, dst, tool[-1]]
+    if tool.startswith("duckdb") or tool.startswith("polars"):
+        return [sys.executable, os.path.join(HERE, "peers.py"), tool[:-1], chain, src, dst, tool[-1]]
     if tool == "jq":
         args = peers.JQ[chain]
         return ["jq"] + args + [src]
@@ -226,6 +229,11 @@ def report(results, args, size_mb, tools):
             targets.append(("--jobs 2 >= 1.8x --jobs 1", best["reform"][0] / best["reform-jobs2"][0], 1.8))
         for name, ratio, goal in targets:
             print("  %-42s %5.2fx  %s" % (name, ratio, "met" if ratio >= goal else "MISSED"))
+        # polars is no target of the issue's; its ratios are shown beside them.
+        for jobs, reform_tool in ((1, "reform"), (2, "reform-jobs2")):
+            if reform_tool in best and "polars%d" % jobs in best:
+                ratio = best["polars%d" % jobs][0] / best[reform_tool][0]
+                print("  %-42s %5.2fx" % ("%s vs polars threads=%d" % (reform_tool, jobs), ratio))
 
 
 if __name__ == "__main__":
