@@ -202,7 +202,9 @@ struct CompiledChain {
             swap(&elements, &elementRanges)
             swap(&canonical, &elementCanonical)
         }
-        guard parser.locateElements(UnsafeRawBufferPointer(rebasing: line[range]), into: &elements, canonical: &canonical) else {
+        // The array is checked already: the locator checked the whole line.
+        guard parser.locateElements(ofChecked: UnsafeRawBufferPointer(rebasing: line[range]), into: &elements, canonical: &canonical)
+        else {
             return nil
         }
         // The slots as filled, restored before each element's steps: copied value by value, as
