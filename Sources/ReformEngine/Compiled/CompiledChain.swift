@@ -311,7 +311,7 @@ struct CompiledChain {
                                     var at = 0
                                     var prefixStart = 0
                                     for i in output.indices {
-                                        (target + at).copyMemory(from: prefixBase + prefixStart, byteCount: prefixEnds[i] - prefixStart)
+                                        Self.copyPiece(target + at, prefixBase + prefixStart, prefixEnds[i] - prefixStart)
                                         at += prefixEnds[i] - prefixStart
                                         prefixStart = prefixEnds[i]
                                         let text = texts[output[i]]
@@ -322,7 +322,7 @@ struct CompiledChain {
                                             case .constant: constants.baseAddress
                                             }
                                         if let source {
-                                            (target + at).copyMemory(from: source + text.start, byteCount: text.end - text.start)
+                                            Self.copyPiece(target + at, source + text.start, text.end - text.start)
                                         }
                                         at += text.end - text.start
                                     }
@@ -335,6 +335,30 @@ struct CompiledChain {
                     }
                 }
             }
+        }
+    }
+
+    /// Copies one piece of a record (a member prefix, a value): most are a few bytes, for which a
+    /// call to `memcpy` cost more than the copy, so up to 16 bytes move as two words that overlap
+    /// where the piece is shorter, reading and writing nothing outside it.
+    @inline(__always)
+    private static func copyPiece(_ target: UnsafeMutableRawPointer, _ source: UnsafeRawPointer, _ count: Int) {
+        if count >= 8 {
+            guard count <= 16 else {
+                target.copyMemory(from: source, byteCount: count)
+                return
+            }
+            let first = source.loadUnaligned(as: UInt64.self)
+            let last = source.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+            target.storeBytes(of: first, as: UInt64.self)
+            target.storeBytes(of: last, toByteOffset: count - 8, as: UInt64.self)
+        } else if count >= 4 {
+            let first = source.loadUnaligned(as: UInt32.self)
+            let last = source.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
+            target.storeBytes(of: first, as: UInt32.self)
+            target.storeBytes(of: last, toByteOffset: count - 4, as: UInt32.self)
+        } else {
+            for k in 0..<count { target.storeBytes(of: source.load(fromByteOffset: k, as: UInt8.self), toByteOffset: k, as: UInt8.self) }
         }
     }
 
