@@ -28,6 +28,13 @@ struct FirstPerKey {
             count = bytes.count
             rest = bytes.count > 24 ? Array(bytes[24...]) : []
         }
+
+        /// One word mixed from the key's, where the synthesized hash combined five values (the
+        /// table hashes the key of every line the sort is handed).
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(word0 ^ (word1 &* 0x9E37_79B9_7F4A_7C15) ^ (word2 &* 0xC2B2_AE3D_27D4_EB4F) ^ UInt64(truncatingIfNeeded: count))
+            if !rest.isEmpty { hasher.combine(rest) }
+        }
     }
 
     /// The located paths the dedupe reads its key from.

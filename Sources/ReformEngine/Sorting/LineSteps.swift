@@ -285,8 +285,29 @@ struct LineSteps {
             line[range.lowerBound] == UInt8(ascii: "\"")
         else { return nil }
         let text = UnsafeRawBufferPointer(rebasing: line[(range.lowerBound + 1)..<(range.upperBound - 1)])
-        guard text.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\\") }) else { return nil }
-        return text
+        return LineSteps.isPrintableASCIIWithoutBackslash(text) ? text : nil
+    }
+
+    /// Whether every byte of `text` is printable ASCII other than a backslash; eight at a time
+    /// (a byte at a time through `allSatisfy` was ~240 instructions a dedupe key).
+    private static func isPrintableASCIIWithoutBackslash(_ text: UnsafeRawBufferPointer) -> Bool {
+        guard let base = text.baseAddress else { return true }
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        var i = 0
+        while i &+ 8 <= text.count {
+            let x = base.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            let backslash = x ^ (ones &* 0x5C)
+            // A byte below 0x20, at or past 0x7F, or a backslash sets its high bit here.
+            let flagged = (x &- ones &* 0x20) | (x &+ ones &* 0x01) | ((backslash &- ones) & ~backslash) | x
+            if flagged & (ones &* 0x80) != 0 { return false }
+            i &+= 8
+        }
+        while i < text.count {
+            let c = text[i]
+            guard c >= 0x20, c < 0x7F, c != UInt8(ascii: "\\") else { return false }
+            i += 1
+        }
+        return true
     }
 
     /// The integer `bytes` are when they are a plain one as the writer prints it (an optional
