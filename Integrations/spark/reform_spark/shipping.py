@@ -1,8 +1,10 @@
 """Getting Reform onto the executors: the release bundle as a Spark archive, or a plain binary."""
 from __future__ import annotations
 
+import atexit
 import glob
 import os
+import shutil
 import tempfile
 import zipfile
 from dataclasses import dataclass
@@ -68,6 +70,8 @@ def ship_package(sc) -> None:
         for name in sorted(os.listdir(package)):
             if name.endswith(".py"):
                 z.write(os.path.join(package, name), os.path.join("reform_spark", name))
-    # Executors fetch it when their first task starts: the zip stays until the process ends.
+    # Executors fetch it when their first task starts: the zip stays until the process ends,
+    # and goes with it.
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
     sc.addPyFile(archive)
     sc._reform_spark_shipped = True

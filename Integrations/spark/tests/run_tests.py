@@ -207,6 +207,21 @@ def test_commit_protocol(work: str) -> None:
           "the losing attempt leaves nothing")
 
 
+def test_shipping_leaves_nothing() -> None:
+    """The zip `ship_package` makes for the executors goes with the driver process that made it
+    (each driver left a reform-spark-* folder in the temporary folder)."""
+    driver = (
+        "import sys; sys.path.insert(0, %r)\n"
+        "from reform_spark import shipping\n"
+        "class Context:\n"
+        "    def addPyFile(self, path): print(path)\n"
+        "shipping.ship_package(Context())\n"
+    ) % os.path.dirname(HERE)
+    shipped = subprocess.run([sys.executable, "-c", driver], check=True, capture_output=True, text=True).stdout.strip()
+    check(shipped.endswith("reform_spark.zip"), "the driver shipped the package: %r" % shipped)
+    check(not os.path.exists(os.path.dirname(shipped)), "the shipped zip's folder is gone with its driver: %s" % shipped)
+
+
 def start_server() -> tuple[subprocess.Popen, int]:
     server = subprocess.Popen([sys.executable, os.path.join(ROOT, "Tests", "Server", "reform_test_server.py"),
                                "--port", "0", "--quiet"], stdout=subprocess.PIPE)
@@ -258,6 +273,7 @@ def main() -> int:
         session = time.monotonic() - started
         bundle = os.path.abspath(args.bundle) if args.bundle else make_bundle(reform, work)
         test_commit_protocol(work)
+        test_shipping_leaves_nothing()
         test_batch(spark, bundle, reform, work)
         test_retried_attempts(spark, reform, work)
         test_fanout(spark, bundle, reform, work)
