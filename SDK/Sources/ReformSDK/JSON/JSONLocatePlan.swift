@@ -2,6 +2,7 @@
 /// for a kept key whose value is an object, the level its own members are found in — so that
 /// ``JSONParser/locate(_:plan:into:canonical:)`` finds `location.city` and `agent.phone` in one
 /// pass over the document, instead of skipping `location` and reading it again.
+@frozen
 public struct JSONLocatePlan: Sendable {
     /// The keys kept at each level; level 0 is the document's top level.
     public let levels: [JSONProjection]
@@ -10,17 +11,17 @@ public struct JSONLocatePlan: Sendable {
     /// How many entries the flat arrays have: one per kept key of every level.
     public let count: Int
     /// Per level, how many keys it keeps.
-    let counts: [Int]
+    @usableFromInline let counts: [Int]
     /// Per entry, the level the members of its object value are found in (`nil`: none).
-    let children: [Int?]
+    @usableFromInline let children: [Int?]
     /// Per entry, its key's fingerprint.
-    let prints: [KeyPrint]
+    @usableFromInline let prints: [KeyPrint]
     /// Per level, an open-addressing table of its keys by fingerprint (``KeyTable``), one after
     /// another: a member's key is found in about one probe, where comparing it with each kept key
     /// of its level took 8 instructions a key (a sixth of locating a line).
-    let tables: [Int32]
+    @usableFromInline let tables: [Int32]
     /// Per level, where its table starts in ``tables`` and its size less one (a power of two).
-    let tableStarts: [Int], tableMasks: [Int]
+    @usableFromInline let tableStarts: [Int], tableMasks: [Int]
 
     /// A plan of `levels`; `children[level][key]` is the level that the members of the object at
     /// `levels[level].keys[key]` are found in. Each level below the top is the child of one key.
