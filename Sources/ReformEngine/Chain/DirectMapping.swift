@@ -18,7 +18,6 @@ final class DirectMapping {
     /// Whether ``mapping`` is set: asking `mapping != nil` per line copied the whole encoder
     /// (every array of a compiled chain retained and released), as `!= nil` takes its operand by value.
     private let hasMapping: Bool
-    private var fields: FieldReformerEncoder?
     private let file: OutputFile?
     private let table: TableDirect?
     /// Lines the fast path took so far (they never land as values).
@@ -30,6 +29,9 @@ final class DirectMapping {
     var stageCounts: [ChainRunner.StageCounts]? { mapping?.stageCounts }
     /// The first write failure; once set, every line takes the general path (which reports it).
     private(set) var failure: OutputError?
+    /// Last of the stored properties: its layout is known only at run time (it holds the SDK's
+    /// resilient `FieldOutput`), and a property after it had its offset looked up on every line.
+    private var fields: FieldReformerEncoder?
 
     private init(mapping: LineEncoder?, fields: FieldReformerEncoder?, file: OutputFile?, table: TableDirect? = nil) {
         self.mapping = mapping
@@ -229,7 +231,7 @@ struct DirectEncoder {
             if work.canonical[i] {
                 work.reencoded[i] = nil
             } else {
-                let value = try? work.parser.parse(UnsafeRawBufferPointer(rebasing: line[range]))
+                let value = work.parser.parsedValue(UnsafeRawBufferPointer(rebasing: line[range]))
                 guard let value else { return false }
                 work.reencoded[i] = value
             }

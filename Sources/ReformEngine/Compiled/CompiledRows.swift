@@ -77,7 +77,7 @@ struct CompiledRows {
             out.append(contentsOf: UnsafeRawBufferPointer(rebasing: line[(range.lowerBound + quoted)..<(range.upperBound - quoted)]))
             return true
         }
-        guard let value = try? parser.parse(UnsafeRawBufferPointer(rebasing: line[range])) else { return false }
+        guard let value = parser.parsedValue(UnsafeRawBufferPointer(rebasing: line[range])) else { return false }
         CellText.append(value, into: &out)
         return true
     }

@@ -247,7 +247,7 @@ struct LineSteps {
                 source = .written
             } else {
                 source = locator.locate(line, parser: &parser) ? .located : .parsed
-                if source == .parsed { whole = try? parser.parse(line) }
+                if source == .parsed { whole = parser.parsedValue(line) }
             }
         }
         switch source {
@@ -275,7 +275,7 @@ struct LineSteps {
         // A located range is a valid value: the locate checked it.
         let bytes = UnsafeRawBufferPointer(rebasing: line[range])
         if let integer = LineSteps.plainInteger(bytes) { return .int(integer) }
-        return (try? parser.parse(bytes)) ?? .null
+        return parser.parsedValue(bytes) ?? .null
     }
 
     /// The text between the quotes of the value at located path `index` in `line` when it is a
@@ -333,7 +333,7 @@ struct LineSteps {
     private mutating func wholeValue(_ line: UnsafeRawBufferPointer) -> Value {
         if source != .parsed {
             source = .parsed
-            whole = try? parser.parse(line)
+            whole = parser.parsedValue(line)
         }
         return whole ?? .null
     }

@@ -50,6 +50,15 @@ public struct JSONParser {
         return value
     }
 
+    /// Parses one document as ``parse(_:)`` does; `nil` when it is invalid, the error dropped.
+    ///
+    /// For per-record code that only needs to know whether a value parses: a caller of
+    /// ``parse(_:)`` outside this module holds room for a thrown ``JSONError``, whose layout (the
+    /// SDK is built with library evolution) is looked up at run time on every call into that caller.
+    public mutating func parsedValue(_ bytes: UnsafeRawBufferPointer) -> Value? {
+        try? parse(bytes)
+    }
+
     /// Parses every whitespace-separated document in `bytes`, in order.
     public mutating func parseSequence(_ bytes: UnsafeRawBufferPointer) throws(JSONError) -> [Value] {
         var s = try makeScanner(bytes)
