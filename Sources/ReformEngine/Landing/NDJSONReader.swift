@@ -108,7 +108,9 @@ public struct NDJSONReader: RecordReader, ~Copyable {
                     skipping = false
                     continue
                 }
-                if let record = record(from: lineStart, to: newline, line: lineNumber) { return record }
+                let offer = offerToLineHandler(from: lineStart, to: newline)
+                if offer == .taken { continue }
+                if let record = record(from: lineStart, to: newline, line: lineNumber, offered: offer == .declined) { return record }
                 continue
             }
             if skipping {
@@ -118,7 +120,9 @@ public struct NDJSONReader: RecordReader, ~Copyable {
                 guard lineStart < file.filled else { return nil }
                 file.start = file.filled
                 scanFrom = file.filled
-                if let record = record(from: lineStart, to: file.filled, line: line) { return record }
+                let offer = offerToLineHandler(from: lineStart, to: file.filled)
+                if offer == .taken { continue }
+                if let record = record(from: lineStart, to: file.filled, line: line, offered: offer == .declined) { return record }
                 continue
             } else if file.isFull(maximumCapacity: maximumCapacity) {
                 // A line longer than the limit: report it, then skip to its end without keeping it.
@@ -141,8 +145,34 @@ public struct NDJSONReader: RecordReader, ~Copyable {
     /// Whether the line the last ``next()`` returned was rejected for its tag (``lineTags``).
     private(set) var lastLineUntagged = false
 
+    /// What ``offerToLineHandler(from:to:)`` did with a line.
+    private enum Offer {
+        /// The line was blank, or the handler took it: it is done.
+        case taken
+        /// The handler was offered the line and left it.
+        case declined
+        /// It was not offered (no handler, a tagged input, a line past the limit).
+        case notOffered
+    }
+
+    /// Offers the line in buffer bytes `start..<end` to ``lineHandler`` as ``record(from:to:line:offered:)``
+    /// would, without building a record: a record's layout is known only at run time (its payload's
+    /// error is the SDK's resilient `JSONError`), so a function that may build one looks it up each
+    /// time it is called, and the fast path's lines never need one.
+    private mutating func offerToLineHandler(from lineStart: Int, to end: Int) -> Offer {
+        guard lineTags == nil, let lineHandler else { return .notOffered }
+        guard let contentEnd = NDJSONLine.contentEnd(file.base, from: lineStart, to: end) else { return .taken }  // blank
+        guard contentEnd - lineStart <= parser.limits.maximumDocumentSize else { return .notOffered }
+        currentStart = lineStart
+        currentEnd = contentEnd
+        guard lineHandler(UnsafeRawBufferPointer(start: file.base + lineStart, count: contentEnd - lineStart)) else { return .declined }
+        recordIndex += 1
+        return .taken
+    }
+
     /// Parses the line in buffer bytes `start..<end` (without its `\n`); `nil` for a blank line.
-    private mutating func record(from lineStart: Int, to end: Int, line lineNumber: Int) -> InputRecord? {
+    /// `offered`: ``lineHandler`` has been offered the line already, and left it.
+    private mutating func record(from lineStart: Int, to end: Int, line lineNumber: Int, offered: Bool) -> InputRecord? {
         let base = file.base
         guard let end = NDJSONLine.contentEnd(base, from: lineStart, to: end) else { return nil }
         var start = lineStart
@@ -170,7 +200,7 @@ public struct NDJSONReader: RecordReader, ~Copyable {
         let bytes = UnsafeRawBufferPointer(start: base + start, count: end - start)
         currentStart = start
         currentEnd = end
-        if let lineHandler, lineHandler(bytes) { return nil }
+        if !offered, let lineHandler, lineHandler(bytes) { return nil }
         if let lineReformer, let outcome = lineReformer(bytes) {
             guard let value = outcome else { return nil }
             var record = InputRecord(position: position, payload: .success(value))
