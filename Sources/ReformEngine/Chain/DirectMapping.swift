@@ -11,6 +11,9 @@ import ReformSDK
 /// others (escapes, floats, nested values) are parsed alone and written as the writer writes them.
 /// Any other line — a missing field, invalid JSON, not an object — goes through the general path,
 /// which rejects it as usual, so the output bytes are the same either way.
+///
+/// A run with several file outputs whose chains the compiled path each covers writes all of them
+/// from the line (``FanOut``); a line any of them leaves goes down the general path for all.
 final class DirectMapping {
     /// What turns a qualifying line into output lines: a mapping's or compiled chain's encoder
     /// or, for a plugin chain, a field reformer's (exactly one is set).
@@ -29,22 +32,42 @@ final class DirectMapping {
     var stageCounts: [ChainRunner.StageCounts]? { mapping?.stageCounts }
     /// The first write failure; once set, every line takes the general path (which reports it).
     private(set) var failure: OutputError?
+    /// For a run with several outputs: their encoders, files (in output order) and the buffers
+    /// the files' own are swapped into while a line is encoded.
+    private var fanOut: FanOut?
+    private let fanOutFiles: [OutputFile]
+    private var fanOutBuffers: [[UInt8]]
     /// Last of the stored properties: its layout is known only at run time (it holds the SDK's
     /// resilient `FieldOutput`), and a property after it had its offset looked up on every line.
     private var fields: FieldReformerEncoder?
 
-    private init(mapping: LineEncoder?, fields: FieldReformerEncoder?, file: OutputFile?, table: TableDirect? = nil) {
+    private init(
+        mapping: LineEncoder?, fields: FieldReformerEncoder?, file: OutputFile?, table: TableDirect? = nil, fanOut: FanOut? = nil,
+        fanOutFiles: [OutputFile] = []
+    ) {
         self.mapping = mapping
         hasMapping = mapping != nil
         self.fields = fields
         self.file = file
         self.table = table
+        self.fanOut = fanOut
+        self.fanOutFiles = fanOutFiles
+        fanOutBuffers = fanOutFiles.map { _ in [] }
+    }
+
+    /// What the fast path did for each output, in output order.
+    var counts: [DirectCounts] {
+        if let fanOut {
+            return (0..<fanOut.outputs).map { DirectCounts(written: fanOut.written[$0], stages: fanOut.stageCounts(of: $0)) }
+        }
+        return [DirectCounts(written: written, stages: stageCounts)]
     }
 
     /// The fast path for `manager` in a run with these outputs, when it applies; `limits` are the
     /// input records' (a line past them takes the general path, which rejects it).
     static func make(for manager: ManagerRef, outputs: [OutputRuntime], limits: JSONLimits) -> DirectMapping? {
-        guard outputs.count == 1, let output = outputs.first else { return nil }
+        if outputs.count > 1 { return makeFanOut(for: manager, outputs: outputs, limits: limits) }
+        guard let output = outputs.first else { return nil }
         if let loader = output.table {
             return TableDirect.make(for: manager, output: output.plan, loader: loader, limits: limits).map {
                 DirectMapping(mapping: nil, fields: nil, file: nil, table: $0)
@@ -61,9 +84,20 @@ final class DirectMapping {
         return nil
     }
 
+    /// The fast path for a run with several outputs, each a file of its own whose chain the
+    /// compiled path covers (``FanOut``).
+    private static func makeFanOut(for manager: ManagerRef, outputs: [OutputRuntime], limits: JSONLimits) -> DirectMapping? {
+        let files = outputs.compactMap(\.file)
+        guard files.count == outputs.count, Set(files.map(ObjectIdentifier.init)).count == files.count,
+            let fanOut = FanOut.make(for: manager, outputs: outputs.map(\.plan), formats: outputs.map(\.format), limits: limits)
+        else { return nil }
+        return DirectMapping(mapping: nil, fields: nil, file: nil, fanOut: fanOut, fanOutFiles: files)
+    }
+
     /// Writes the record in `line` directly when it qualifies; `false` sends it down the general path.
     func write(_ line: UnsafeRawBufferPointer) -> Bool {
         guard failure == nil else { return false }
+        if !fanOutFiles.isEmpty { return writeFannedOut(line) }
         if let table {
             do {
                 guard try table.write(line) else { return false }
@@ -89,6 +123,20 @@ final class DirectMapping {
         handled += 1
         written += records
         do { try file.flushIfFull() } catch { failure = error }
+        return true
+    }
+
+    private func writeFannedOut(_ line: UnsafeRawBufferPointer) -> Bool {
+        for (index, file) in fanOutFiles.enumerated() { swap(&fanOutBuffers[index], &file.buffer) }
+        let taken = fanOut?.encode(line, into: &fanOutBuffers) == true
+        for (index, file) in fanOutFiles.enumerated() { swap(&fanOutBuffers[index], &file.buffer) }
+        guard taken else { return false }
+        handled += 1
+        do {
+            for file in fanOutFiles { try file.flushIfFull() }
+        } catch {
+            failure = error
+        }
         return true
     }
 }
@@ -140,6 +188,16 @@ struct LineEncoder {
         }
         return CompiledChain.make(for: manager, outputs: outputs, format: format, limits: limits).map {
             LineEncoder(chain: $0)
+        }
+    }
+
+    /// Takes back the counts of the line the last ``encode(_:into:)`` took, whose output the
+    /// caller drops (``FanOut``: another output sent that line down the general path).
+    mutating func withdrawLast() {
+        switch kind {
+        case .mapping: mapped -= 1
+        case .chain: chain?.withdrawLast()
+        case .rows: break
         }
     }
 

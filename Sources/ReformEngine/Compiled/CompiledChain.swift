@@ -169,6 +169,14 @@ struct CompiledChain {
         return written
     }
 
+    /// Takes back the counts of the line the last ``encode(_:into:)`` took (the caller drops its
+    /// output: another output of the run sent that line down the general path).
+    mutating func withdrawLast() {
+        taken -= 1
+        for i in passed.indices { passed[i] -= pending[i] }
+        for i in pending.indices { pending[i] = 0 }
+    }
+
     /// What each covered reformer did with the lines taken so far, in chain order.
     var stageCounts: [ChainRunner.StageCounts] {
         (0..<reformers).map { k in

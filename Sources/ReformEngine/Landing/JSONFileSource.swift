@@ -47,8 +47,11 @@ final class NDJSONSource: RecordSource {
     }
 
     var handledDirectly: Int { direct?.handled ?? prefix?.dropped ?? 0 }
-    var writtenDirectly: Int { direct?.written ?? 0 }
-    var directStageCounts: [ChainRunner.StageCounts]? { direct != nil ? direct?.stageCounts : prefix?.stageCounts }
+    var directCounts: [DirectCounts] {
+        if let direct { return direct.counts }
+        if let prefix { return [DirectCounts(written: 0, stages: prefix.stageCounts)] }
+        return []
+    }
 
     func observeBytes(_ handler: @escaping (Int) -> Void) {
         reader.onRefill = handler

@@ -12,6 +12,15 @@ enum Landed {
     case bad(line: Int, error: RecordError, text: String?, at: String? = nil)
 }
 
+/// What a fast path did for one output: the records it wrote there (fewer than the lines it took
+/// when a filter dropped some, more when a chain exploded them), and what each reformer at the
+/// start of the output's chain did with those lines, when it knows (`nil`: each went through
+/// every reformer, one in, one out).
+struct DirectCounts {
+    var written: Int
+    var stages: [ChainRunner.StageCounts]?
+}
+
 /// A manager's landed records, one at a time (fixtures replayed page by page, or input files).
 protocol RecordSource: AnyObject {
     /// Where records come from, for messages and dead-letter entries (`zufang.ndjson`, `fixtures/zufang`).
@@ -23,12 +32,8 @@ protocol RecordSource: AnyObject {
     func originalRecord() -> Value?
     /// Records a fast path took so far (they never land as values).
     var handledDirectly: Int { get }
-    /// Records the fast path wrote for them: fewer when a filter dropped some, more when a chain
-    /// exploded them.
-    var writtenDirectly: Int { get }
-    /// What each reformer at the start of the chain did with the records a fast path took, when
-    /// it knows (`nil`: each went through every reformer, one in, one out).
-    var directStageCounts: [ChainRunner.StageCounts]? { get }
+    /// What a fast path did for each output, in output order (empty when none ran).
+    var directCounts: [DirectCounts] { get }
     /// Asks to be told the bytes read so far after each read (sources that read files in chunks).
     func observeBytes(_ handler: @escaping (Int) -> Void)
 }
@@ -36,8 +41,7 @@ protocol RecordSource: AnyObject {
 extension RecordSource {
     func originalRecord() -> Value? { nil }
     var handledDirectly: Int { 0 }
-    var writtenDirectly: Int { handledDirectly }
-    var directStageCounts: [ChainRunner.StageCounts]? { nil }
+    var directCounts: [DirectCounts] { [] }
     func observeBytes(_ handler: @escaping (Int) -> Void) {}
 }
 

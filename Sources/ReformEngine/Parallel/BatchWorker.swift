@@ -24,9 +24,16 @@ final class BatchWorker: @unchecked Sendable {
     /// Whether ``direct`` is set, known without copying the encoder as `direct != nil` would.
     private let hasDirect: Bool
     private let prefix: ChainPrefix?
-    /// What each reformer did with the lines the fast path or the compiled start took (see
-    /// ``LineEncoder/stageCounts``).
-    var directStageCounts: [ChainRunner.StageCounts]? { direct?.stageCounts ?? prefix?.stageCounts }
+    /// The fast path of a run with several outputs (``FanOut``), and whether it is set.
+    private var fanOut: FanOut?
+    private let hasFanOut: Bool
+    /// What each reformer did with the lines the fast path or the compiled start took, per output
+    /// from the first (see ``LineEncoder/stageCounts``).
+    var directStageCounts: [[ChainRunner.StageCounts]] {
+        if let fanOut { return (0..<fanOut.outputs).map { fanOut.stageCounts(of: $0) } }
+        if let counts = direct?.stageCounts ?? prefix?.stageCounts { return [counts] }
+        return []
+    }
     private let projection: JSONProjection?
     private var parser: JSONParser
     private var produced: [Record] = []
@@ -34,7 +41,7 @@ final class BatchWorker: @unchecked Sendable {
 
     init(
         manager: ManagerRef, outputs: [OutputPlan], encodesBytes: [Bool], direct: LineEncoder?, prefix: ChainPrefix?,
-        projection: JSONProjection?, timing: Bool, limits: JSONLimits = NDJSONReader.defaultLimits
+        fanOut: FanOut? = nil, projection: JSONProjection?, timing: Bool, limits: JSONLimits = NDJSONReader.defaultLimits
     ) throws(RunError) {
         self.manager = manager
         parser = JSONParser(limits: limits)
@@ -51,6 +58,8 @@ final class BatchWorker: @unchecked Sendable {
         let firstChainLength = outputs.first.map { ChainRunner.perRecordStages($0.chain) } ?? 0
         self.prefix = direct == nil && prefix.map { $0.stages <= firstChainLength } == true ? prefix : nil
         self.projection = projection
+        self.fanOut = direct == nil ? fanOut : nil
+        hasFanOut = self.fanOut != nil
     }
 
     /// The result of one batch; `buffers` are emptied arrays to write output bytes into (reused
@@ -59,6 +68,7 @@ final class BatchWorker: @unchecked Sendable {
         var result = BatchResult()
         result.bytes = buffers.count == chains.count ? buffers : chains.map { _ in [] }
         result.encoded = chains.map { _ in 0 }
+        let writtenBefore = fanOut?.written
         switch chunk {
         case .tooLong:
             result.lines = 1
@@ -82,6 +92,7 @@ final class BatchWorker: @unchecked Sendable {
                 }
             }
         }
+        if let writtenBefore, let written = fanOut?.written { result.fannedOut = zip(written, writtenBefore).map { $0 - $1 } }
         return result
     }
 
@@ -103,6 +114,7 @@ final class BatchWorker: @unchecked Sendable {
             result.direct += written
             return
         }
+        if hasFanOut, fanOut?.encode(line, into: &result.bytes) == true { return }
         if let prefix, let reformed = prefix.reform(line) {
             // Nothing when a compiled filter dropped it; else the record its compiled reformers made.
             guard let value = reformed else { return }

@@ -56,7 +56,7 @@ struct ParallelLanding {
         }
         for worker in workers {
             for (index, chain) in worker.chains.enumerated() { state.outputs[index].addStageCounts(chain.counts) }
-            if let counts = worker.directStageCounts { state.outputs[state.directOutput].addStageCounts(counts) }
+            for (output, counts) in worker.directStageCounts.enumerated() { state.outputs[output].addStageCounts(counts) }
         }
         meter?.finish()
         return (progress.records, progress.bytes)
@@ -76,12 +76,15 @@ struct ParallelLanding {
                     ? formats.first.flatMap { $0 }.flatMap {
                         LineEncoder.make(for: manager, outputs: outputs, format: $0, limits: options.recordLimits)
                     } : nil
+                let fanOut =
+                    options.directWrites ? FanOut.make(for: manager, outputs: outputs, formats: formats, limits: options.recordLimits) : nil
                 let projection = InputProjection.make(for: manager, outputs: outputs)
                 let prefix =
-                    options.directWrites && direct == nil ? ChainPrefix(for: manager, outputs: outputs, limits: options.recordLimits) : nil
+                    options.directWrites && direct == nil && fanOut == nil
+                    ? ChainPrefix(for: manager, outputs: outputs, limits: options.recordLimits) : nil
                 workers.append(
                     try BatchWorker(
-                        manager: manager, outputs: outputs, encodesBytes: encodesBytes, direct: direct, prefix: prefix,
+                        manager: manager, outputs: outputs, encodesBytes: encodesBytes, direct: direct, prefix: prefix, fanOut: fanOut,
                         projection: projection, timing: options.collectsStats, limits: options.recordLimits))
             }
         } catch {
@@ -199,6 +202,10 @@ struct ParallelLanding {
             run.outputs[run.directOutput].countDirect(result.direct, stages: [])
             run.summary.writtenDirectly += result.direct
         }
+        for (output, written) in result.fannedOut.enumerated() where written > 0 {
+            run.outputs[output].countDirect(written, stages: [])
+            run.summary.writtenDirectly += written
+        }
         state.records += result.records
         state.linesBefore += result.lines
     }
@@ -265,6 +272,8 @@ struct BatchResult {
     var encoded: [Int] = []
     /// Records the fast path wrote (into `bytes[0]`); a line it took may write none or several.
     var direct = 0
+    /// Records a run with several outputs' fast path (``FanOut``) wrote into each output's `bytes`.
+    var fannedOut: [Int] = []
     /// Records (non-blank lines) and lines in the batch.
     var records = 0
     var lines = 0

@@ -73,10 +73,10 @@ extension Runner {
                     try route(landed, of: ref, sequence: sequence, from: source, partitioned: partitioned, routing: routing, into: &state)
                 }
                 let direct = source.handledDirectly
-                let written = source.writtenDirectly
-                let stages = source.directStageCounts
-                if written > 0 || stages != nil { state.outputs[state.directOutput].countDirect(written, stages: stages) }
-                state.summary.writtenDirectly += written
+                for (output, counts) in source.directCounts.enumerated() where counts.written > 0 || counts.stages != nil {
+                    state.outputs[output].countDirect(counts.written, stages: counts.stages)
+                    state.summary.writtenDirectly += counts.written
+                }
                 directBefore += direct
                 landedBefore += general + direct
                 if limitReached { break }

@@ -22,9 +22,11 @@ struct PathRun {
     /// Runs `runName` of `yaml` (manager `a` reads `lines`) with the fast paths on (`direct`) or
     /// off, on `jobs` workers cut into batches of `batchSize` bytes, writing `outputName`, reading
     /// records nested at most `maximumDepth` deep, each sort keeping about `sortMemory` bytes.
+    /// With `files`, the run's outputs declare these paths (written under the temporary folder),
+    /// and ``out`` is each one's text after a `== PATH ==` line.
     static func run(
         _ yaml: String, lines: [String], runName: String? = nil, direct: Bool, jobs: Int = 1, batchSize: Int? = nil,
-        outputName: String = "out.ndjson", maximumDepth: Int? = nil, sortMemory: Int? = nil
+        outputName: String = "out.ndjson", files: [String] = [], maximumDepth: Int? = nil, sortMemory: Int? = nil
     ) throws -> PathRun {
         let folder = try TemporaryFolder()
         let input = try folder.write("a.ndjson", lines.map { $0 + "\n" }.joined())
@@ -32,7 +34,11 @@ struct PathRun {
         var options = RunOptions()
         options.runName = runName
         options.inputs = [("a", input)]
-        options.outputPath = folder.path + "/" + outputName
+        if files.isEmpty {
+            options.outputPath = folder.path + "/" + outputName
+        } else {
+            options.outputFolder = folder.path
+        }
         options.deadLetterPath = folder.path + "/dead.ndjson"
         options.directWrites = direct
         options.jobs = jobs
@@ -41,8 +47,9 @@ struct PathRun {
         if let maximumDepth { options.recordLimits.maximumDepth = maximumDepth }
         if let sortMemory { options.sortMemory = sortMemory }
         let summary = try Runner(pipeline: pipeline, options: options).run()
+        let out = files.isEmpty ? try folder.read(outputName) : try files.map { "== \($0) ==\n" + (try folder.read($0)) }.joined()
         return PathRun(
-            out: try folder.read(outputName),
+            out: out,
             dead: ((try? folder.read("dead.ndjson")) ?? "").replacingOccurrences(of: folder.path, with: "<tmp>"),
             summary: summary.description.replacingOccurrences(of: folder.path, with: "<tmp>"),
             direct: summary.writtenDirectly,

@@ -1,0 +1,101 @@
+import ReformEngine
+import Testing
+
+/// A run with several outputs whose chains the compiled path covers writes every output from the
+/// line's bytes (the fan-out); it must write what the general path writes to each, reject the
+/// same records in the same order with the same reasons, and count the same — on the lines
+/// ``CompiledChainTests`` makes to trip the compiled path, at one job and two.
+@Suite("Several compiled outputs write what the general path writes")
+struct FanOutTests {
+    static let pipeline =
+        CompiledChainTests.pipeline + """
+
+              fanned:
+                outputs:
+                  - { reform: [listing, affordable], format: ndjson, path: x.ndjson }
+                  - { reform: [tagged], format: ndjson, path: y.ndjson }
+                  - { rows: listing-row, format: csv, path: z.csv }
+              sorted-too:
+                outputs:
+                  - { reform: [listing, affordable, ordered], format: ndjson, path: x.ndjson }
+                  - { reform: [listing, shaped], format: ndjson, path: y.ndjson }
+              plain-and-labelled:
+                outputs:
+                  - { reform: [listing], format: ndjson, path: x.ndjson }
+                  - { reform: [listing, labelled], format: ndjson, path: y.ndjson }
+              not-all-compiled:
+                outputs:
+                  - { reform: [listing], format: ndjson, path: x.ndjson }
+                  - { reform: [listing, ordered, priced], format: ndjson, path: y.ndjson }
+            """
+
+    static let files: [String: [String]] = [
+        "fanned": ["x.ndjson", "y.ndjson", "z.csv"], "sorted-too": ["x.ndjson", "y.ndjson"],
+        "plain-and-labelled": ["x.ndjson", "y.ndjson"], "not-all-compiled": ["x.ndjson", "y.ndjson"],
+    ]
+
+    func run(_ runName: String, direct: Bool, jobs: Int = 1, batchSize: Int? = nil) throws -> PathRun {
+        try PathRun.run(
+            Self.pipeline, lines: CompiledChainTests.lines, runName: runName, direct: direct, jobs: jobs, batchSize: batchSize,
+            files: Self.files[runName] ?? [])
+    }
+
+    @Test(arguments: ["fanned", "sorted-too", "plain-and-labelled", "not-all-compiled"])
+    func sameOutputsDeadLettersAndCounts(_ runName: String) throws {
+        let general = try run(runName, direct: false)
+        // Batches of about 200 bytes: a worker's batch holds lines taken and lines left.
+        for other in [try run(runName, direct: true), try run(runName, direct: true, jobs: 2, batchSize: 200)] {
+            #expect(other.out == general.out)
+            #expect(other.dead == general.dead)
+            #expect(other.summary == general.summary)
+            #expect(other.steps == general.steps)
+        }
+        #expect(!general.dead.isEmpty)
+        #expect(general.direct == 0)
+        let compiled = try run(runName, direct: true)
+        if runName == "not-all-compiled" {
+            #expect(compiled.direct == 0, "a chain the compiled path does not cover leaves every output to the general path")
+        } else {
+            #expect(compiled.direct > 0, "not vacuous: the fan-out wrote records")
+        }
+    }
+
+    /// A line one output takes and another sends down the general path (a rejected record) is
+    /// written once to each output, in input order, and its dead letters name each output.
+    @Test(arguments: [1, 2])
+    func aLineOneOutputLeavesIsWrittenOnceToEach(jobs: Int) throws {
+        let yaml = """
+            reform: 1
+            managers: { a: {} }
+            reformers:
+              ids: { keys: { id: id, n: n }, map: { id: id, n: { path: n, convert: int } } }
+              names: { keys: { id: id, name: name }, map: { id: id, name: name } }
+            runs:
+              default:
+                outputs:
+                  - { reform: [names], format: ndjson, path: x.ndjson }
+                  - { reform: [ids], format: ndjson, path: y.ndjson }
+            """
+        let lines = [#"{"id":1,"n":"7","name":"x"}"#, #"{"id":2,"n":"seven","name":"y"}"#, #"{"id":3,"n":3,"name":"z"}"#]
+        let files = ["x.ndjson", "y.ndjson"]
+        let general = try PathRun.run(yaml, lines: lines, direct: false, files: files)
+        let fanned = try PathRun.run(yaml, lines: lines, direct: true, jobs: jobs, batchSize: 30, files: files)
+        #expect(
+            fanned.out
+                == """
+                == x.ndjson ==
+                {"id":1,"name":"x"}
+                {"id":2,"name":"y"}
+                {"id":3,"name":"z"}
+                == y.ndjson ==
+                {"id":1,"n":7}
+                {"id":3,"n":3}
+
+                """)
+        #expect(fanned.out == general.out)
+        #expect(fanned.dead == general.dead)
+        #expect(fanned.dead.contains("reformer 'ids' (output y.ndjson)"))
+        #expect(fanned.steps == general.steps)
+        #expect(fanned.direct == 4, "lines 1 and 3 to both outputs; line 2 took the general path")
+    }
+}
