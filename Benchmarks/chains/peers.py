@@ -6,10 +6,14 @@ Imported by run.py; `python3 peers.py python CHAIN IN OUT` runs the Python versi
 `peers.py duckdb|polars CHAIN IN OUT THREADS` the others.
 """
 import csv
+import os
 import sys
 from datetime import datetime, timezone
 
-CHAINS = ("mapped", "exploded", "sorted", "rows-csv")
+CHAINS = ("mapped", "exploded", "sorted", "rows-csv", "fanned")
+# The fanned chain: one run, two outputs (files of these names in the tool's output folder), each
+# what the chain of that name writes alone.
+FANNED = ("mapped", "exploded")
 
 # ---------------------------------------------------------------- jq (1.6)
 # ISO 8601 with an offset to UTC, as Reform's `convert: date` writes it.
@@ -46,29 +50,56 @@ def _utc(text):
     return datetime.fromisoformat(text).astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
+def _map(r):
+    """The mapped chain's record for `r`, or None when its filter drops it."""
+    location, agent = r["location"], r["agent"]
+    out = {
+        "id": r["id"],
+        "label": "%s · %s" % (r["name"], location["district"]),
+        "price": float(r["price"]),
+        "phone": int(agent["phone"]),
+        "verified": agent["verified"],
+        "lat": location["lat"],
+        "updated": _utc(r["updated_at"]),
+    }
+    if out["price"] < 60000 and out["verified"] is True and out["lat"] >= 31.2:
+        return out
+    return None
+
+
 def _mapped(lines, loads):
     for line in lines:
         if not line.strip():
             continue
-        r = loads(line)
-        location, agent = r["location"], r["agent"]
-        out = {
-            "id": r["id"],
-            "label": "%s · %s" % (r["name"], location["district"]),
-            "price": float(r["price"]),
-            "phone": int(agent["phone"]),
-            "verified": agent["verified"],
-            "lat": location["lat"],
-            "updated": _utc(r["updated_at"]),
-        }
-        if out["price"] < 60000 and out["verified"] is True and out["lat"] >= 31.2:
+        out = _map(loads(line))
+        if out is not None:
             yield out
+
+
+def _explode(r, write, dumps):
+    floor = r["floor"]
+    for tag in r["tags"]:
+        write(dumps({"id": r["id"], "tag": tag, "price": r["price"], "floor": "unknown" if floor is None else floor}))
+        write(b"\n")
 
 
 def python_chain(chain, src, dst):
     import orjson
 
     loads, dumps = orjson.loads, orjson.dumps
+    if chain == "fanned":  # one pass, two files
+        with open(src, "rb", buffering=1 << 20) as f, open(os.path.join(dst, "mapped.ndjson"), "wb", buffering=1 << 20) as a, \
+                open(os.path.join(dst, "exploded.ndjson"), "wb", buffering=1 << 20) as b:
+            write_a, write_b = a.write, b.write
+            for line in f:
+                if not line.strip():
+                    continue
+                r = loads(line)
+                out = _map(r)
+                if out is not None:
+                    write_a(dumps(out) + b"\n")
+                _explode(r, write_b, dumps)
+        return
     if chain == "rows-csv":
         with open(src, "rb", buffering=1 << 20) as f, open(dst, "w", encoding="utf-8", newline="") as out:
             # CRLF: with "\n" alone, Python's csv module leaves a field holding a lone "\r" unquoted,
@@ -90,11 +121,7 @@ def python_chain(chain, src, dst):
             for line in f:
                 if not line.strip():
                     continue
-                r = loads(line)
-                floor = r["floor"]
-                for tag in r["tags"]:
-                    write(dumps({"id": r["id"], "tag": tag, "price": r["price"], "floor": "unknown" if floor is None else floor}))
-                    write(b"\n")
+                _explode(loads(line), write, dumps)
         elif chain == "sorted":
             records = sorted(_mapped(f, loads), key=lambda r: r["price"])  # stable
             seen = set()
@@ -145,6 +172,10 @@ def duckdb_chain(chain, src, dst, threads):
     con = duckdb.connect()
     con.execute("SET threads = %d" % threads)
     con.execute("SET TimeZone = 'UTC'")
+    if chain == "fanned":  # one COPY per output, as a DuckDB user writes two files
+        for part in FANNED:
+            con.execute("COPY (%s) TO '%s' (FORMAT JSON)" % (duckdb_query(part, src), os.path.join(dst, part + ".ndjson")))
+        return
     fmt = "(FORMAT CSV, HEADER)" if chain == "rows-csv" else "(FORMAT JSON)"
     con.execute("COPY (%s) TO '%s' %s" % (duckdb_query(chain, src), dst, fmt))
 
@@ -154,8 +185,6 @@ def polars_chain(chain, src, dst, threads):
     """The chain as a polars lazy frame over `scan_ndjson`, with the records' schema given (as a
     user after speed would: inferring it reads records first), so fields no chain reads, such as
     `description`, are skipped."""
-    import os
-
     os.environ["POLARS_MAX_THREADS"] = str(threads)  # read when polars is imported
     import polars as pl
 
@@ -179,14 +208,18 @@ def polars_chain(chain, src, dst, threads):
         pl.col("updated_at").str.to_datetime("%Y-%m-%dT%H:%M:%S%z").dt.convert_time_zone("UTC")
         .dt.strftime("%Y-%m-%dT%H:%M:%SZ").alias("updated"),
     ).filter((pl.col("price") < 60000) & pl.col("verified") & (pl.col("lat") >= 31.2))
-    if chain == "mapped":
+    exploded = records.select("id", "tags", "price", pl.col("floor").fill_null("unknown")).filter(pl.col("tags").list.len() > 0) \
+        .explode("tags").rename({"tags": "tag"})
+    if chain == "fanned":  # both sinks in one query plan, which shares the scan
+        pl.collect_all([mapped.sink_ndjson(os.path.join(dst, "mapped.ndjson"), lazy=True),
+                        exploded.sink_ndjson(os.path.join(dst, "exploded.ndjson"), lazy=True)])
+    elif chain == "mapped":
         mapped.sink_ndjson(dst)
     elif chain == "sorted":
         mapped.sort("price", maintain_order=True).unique(subset=["updated"], keep="first", maintain_order=True).sink_ndjson(dst)
     elif chain == "exploded":
         # An empty list explodes to a null row in polars, to no record in the others.
-        records.select("id", "tags", "price", pl.col("floor").fill_null("unknown")).filter(pl.col("tags").list.len() > 0) \
-            .explode("tags").rename({"tags": "tag"}).sink_ndjson(dst)
+        exploded.sink_ndjson(dst)
     elif chain == "rows-csv":
         records.select("id", "name", "title", location.field("city").alias("city"), "price").sink_csv(dst)
     else:

@@ -2,7 +2,7 @@
 """Chain benchmark: the chains people write (Benchmarks/chains/chains.yaml), through Reform and its
 peers in one run, on generated listing records.
 
-    Benchmarks/chains/run.py [--records N] [--runs R] [--chains mapped,exploded,sorted,rows-csv]
+    Benchmarks/chains/run.py [--records N] [--runs R] [--chains mapped,exploded,sorted,rows-csv,fanned]
                              [--tools reform,reform-jobs2,python,jq,duckdb1,duckdb2,polars1,polars2]
                              [--text-bytes B] [--keep]
 
@@ -12,6 +12,9 @@ Chains (one `reform run --run CHAIN` each):
   exploded  `explode` an array, then `pick`, `rename`, `defaults`
   sorted    the same as mapped, then `sort` (stable) and `dedupe` on a key
   rows-csv  rows rendered as CSV
+  fanned    mapped and exploded as two outputs of one run (two files): Python writes both in one
+            pass, polars runs both sinks in one plan (collect_all), DuckDB runs two COPYs and jq
+            two passes, as their users would
 
 Peers: Python + orjson (a plain streaming script), jq 1.6, DuckDB with `SET threads=1` and
 `threads=2` (`COPY (SELECT ... FROM read_ndjson(...)) TO ... (FORMAT JSON|CSV)`), polars with
@@ -34,6 +37,7 @@ import csv
 import io
 import json
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -77,10 +81,17 @@ def add_descriptions(path, size, seed):
 
 
 def command(tool, chain, src, dst, reform):
+    """The command line of one tool's run of `chain`; for `fanned`, `dst` is a folder the two
+    outputs are written to (Reform's run runs there: its outputs' paths are relative)."""
     if tool.startswith("reform"):
         jobs = "2" if tool == "reform-jobs2" else "1"
-        return [reform, "run", os.path.join(HERE, "chains.yaml"), "--run", chain, "--input", "listings=" + src,
-                "--output", dst, "--quiet", "--jobs", jobs]
+        output = [] if chain == "fanned" else ["--output", dst]
+        return [reform, "run", os.path.join(HERE, "chains.yaml"), "--run", chain, "--input", "listings=" + src] + output + [
+            "--quiet", "--jobs", jobs]
+    if tool == "jq" and chain == "fanned":  # jq writes one stream: one pass per output
+        return ["bash", "-c", " && ".join(
+            "jq %s %s > %s" % (" ".join(shlex.quote(a) for a in peers.JQ[part]), shlex.quote(src),
+                               shlex.quote(os.path.join(dst, part + ".ndjson"))) for part in peers.FANNED)]
     if tool == "python":
         return [sys.executable, os.path.join(HERE, "peers.py"), "python", chain, src, dst]
     if tool.startswith("duckdb") or tool.startswith("polars"):
@@ -91,7 +102,7 @@ def command(tool, chain, src, dst, reform):
     raise SystemExit("unknown tool " + tool)
 
 
-def measure(cmd, stdout_path=None):
+def measure(cmd, stdout_path=None, cwd=None):
     """(seconds, peak RSS in KiB) of one run of cmd. The peak comes from GNU time, whose child is
     exec'd from a small process: a child forked from this interpreter would report the
     interpreter's own high-water mark as its floor."""
@@ -99,7 +110,7 @@ def measure(cmd, stdout_path=None):
     out = open(stdout_path, "wb") if stdout_path else subprocess.DEVNULL
     try:
         start = time.perf_counter()
-        code = subprocess.call(["/usr/bin/time", "-f", "%M", "-o", rss] + cmd, stdout=out)
+        code = subprocess.call(["/usr/bin/time", "-f", "%M", "-o", rss] + cmd, stdout=out, cwd=cwd)
         seconds = time.perf_counter() - start
     finally:
         if stdout_path:
@@ -130,7 +141,11 @@ def _number(cell):
 
 
 def check(chain, outputs):
-    """Exits 1 unless every tool's output equals Reform's (jq's bytes, the others' values)."""
+    """Exits 1 unless every tool's output equals Reform's (jq's bytes, the others' values); for
+    `fanned`, each of the two outputs; returns the records out."""
+    if chain == "fanned":
+        return sum(check(part, {tool: os.path.join(path, part + ".ndjson") for tool, path in outputs.items()})
+                   for part in peers.FANNED)
     reference = outputs.get("reform") or next(iter(outputs.values()))
     with open(reference, "rb") as f:
         reference_bytes = f.read()
@@ -189,10 +204,15 @@ def main():
                 for tool in tools:  # interleaved, so background load hits every tool alike
                     print("%s round %d/%d: %s" % (chain, round_ + 1, args.runs, tool), file=sys.stderr)
                     dst = os.path.join(work, "%s.%s.out" % (chain, tool))
-                    if os.path.exists(dst):
+                    if os.path.isdir(dst):
+                        shutil.rmtree(dst)
+                    elif os.path.exists(dst):
                         os.remove(dst)
+                    if chain == "fanned":
+                        os.mkdir(dst)
                     cmd = command(tool, chain, src, dst, reform)
-                    times[tool].append(measure(cmd, dst if tool == "jq" else None))
+                    stdout = dst if tool == "jq" and chain != "fanned" else None
+                    times[tool].append(measure(cmd, stdout, cwd=dst if chain == "fanned" else None))
                     outputs[tool] = dst
                 if round_ == 0:
                     count = check(chain, outputs)
