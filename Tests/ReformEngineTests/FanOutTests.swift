@@ -27,11 +27,22 @@ struct FanOutTests {
                 outputs:
                   - { reform: [listing], format: ndjson, path: x.ndjson }
                   - { reform: [listing, ordered, priced], format: ndjson, path: y.ndjson }
+              array-and-rows-left:
+                outputs:
+                  - { reform: [listing, affordable], format: json, path: x.json }
+                  - { reform: [tagged], format: ndjson, path: y.ndjson }
+                  - { reform: [listing, labelled], format: ndjson, path: z.ndjson }
+                  - { reform: [listing], rows: listing-row, format: csv, path: w.csv }
+              none-compiled:
+                outputs:
+                  - { reform: [listing, ordered, priced], format: ndjson, path: x.ndjson }
+                  - { reform: [listing], format: json, path: y.json }
             """
 
     static let files: [String: [String]] = [
         "fanned": ["x.ndjson", "y.ndjson", "z.csv"], "sorted-too": ["x.ndjson", "y.ndjson"],
         "plain-and-labelled": ["x.ndjson", "y.ndjson"], "not-all-compiled": ["x.ndjson", "y.ndjson"],
+        "array-and-rows-left": ["x.json", "y.ndjson", "z.ndjson", "w.csv"], "none-compiled": ["x.ndjson", "y.json"],
     ]
 
     func run(_ runName: String, direct: Bool, jobs: Int = 1, batchSize: Int? = nil) throws -> PathRun {
@@ -40,7 +51,10 @@ struct FanOutTests {
             files: Self.files[runName] ?? [])
     }
 
-    @Test(arguments: ["fanned", "sorted-too", "plain-and-labelled", "not-all-compiled"])
+    /// Every output compiled (`fanned`, `sorted-too`, `plain-and-labelled`), some left to the
+    /// general path (`not-all-compiled`: a chain with a sort before a step; `array-and-rows-left`:
+    /// a JSON array and rows after a chain), none compiled.
+    @Test(arguments: ["fanned", "sorted-too", "plain-and-labelled", "not-all-compiled", "array-and-rows-left", "none-compiled"])
     func sameOutputsDeadLettersAndCounts(_ runName: String) throws {
         let general = try run(runName, direct: false)
         // Batches of about 200 bytes: a worker's batch holds lines taken and lines left.
@@ -53,11 +67,40 @@ struct FanOutTests {
         #expect(!general.dead.isEmpty)
         #expect(general.direct == 0)
         let compiled = try run(runName, direct: true)
-        if runName == "not-all-compiled" {
-            #expect(compiled.direct == 0, "a chain the compiled path does not cover leaves every output to the general path")
+        if runName == "none-compiled" {
+            #expect(compiled.direct == 0)
         } else {
             #expect(compiled.direct > 0, "not vacuous: the fan-out wrote records")
         }
+    }
+
+    /// A table output is left to the general path, the files beside it written from the bytes;
+    /// the table's rows are the general path's either way.
+    @Test(arguments: [1, 2])
+    func aTableBesideFilesLoadsTheSameRows(jobs: Int) throws {
+        let yaml =
+            CompiledChainTests.pipeline + """
+
+                  with-table:
+                    outputs:
+                      - { reform: [listing, affordable], format: ndjson, path: x.ndjson }
+                      - { reform: [listing, affordable], sqlite: t.db, table: listings }
+                      - { reform: [tagged], format: ndjson, path: y.ndjson }
+                """
+        let tables = [(path: "t.db", query: "SELECT * FROM listings ORDER BY rowid")]
+        let run = { (direct: Bool, jobs: Int) in
+            try PathRun.run(
+                yaml, lines: CompiledChainTests.lines, runName: "with-table", direct: direct, jobs: jobs, batchSize: 200,
+                files: ["x.ndjson", "y.ndjson"], tables: tables)
+        }
+        let general = try run(false, 1)
+        let fanned = try run(true, jobs)
+        #expect(fanned.out == general.out)
+        #expect(fanned.dead == general.dead)
+        #expect(fanned.summary == general.summary)
+        #expect(fanned.steps == general.steps)
+        #expect(general.out.contains("== t.db: SELECT * FROM listings ORDER BY rowid ==\n'1'|"), "not vacuous: the table has rows")
+        #expect(fanned.direct > 0)
     }
 
     /// A line one output takes and another sends down the general path (a rejected record) is

@@ -32,18 +32,24 @@ final class DirectMapping {
     var stageCounts: [ChainRunner.StageCounts]? { mapping?.stageCounts }
     /// The first write failure; once set, every line takes the general path (which reports it).
     private(set) var failure: OutputError?
-    /// For a run with several outputs: their encoders, files (in output order) and the buffers
-    /// the files' own are swapped into while a line is encoded.
+    /// For a run with several outputs: their encoders, the files of the outputs it writes (by
+    /// output, `nil` for those left to the general path) and the buffers the files' own are
+    /// swapped into while a line is encoded.
     private var fanOut: FanOut?
-    private let fanOutFiles: [OutputFile]
+    private let fanOutFiles: [OutputFile?]
     private var fanOutBuffers: [[UInt8]]
+    /// Whether the last line offered was written to the outputs ``FanOut`` covers and left to
+    /// the general path for the others.
+    private var lastLineLanded = false
+    /// The outputs the last line offered has been written to when it still lands for the others.
+    var outputsWrittenForLastLine: [Bool]? { lastLineLanded ? fanOut?.covers : nil }
     /// Last of the stored properties: its layout is known only at run time (it holds the SDK's
     /// resilient `FieldOutput`), and a property after it had its offset looked up on every line.
     private var fields: FieldReformerEncoder?
 
     private init(
         mapping: LineEncoder?, fields: FieldReformerEncoder?, file: OutputFile?, table: TableDirect? = nil, fanOut: FanOut? = nil,
-        fanOutFiles: [OutputFile] = []
+        fanOutFiles: [OutputFile?] = []
     ) {
         self.mapping = mapping
         hasMapping = mapping != nil
@@ -84,20 +90,22 @@ final class DirectMapping {
         return nil
     }
 
-    /// The fast path for a run with several outputs, each a file of its own whose chain the
-    /// compiled path covers (``FanOut``).
+    /// The fast path for a run with several outputs, for those whose chains the compiled path
+    /// covers, each written to a file of its own (``FanOut``).
     private static func makeFanOut(for manager: ManagerRef, outputs: [OutputRuntime], limits: JSONLimits) -> DirectMapping? {
-        let files = outputs.compactMap(\.file)
-        guard files.count == outputs.count, Set(files.map(ObjectIdentifier.init)).count == files.count,
-            let fanOut = FanOut.make(for: manager, outputs: outputs.map(\.plan), formats: outputs.map(\.format), limits: limits)
+        guard let fanOut = FanOut.make(for: manager, outputs: outputs.map(\.plan), formats: outputs.map(\.format), limits: limits)
+        else { return nil }
+        let files = zip(outputs, fanOut.covers).map { output, covered in covered ? output.file : nil }
+        let written = files.compactMap { $0 }
+        guard written.count == fanOut.covers.filter({ $0 }).count, Set(written.map(ObjectIdentifier.init)).count == written.count
         else { return nil }
         return DirectMapping(mapping: nil, fields: nil, file: nil, fanOut: fanOut, fanOutFiles: files)
     }
 
     /// Writes the record in `line` directly when it qualifies; `false` sends it down the general path.
     func write(_ line: UnsafeRawBufferPointer) -> Bool {
-        guard failure == nil else { return false }
         if !fanOutFiles.isEmpty { return writeFannedOut(line) }
+        guard failure == nil else { return false }
         if let table {
             do {
                 guard try table.write(line) else { return false }
@@ -126,17 +134,25 @@ final class DirectMapping {
         return true
     }
 
+    /// Writes the line to the outputs ``FanOut`` covers; `true` when that is all of them, `false`
+    /// when it lands for the others (``outputsWrittenForLastLine``) or for every output.
     private func writeFannedOut(_ line: UnsafeRawBufferPointer) -> Bool {
-        for (index, file) in fanOutFiles.enumerated() { swap(&fanOutBuffers[index], &file.buffer) }
+        lastLineLanded = false
+        guard failure == nil else { return false }
+        for (index, file) in fanOutFiles.enumerated() { if let file { swap(&fanOutBuffers[index], &file.buffer) } }
         let taken = fanOut?.encode(line, into: &fanOutBuffers) == true
-        for (index, file) in fanOutFiles.enumerated() { swap(&fanOutBuffers[index], &file.buffer) }
+        for (index, file) in fanOutFiles.enumerated() { if let file { swap(&fanOutBuffers[index], &file.buffer) } }
         guard taken else { return false }
-        handled += 1
         do {
-            for file in fanOutFiles { try file.flushIfFull() }
+            for case let file? in fanOutFiles { try file.flushIfFull() }
         } catch {
             failure = error
         }
+        if fanOut?.isPartial == true {
+            lastLineLanded = true
+            return false
+        }
+        handled += 1
         return true
     }
 }

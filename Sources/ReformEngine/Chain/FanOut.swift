@@ -1,69 +1,79 @@
 import ReformSDK
 
-/// The fast path of a run with several outputs: one ``LineEncoder`` per output, each turning the
-/// same NDJSON line into that output's lines, when the compiled path covers every output's chain.
+/// The fast path of a run with several outputs: one ``LineEncoder`` for each output whose chain
+/// the compiled path covers, each turning the same NDJSON line into that output's lines.
 ///
-/// A line is taken only when every output takes it. When one sends it down the general path (an
-/// escape a conversion must parse, a record a step rejects, invalid JSON), what the outputs before
-/// it appended is cut off again and their counts taken back, and the general path lands the line
-/// for every output — so each output's bytes, the dead letters (in output order, as the general
-/// path writes them) and the counts are what the general path makes alone.
+/// A line is taken only when every such output takes it. When one sends it down the general path
+/// (an escape a conversion must parse, a record a step rejects, invalid JSON), what the outputs
+/// before it appended is cut off again and their counts taken back, and the general path lands
+/// the line for every output — so each output's bytes, the dead letters (in output order, as the
+/// general path writes them) and the counts are what the general path makes alone.
+///
+/// Outputs it does not cover (a table, a JSON array, a plugin's chain) are left to the general
+/// path: a line the others took still lands, for those outputs only (``isPartial``). A line the
+/// compiled outputs take is one their chains accept without a rejection, so the dead letters of
+/// such a line can only come from the outputs left to the general path, as they would there.
 ///
 /// Without it such a run parsed every line whole into values and ran each chain on them
 /// (~95,000 instructions a line for a mapped and an exploded output, against ~22,000 compiled).
 struct FanOut {
-    private var encoders: [LineEncoder]
+    /// Per output, its encoder; `nil` for an output left to the general path.
+    private var encoders: [LineEncoder?]
+    /// Per output, whether this writes it (its encoder is set).
+    let covers: [Bool]
+    /// Whether some outputs are left to the general path.
+    let isPartial: Bool
     /// Records written to each output so far.
     private(set) var written: [Int]
-    /// Lines taken (written to every output).
+    /// Lines taken (written to every output covered).
     private(set) var handled = 0
     /// This line's records and each output's length before it, kept to reuse their storage.
     private var records: [Int]
     private var marks: [Int]
 
-    private init(encoders: [LineEncoder]) {
+    private init(encoders: [LineEncoder?]) {
         self.encoders = encoders
+        covers = encoders.map { $0 != nil }
+        isPartial = covers.contains(false)
         written = encoders.map { _ in 0 }
         records = written
         marks = written
     }
 
-    /// The fan-out for `manager` when the run has more than one output, each written as its
-    /// format (`nil`: a table, which the fast path does not cover here) by a chain the compiled
-    /// path covers whole (``LineEncoder/make(for:outputs:format:limits:)`` with that output alone).
+    /// The fan-out for `manager` when the run has more than one output and the compiled path
+    /// covers at least one output's chain whole (``LineEncoder/make(for:outputs:format:limits:)``
+    /// with that output alone, written as its format; `nil`: a table, never covered here).
     static func make(for manager: ManagerRef, outputs: [OutputPlan], formats: [OutputFormat?], limits: JSONLimits) -> FanOut? {
         guard outputs.count > 1, formats.count == outputs.count else { return nil }
-        var encoders: [LineEncoder] = []
-        for (output, format) in zip(outputs, formats) {
-            guard let format, let encoder = LineEncoder.make(for: manager, outputs: [output], format: format, limits: limits) else {
-                return nil
-            }
-            encoders.append(encoder)
+        let encoders = zip(outputs, formats).map { output, format in
+            format.flatMap { LineEncoder.make(for: manager, outputs: [output], format: $0, limits: limits) }
         }
+        guard encoders.contains(where: { $0 != nil }) else { return nil }
         return FanOut(encoders: encoders)
     }
 
-    /// How many outputs the lines go to.
+    /// How many outputs the run has.
     var outputs: Int { encoders.count }
 
-    /// What each reformer of output `index`'s chain did with the lines taken so far.
-    func stageCounts(of index: Int) -> [ChainRunner.StageCounts] { encoders[index].stageCounts }
+    /// What each reformer of output `index`'s chain did with the lines taken so far (none for an
+    /// output left to the general path).
+    func stageCounts(of index: Int) -> [ChainRunner.StageCounts]? { encoders[index]?.stageCounts }
 
-    /// Appends each output's lines for the record in `line` to `buffers[output]`; `false` (and
-    /// nothing appended or counted) sends the line down the general path for every output.
+    /// Appends each covered output's lines for the record in `line` to `buffers[output]`; `false`
+    /// (and nothing appended or counted) sends the line down the general path for every output.
     mutating func encode(_ line: UnsafeRawBufferPointer, into buffers: inout [[UInt8]]) -> Bool {
-        for output in encoders.indices {
+        for output in encoders.indices where covers[output] {
             marks[output] = buffers[output].count
-            guard let count = encoders[output].encode(line, into: &buffers[output]) else {
-                for taken in 0..<output {
-                    encoders[taken].withdrawLast()
+            guard let count = encoders[output]?.encode(line, into: &buffers[output]) else {
+                for taken in 0..<output where covers[taken] {
+                    encoders[taken]?.withdrawLast()
                     buffers[taken].removeSubrange(marks[taken]...)
                 }
                 return false
             }
             records[output] = count
         }
-        for output in written.indices { written[output] += records[output] }
+        for output in written.indices where covers[output] { written[output] += records[output] }
         handled += 1
         return true
     }

@@ -47,6 +47,7 @@ final class NDJSONSource: RecordSource {
     }
 
     var handledDirectly: Int { direct?.handled ?? prefix?.dropped ?? 0 }
+    var outputsWrittenForLast: [Bool]? { direct?.outputsWrittenForLastLine }
     var directCounts: [DirectCounts] {
         if let direct { return direct.counts }
         if let prefix { return [DirectCounts(written: 0, stages: prefix.stageCounts)] }

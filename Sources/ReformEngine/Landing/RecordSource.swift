@@ -34,6 +34,9 @@ protocol RecordSource: AnyObject {
     var handledDirectly: Int { get }
     /// What a fast path did for each output, in output order (empty when none ran).
     var directCounts: [DirectCounts] { get }
+    /// The outputs a fast path already wrote the record the last ``next()`` landed to (`nil`:
+    /// none); it goes to the others only (``FanOut``).
+    var outputsWrittenForLast: [Bool]? { get }
     /// Asks to be told the bytes read so far after each read (sources that read files in chunks).
     func observeBytes(_ handler: @escaping (Int) -> Void)
 }
@@ -42,6 +45,7 @@ extension RecordSource {
     func originalRecord() -> Value? { nil }
     var handledDirectly: Int { 0 }
     var directCounts: [DirectCounts] { [] }
+    var outputsWrittenForLast: [Bool]? { nil }
     func observeBytes(_ handler: @escaping (Int) -> Void) {}
 }
 

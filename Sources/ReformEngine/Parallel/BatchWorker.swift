@@ -27,10 +27,12 @@ final class BatchWorker: @unchecked Sendable {
     /// The fast path of a run with several outputs (``FanOut``), and whether it is set.
     private var fanOut: FanOut?
     private let hasFanOut: Bool
+    /// The outputs the fan-out writes, when it leaves others to the general path.
+    private let fanOutCovers: [Bool]?
     /// What each reformer did with the lines the fast path or the compiled start took, per output
     /// from the first (see ``LineEncoder/stageCounts``).
     var directStageCounts: [[ChainRunner.StageCounts]] {
-        if let fanOut { return (0..<fanOut.outputs).map { fanOut.stageCounts(of: $0) } }
+        if let fanOut { return (0..<fanOut.outputs).map { fanOut.stageCounts(of: $0) ?? [] } }
         if let counts = direct?.stageCounts ?? prefix?.stageCounts { return [counts] }
         return []
     }
@@ -60,6 +62,7 @@ final class BatchWorker: @unchecked Sendable {
         self.projection = projection
         self.fanOut = direct == nil ? fanOut : nil
         hasFanOut = self.fanOut != nil
+        fanOutCovers = self.fanOut.flatMap { $0.isPartial ? $0.covers : nil }
     }
 
     /// The result of one batch; `buffers` are emptied arrays to write output bytes into (reused
@@ -114,7 +117,12 @@ final class BatchWorker: @unchecked Sendable {
             result.direct += written
             return
         }
-        if hasFanOut, fanOut?.encode(line, into: &result.bytes) == true { return }
+        // A line the fan-out took lands still for the outputs it leaves to the general path.
+        var written: [Bool]?
+        if hasFanOut, fanOut?.encode(line, into: &result.bytes) == true {
+            guard let covered = fanOutCovers else { return }
+            written = covered
+        }
         if let prefix, let reformed = prefix.reform(line) {
             // Nothing when a compiled filter dropped it; else the record its compiled reformers made.
             guard let value = reformed else { return }
@@ -135,13 +143,16 @@ final class BatchWorker: @unchecked Sendable {
             return
         }
         let record = Record(value, origin: Origin(manager: manager, sequence: sequence, line: lineNumber, page: 0))
-        reform(record, fromStage: 0, line: line, into: &result)
+        reform(record, fromStage: 0, line: line, skipping: written, into: &result)
     }
 
-    /// Runs `record` through each output's chain from `stage` (the part this worker runs), adding
-    /// its rejections and what comes out to `result`.
-    private func reform(_ record: Record, fromStage stage: Int, line: UnsafeRawBufferPointer, into result: inout BatchResult) {
-        for output in chains.indices {
+    /// Runs `record` through each output's chain from `stage` (the part this worker runs), but
+    /// those `skipping` marks (the fan-out wrote them), adding its rejections and what comes out
+    /// to `result`.
+    private func reform(
+        _ record: Record, fromStage stage: Int, line: UnsafeRawBufferPointer, skipping: [Bool]? = nil, into result: inout BatchResult
+    ) {
+        for output in chains.indices where skipping?[output] != true {
             chains[output].process(record, fromStage: stage, into: &produced, rejected: &rejected)
             for rejection in rejected {
                 var whole = rejection.record.value

@@ -186,7 +186,8 @@ extension Runner {
             }
             guard routing.toOutputs else { return }
             let record = Record(value, origin: Origin(manager: ref, sequence: sequence, line: line, page: page))
-            for i in state.outputs.indices {
+            let written = source.outputsWrittenForLast
+            for i in state.outputs.indices where written?[i] != true {
                 try state.outputs[i].process(
                     record, inputName: source.inputName, deadLetter: state.deadLetter, original: source.originalRecord)
             }

@@ -86,13 +86,14 @@ extension Runner {
         let projection = options.sample == nil && !whole ? InputProjection.make(for: ref, outputs: state.outputs.map(\.plan)) : nil
         var sources: [any RecordSource] = []
         for path in files {
-            let direct =
-                options.directWrites && !trying
-                ? DirectMapping.make(for: ref, outputs: state.outputs, limits: options.recordLimits) : nil
-            // The compiled start of the chain lands records for the rest of it: only where a landed
+            // The compiled start of the chain lands records for the rest of it, and several outputs'
+            // fast path (a fan-out) lands them for the outputs it leaves: only where a landed
             // record goes to the outputs alone (no children's partitions, no incremental keys).
             let routing = Routing(of: ref, in: state)
             let routesToOutputsOnly = routing.children == nil && routing.incremental == nil && routing.toOutputs
+            let direct =
+                options.directWrites && !trying && (state.outputs.count == 1 || routesToOutputsOnly)
+                ? DirectMapping.make(for: ref, outputs: state.outputs, limits: options.recordLimits) : nil
             let prefix =
                 options.directWrites && !trying && direct == nil && routesToOutputsOnly
                 ? ChainPrefix(for: ref, outputs: state.outputs.map(\.plan), limits: options.recordLimits) : nil

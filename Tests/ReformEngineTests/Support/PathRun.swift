@@ -23,10 +23,12 @@ struct PathRun {
     /// off, on `jobs` workers cut into batches of `batchSize` bytes, writing `outputName`, reading
     /// records nested at most `maximumDepth` deep, each sort keeping about `sortMemory` bytes.
     /// With `files`, the run's outputs declare these paths (written under the temporary folder),
-    /// and ``out`` is each one's text after a `== PATH ==` line.
+    /// and ``out`` is each one's text after a `== PATH ==` line, then each of `tables`' query's
+    /// rows (SQLite files there) after a `== PATH: QUERY ==` line.
     static func run(
         _ yaml: String, lines: [String], runName: String? = nil, direct: Bool, jobs: Int = 1, batchSize: Int? = nil,
-        outputName: String = "out.ndjson", files: [String] = [], maximumDepth: Int? = nil, sortMemory: Int? = nil
+        outputName: String = "out.ndjson", files: [String] = [], tables: [(path: String, query: String)] = [],
+        maximumDepth: Int? = nil, sortMemory: Int? = nil
     ) throws -> PathRun {
         let folder = try TemporaryFolder()
         let input = try folder.write("a.ndjson", lines.map { $0 + "\n" }.joined())
@@ -47,7 +49,11 @@ struct PathRun {
         if let maximumDepth { options.recordLimits.maximumDepth = maximumDepth }
         if let sortMemory { options.sortMemory = sortMemory }
         let summary = try Runner(pipeline: pipeline, options: options).run()
-        let out = files.isEmpty ? try folder.read(outputName) : try files.map { "== \($0) ==\n" + (try folder.read($0)) }.joined()
+        var out = files.isEmpty ? try folder.read(outputName) : try files.map { "== \($0) ==\n" + (try folder.read($0)) }.joined()
+        for table in tables {
+            let rows = try SQLiteFile(folder.path + "/" + table.path).rows(table.query)
+            out += "== \(table.path): \(table.query) ==\n" + rows.map { $0 + "\n" }.joined()
+        }
         return PathRun(
             out: out,
             dead: ((try? folder.read("dead.ndjson")) ?? "").replacingOccurrences(of: folder.path, with: "<tmp>"),
