@@ -39,6 +39,16 @@ struct FanOutTests {
                   - { reform: [listing], format: json, path: y.json }
             """
 
+    /// Ordinary records around the tripping ones: most lines then take the fan-out, and the
+    /// filters drop some of them before lines that land (their sequence numbers count the
+    /// dropped ones).
+    static let lines: [String] =
+        (0..<12).map(plainLine) + CompiledChainTests.lines + (12..<20).map(plainLine)
+
+    static func plainLine(_ i: Int) -> String {
+        #"{"id":\#(100 + i),"name":"n\#(i)","price":\#(i * 90),"when":"2024-05-01T10:00:00Z","loc":{"city":"c\#(i % 3)","lat":31.\#(i)},"ok":\#(i % 2 == 0),"tags":["t\#(i)","u"],"floor":"f\#(i % 4)"}"#
+    }
+
     static let files: [String: [String]] = [
         "fanned": ["x.ndjson", "y.ndjson", "z.csv"], "sorted-too": ["x.ndjson", "y.ndjson"],
         "plain-and-labelled": ["x.ndjson", "y.ndjson"], "not-all-compiled": ["x.ndjson", "y.ndjson"],
@@ -47,7 +57,7 @@ struct FanOutTests {
 
     func run(_ runName: String, direct: Bool, jobs: Int = 1, batchSize: Int? = nil) throws -> PathRun {
         try PathRun.run(
-            Self.pipeline, lines: CompiledChainTests.lines, runName: runName, direct: direct, jobs: jobs, batchSize: batchSize,
+            Self.pipeline, lines: Self.lines, runName: runName, direct: direct, jobs: jobs, batchSize: batchSize,
             files: Self.files[runName] ?? [])
     }
 
@@ -90,7 +100,7 @@ struct FanOutTests {
         let tables = [(path: "t.db", query: "SELECT * FROM listings ORDER BY rowid")]
         let run = { (direct: Bool, jobs: Int) in
             try PathRun.run(
-                yaml, lines: CompiledChainTests.lines, runName: "with-table", direct: direct, jobs: jobs, batchSize: 200,
+                yaml, lines: Self.lines, runName: "with-table", direct: direct, jobs: jobs, batchSize: 200,
                 files: ["x.ndjson", "y.ndjson"], tables: tables)
         }
         let general = try run(false, 1)
@@ -99,7 +109,7 @@ struct FanOutTests {
         #expect(fanned.dead == general.dead)
         #expect(fanned.summary == general.summary)
         #expect(fanned.steps == general.steps)
-        #expect(general.out.contains("== t.db: SELECT * FROM listings ORDER BY rowid ==\n'1'|"), "not vacuous: the table has rows")
+        #expect(general.out.contains("\n'1'|'plain"), "not vacuous: the table has rows")
         #expect(fanned.direct > 0)
     }
 

@@ -43,6 +43,18 @@ final class DirectMapping {
     private var lastLineLanded = false
     /// The outputs the last line offered has been written to when it still lands for the others.
     var outputsWrittenForLastLine: [Bool]? { lastLineLanded ? fanOut?.covers : nil }
+    /// How many reformers of the one output left to the general path its compiled start covers,
+    /// when it does (``FanOut/rest``).
+    var restStages: Int? { fanOut?.rest?.prefix.stages }
+
+    /// The record the compiled start of the one output left to the general path makes of the
+    /// last line offered, when the others took it (see ``ChainPrefix/reform(_:)``: `.some(nil)`
+    /// when a filter drops it, `nil` when it lands whole).
+    func reformRest(_ line: UnsafeRawBufferPointer) -> Value?? {
+        guard lastLineLanded, let prefix = fanOut?.rest?.prefix, let reformed = prefix.reform(line) else { return nil }
+        if reformed == nil { handled += 1 }  // dropped: it never lands
+        return reformed
+    }
     /// Last of the stored properties: its layout is known only at run time (it holds the SDK's
     /// resilient `FieldOutput`), and a property after it had its offset looked up on every line.
     private var fields: FieldReformerEncoder?

@@ -23,6 +23,10 @@ struct FanOut {
     let covers: [Bool]
     /// Whether some outputs are left to the general path.
     let isPartial: Bool
+    /// When one output is left to the general path and the compiled path covers its chain's start
+    /// (``ChainPrefix``): that output and its start, which a line the others took runs through
+    /// before it lands, small, for the rest of that chain.
+    let rest: (output: Int, prefix: ChainPrefix)?
     /// Records written to each output so far.
     private(set) var written: [Int]
     /// Lines taken (written to every output covered).
@@ -31,10 +35,11 @@ struct FanOut {
     private var records: [Int]
     private var marks: [Int]
 
-    private init(encoders: [LineEncoder?]) {
+    private init(encoders: [LineEncoder?], rest: (output: Int, prefix: ChainPrefix)?) {
         self.encoders = encoders
         covers = encoders.map { $0 != nil }
         isPartial = covers.contains(false)
+        self.rest = rest
         written = encoders.map { _ in 0 }
         records = written
         marks = written
@@ -49,15 +54,20 @@ struct FanOut {
             format.flatMap { LineEncoder.make(for: manager, outputs: [output], format: $0, limits: limits) }
         }
         guard encoders.contains(where: { $0 != nil }) else { return nil }
-        return FanOut(encoders: encoders)
+        let left = encoders.indices.filter { encoders[$0] == nil }
+        let rest = left.count == 1 ? ChainPrefix(for: manager, outputs: [outputs[left[0]]], limits: limits).map { (left[0], $0) } : nil
+        return FanOut(encoders: encoders, rest: rest)
     }
 
     /// How many outputs the run has.
     var outputs: Int { encoders.count }
 
-    /// What each reformer of output `index`'s chain did with the lines taken so far (none for an
-    /// output left to the general path).
-    func stageCounts(of index: Int) -> [ChainRunner.StageCounts]? { encoders[index]?.stageCounts }
+    /// What each reformer of output `index`'s chain did with the lines taken so far (for the
+    /// output left to the general path, its compiled start's; none for the others left).
+    func stageCounts(of index: Int) -> [ChainRunner.StageCounts]? {
+        if let rest, rest.output == index { return rest.prefix.stageCounts }
+        return encoders[index]?.stageCounts
+    }
 
     /// Appends each covered output's lines for the record in `line` to `buffers[output]`; `false`
     /// (and nothing appended or counted) sends the line down the general path for every output.

@@ -42,7 +42,10 @@ final class NDJSONSource: RecordSource {
         }
         reader.projection = projection
         reader.lineTags = tags
-        if let direct { reader.lineHandler = { direct.write($0) } }
+        if let direct {
+            reader.lineHandler = { direct.write($0) }
+            if direct.restStages != nil { reader.lineReformer = { direct.reformRest($0) } }
+        }
         if let prefix = self.prefix { reader.lineReformer = { prefix.reform($0) } }
     }
 
@@ -62,8 +65,9 @@ final class NDJSONSource: RecordSource {
         do {
             return try reader.next().map { record in
                 var landed = record.landed(text: { self.reader.currentText() })
-                if record.reformed, let prefix, case .record(let value, let line, let page) = landed {
-                    landed = .reformed(value, line: line, page: page, stages: prefix.stages)
+                if record.reformed, let stages = prefix?.stages ?? direct?.restStages, case .record(let value, let line, let page) = landed
+                {
+                    landed = .reformed(value, line: line, page: page, stages: stages)
                 }
                 if reader.lastLineUntagged, case .bad(let line, _, let text, let at) = landed, case .failure(let error) = record.payload {
                     landed = .bad(line: line, error: RecordError(code: "untagged", message: error.message), text: text, at: at)

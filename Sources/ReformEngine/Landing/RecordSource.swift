@@ -5,7 +5,8 @@ import ReformYAML
 enum Landed {
     case record(Value, line: Int, page: Int)
     /// A record the first `stages` reformers of the one output's chain already made (a
-    /// ``ChainPrefix``); the rest of the chain takes it from there.
+    /// ``ChainPrefix``; with several outputs, of the one a ``FanOut`` left to the general path);
+    /// the rest of the chain takes it from there.
     case reformed(Value, line: Int, page: Int, stages: Int)
     /// A line that is not a record; `at` names where it is when `line` alone does not (a byte
     /// range's `PATH@OFFSET`).

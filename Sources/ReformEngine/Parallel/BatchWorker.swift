@@ -27,8 +27,11 @@ final class BatchWorker: @unchecked Sendable {
     /// The fast path of a run with several outputs (``FanOut``), and whether it is set.
     private var fanOut: FanOut?
     private let hasFanOut: Bool
-    /// The outputs the fan-out writes, when it leaves others to the general path.
+    /// The outputs the fan-out writes, when it leaves others to the general path, and the
+    /// compiled start of the one it leaves, when there is one (``FanOut/rest``) within the part
+    /// of that output's chain the workers run.
     private let fanOutCovers: [Bool]?
+    private let fanOutRest: ChainPrefix?
     /// What each reformer did with the lines the fast path or the compiled start took, per output
     /// from the first (see ``LineEncoder/stageCounts``).
     var directStageCounts: [[ChainRunner.StageCounts]] {
@@ -63,6 +66,9 @@ final class BatchWorker: @unchecked Sendable {
         self.fanOut = direct == nil ? fanOut : nil
         hasFanOut = self.fanOut != nil
         fanOutCovers = self.fanOut.flatMap { $0.isPartial ? $0.covers : nil }
+        fanOutRest = self.fanOut?.rest.flatMap { rest in
+            rest.prefix.stages <= ChainRunner.perRecordStages(outputs[rest.output].chain) ? rest.prefix : nil
+        }
     }
 
     /// The result of one batch; `buffers` are emptied arrays to write output bytes into (reused
@@ -122,6 +128,13 @@ final class BatchWorker: @unchecked Sendable {
         if hasFanOut, fanOut?.encode(line, into: &result.bytes) == true {
             guard let covered = fanOutCovers else { return }
             written = covered
+            if let rest = fanOutRest, let reformed = rest.reform(line) {
+                // Nothing when its compiled filter dropped it; else the record its start made.
+                guard let value = reformed else { return }
+                let record = Record(value, origin: Origin(manager: manager, sequence: sequence, line: lineNumber, page: 0))
+                reform(record, fromStage: rest.stages, line: line, skipping: covered, into: &result)
+                return
+            }
         }
         if let prefix, let reformed = prefix.reform(line) {
             // Nothing when a compiled filter dropped it; else the record its compiled reformers made.

@@ -193,7 +193,9 @@ extension Runner {
             }
         case .reformed(let value, let line, let page, let stages):
             let record = Record(value, origin: Origin(manager: ref, sequence: sequence, line: line, page: page))
-            try state.outputs[0].process(
+            // The run's one output, or the one a fan-out left (the others have the line already).
+            let output = source.outputsWrittenForLast?.firstIndex(of: false) ?? 0
+            try state.outputs[output].process(
                 record, fromStage: stages, inputName: source.inputName, deadLetter: state.deadLetter, original: source.originalRecord)
         case .bad(let line, let error, let text, let at):
             try state.deadLetter.add(
