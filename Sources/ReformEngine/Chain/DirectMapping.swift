@@ -219,6 +219,18 @@ struct LineEncoder {
         }
     }
 
+    /// The key paths a compiled chain locates in each line (`nil` for the other kinds, which
+    /// locate their own way).
+    var chainPaths: [[String]]? { kind == .chain ? chain?.paths : nil }
+
+    /// As ``encode(_:into:)``, for a compiled chain whose paths `shared` has located in the line
+    /// already (``chainPaths``' `i` is its `sharedPaths[i]`).
+    mutating func encode(
+        _ line: UnsafeRawBufferPointer, into out: inout [UInt8], locatedBy shared: borrowing FieldLocator, sharedPaths: [Int]
+    ) -> Int? {
+        chain?.encode(line, into: &out, locatedBy: shared, sharedPaths: sharedPaths) ?? nil
+    }
+
     /// Takes back the counts of the line the last ``encode(_:into:)`` took, whose output the
     /// caller drops (``FanOut``: another output sent that line down the general path).
     mutating func withdrawLast() {

@@ -34,8 +34,15 @@ struct FanOut {
     /// This line's records and each output's length before it, kept to reuse their storage.
     private var records: [Int]
     private var marks: [Int]
+    /// When two or more outputs are compiled chains: their key paths located in one pass over the
+    /// line (a pass per chain was a fifth of a run writing a mapped and an exploded output), and
+    /// per output, where its chain's paths are among them.
+    private var shared: FieldLocator
+    private let sharing: Bool
+    private let sharedPaths: [[Int]?]
+    private var parser: JSONParser
 
-    private init(encoders: [LineEncoder?], rest: (output: Int, prefix: ChainPrefix)?) {
+    private init(encoders: [LineEncoder?], rest: (output: Int, prefix: ChainPrefix)?, limits: JSONLimits) {
         self.encoders = encoders
         covers = encoders.map { $0 != nil }
         isPartial = covers.contains(false)
@@ -43,6 +50,21 @@ struct FanOut {
         written = encoders.map { _ in 0 }
         records = written
         marks = written
+        parser = JSONParser(limits: limits)
+        var union: [[String]] = []
+        let chains = encoders.map { $0?.chainPaths }
+        let located = chains.map { paths in
+            paths.map { paths in
+                paths.map { path in
+                    if let index = union.firstIndex(of: path) { return index }
+                    union.append(path)
+                    return union.count - 1
+                }
+            }
+        }
+        sharing = chains.compactMap { $0 }.count >= 2
+        shared = FieldLocator(paths: sharing ? union : [])
+        sharedPaths = sharing ? located : encoders.map { _ in nil }
     }
 
     /// The fan-out for `manager` when the run has more than one output and the compiled path
@@ -56,7 +78,7 @@ struct FanOut {
         guard encoders.contains(where: { $0 != nil }) else { return nil }
         let left = encoders.indices.filter { encoders[$0] == nil }
         let rest = left.count == 1 ? ChainPrefix(for: manager, outputs: [outputs[left[0]]], limits: limits).map { (left[0], $0) } : nil
-        return FanOut(encoders: encoders, rest: rest)
+        return FanOut(encoders: encoders, rest: rest, limits: limits)
     }
 
     /// How many outputs the run has.
@@ -72,9 +94,17 @@ struct FanOut {
     /// Appends each covered output's lines for the record in `line` to `buffers[output]`; `false`
     /// (and nothing appended or counted) sends the line down the general path for every output.
     mutating func encode(_ line: UnsafeRawBufferPointer, into buffers: inout [[UInt8]]) -> Bool {
+        // Any locate fails exactly when the line is invalid or beyond the limits: one for all.
+        if sharing, !shared.locate(line, parser: &parser) { return false }
         for output in encoders.indices where covers[output] {
             marks[output] = buffers[output].count
-            guard let count = encoders[output]?.encode(line, into: &buffers[output]) else {
+            let encoded: Int?
+            if let paths = sharedPaths[output] {
+                encoded = encoders[output]?.encode(line, into: &buffers[output], locatedBy: shared, sharedPaths: paths)
+            } else {
+                encoded = encoders[output]?.encode(line, into: &buffers[output])
+            }
+            guard let count = encoded else {
                 for taken in 0..<output where covers[taken] {
                     encoders[taken]?.withdrawLast()
                     buffers[taken].removeSubrange(marks[taken]...)

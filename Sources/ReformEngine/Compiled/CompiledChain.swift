@@ -158,6 +158,23 @@ struct CompiledChain {
     /// element when it is exploded) and returns how many; `nil` (and nothing appended) sends it
     /// down the general path.
     mutating func encode(_ line: UnsafeRawBufferPointer, into out: inout [UInt8]) -> Int? {
+        guard locator.locate(line, parser: &parser) else { return nil }
+        return encodeLocated(line, into: &out)
+    }
+
+    /// The key paths the chain locates in a line, in the order its slots name them.
+    var paths: [[String]] { locator.paths }
+
+    /// As ``encode(_:into:)``, for a line `shared` has located already: path `i` of ``paths`` is
+    /// path `sharedPaths[i]` there.
+    mutating func encode(
+        _ line: UnsafeRawBufferPointer, into out: inout [UInt8], locatedBy shared: borrowing FieldLocator, sharedPaths: [Int]
+    ) -> Int? {
+        locator.adopt(shared, paths: sharedPaths)
+        return encodeLocated(line, into: &out)
+    }
+
+    private mutating func encodeLocated(_ line: UnsafeRawBufferPointer, into out: inout [UInt8]) -> Int? {
         let mark = out.count
         for i in pending.indices { pending[i] = 0 }
         guard let written = encodeRecord(line, into: &out) else {
@@ -184,8 +201,8 @@ struct CompiledChain {
         }
     }
 
+    /// The line's records, its paths located.
     private mutating func encodeRecord(_ line: UnsafeRawBufferPointer, into out: inout [UInt8]) -> Int? {
-        guard locator.locate(line, parser: &parser) else { return nil }
         scratch.removeAll(keepingCapacity: true)
         for index in slots.indices {
             // The exploded array's slot takes each element in turn below: parsing and writing the

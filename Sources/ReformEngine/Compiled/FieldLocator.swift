@@ -19,9 +19,13 @@ struct FieldLocator {
     /// Per path, whether its bytes are already what the JSON writer prints.
     private(set) var canonical: [Bool]
 
+    /// The paths it locates, in the order ``ranges`` gives them.
+    let paths: [[String]]
+
     /// A locator of `paths`, each a list of object keys from the top level down (no indexes), none
     /// repeated (the compiler locates each path once).
     init(paths: [[String]]) {
+        self.paths = paths
         var keysPerLevel: [[String]] = [[]]
         var leafAt: [[Int?]] = [[]]
         var childAt: [[Int?]] = [[]]
@@ -82,5 +86,14 @@ struct FieldLocator {
         swap(&ranges, &self.ranges)
         swap(&canonical, &self.canonical)
         return true
+    }
+
+    /// Takes the ranges another locator found in the same line for these paths: path `i` here is
+    /// path `paths[i]` there (``FanOut`` locates the paths of several chains in one pass).
+    mutating func adopt(_ other: borrowing FieldLocator, paths: [Int]) {
+        for (index, path) in paths.enumerated() {
+            ranges[index] = other.ranges[path]
+            canonical[index] = other.canonical[path]
+        }
     }
 }
