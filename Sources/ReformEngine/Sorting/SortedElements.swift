@@ -8,8 +8,10 @@ final class SortedElements<Element: Spillable> {
     /// One element with the key it sorts by.
     typealias Entry = ExternalSort<Element>.Entry
 
-    /// The last run, in memory, and the position of its next element.
+    /// The last run, in memory, in the order it came, the positions that sort it, and how many
+    /// of those were read.
     private var last: [Entry]
+    private var order: [Int]
     private var lastPosition = 0
     private let file: SpillFile?
     private var readers: [RunReader] = []
@@ -21,15 +23,19 @@ final class SortedElements<Element: Spillable> {
     private var heap: [Int] = []
     private var started = false
 
-    init(inMemory entries: [Entry]) {
+    init(inMemory entries: [Entry], order: [Int]) {
         last = entries
+        self.order = order
         file = nil
         descending = false
         context = nil
     }
 
-    init(file: SpillFile, runs: [Range<Int>], last: [Entry], descending: Bool, context: Element.SpillContext, budget: Int) {
+    init(
+        file: SpillFile, runs: [Range<Int>], last: [Entry], order: [Int], descending: Bool, context: Element.SpillContext, budget: Int
+    ) {
         self.last = last
+        self.order = order
         self.file = file
         self.descending = descending
         self.context = context
@@ -41,12 +47,13 @@ final class SortedElements<Element: Spillable> {
     /// The next element in order, or `nil` after the last.
     func next() throws(SpillError) -> Element? {
         guard file != nil, let context else {
-            guard lastPosition < last.count else {
+            guard lastPosition < order.count else {
                 last = []
+                order = []
                 return nil
             }
             defer { lastPosition += 1 }
-            return last[lastPosition].element
+            return last[order[lastPosition]].element
         }
         if !started {
             started = true
@@ -69,9 +76,9 @@ final class SortedElements<Element: Spillable> {
     }
 
     private func nextOfLast() -> Entry? {
-        guard lastPosition < last.count else { return nil }
+        guard lastPosition < order.count else { return nil }
         defer { lastPosition += 1 }
-        return last[lastPosition]
+        return last[order[lastPosition]]
     }
 
     /// Whether source `a`'s head goes out before source `b`'s: by key, ties to the earlier run.
