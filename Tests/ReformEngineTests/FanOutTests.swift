@@ -15,6 +15,7 @@ struct FanOutTests {
                   - { reform: [listing, affordable], format: ndjson, path: x.ndjson }
                   - { reform: [tagged], format: ndjson, path: y.ndjson }
                   - { rows: listing-row, format: csv, path: z.csv }
+                  - { reform: [tagged], rows: tag-row, format: csv, path: v.csv }
               sorted-too:
                 outputs:
                   - { reform: [listing, affordable, ordered], format: ndjson, path: x.ndjson }
@@ -27,7 +28,7 @@ struct FanOutTests {
                 outputs:
                   - { reform: [listing], format: ndjson, path: x.ndjson }
                   - { reform: [listing, ordered, priced], format: ndjson, path: y.ndjson }
-              array-and-rows-left:
+              array-left:
                 outputs:
                   - { reform: [listing, affordable], format: json, path: x.json }
                   - { reform: [tagged], format: ndjson, path: y.ndjson }
@@ -46,13 +47,13 @@ struct FanOutTests {
         (0..<12).map(plainLine) + CompiledChainTests.lines + (12..<20).map(plainLine)
 
     static func plainLine(_ i: Int) -> String {
-        #"{"id":\#(100 + i),"name":"n\#(i)","price":\#(i * 90),"when":"2024-05-01T10:00:00Z","loc":{"city":"c\#(i % 3)","lat":31.\#(i)},"ok":\#(i % 2 == 0),"tags":["t\#(i)","u"],"floor":"f\#(i % 4)"}"#
+        #"{"id":\#(100 + i),"name":"n\#(i)","price":\#(i * 90),"when":"2024-05-01T10:00:00Z","loc":{"city":"c\#(i % 3)","lat":31.\#(i)},"ok":\#(i % 2 == 0),"tags":["t\#(i)","u","v\#(i)"],"floor":"f\#(i % 4)"}"#
     }
 
     static let files: [String: [String]] = [
-        "fanned": ["x.ndjson", "y.ndjson", "z.csv"], "sorted-too": ["x.ndjson", "y.ndjson"],
+        "fanned": ["x.ndjson", "y.ndjson", "z.csv", "v.csv"], "sorted-too": ["x.ndjson", "y.ndjson"],
         "plain-and-labelled": ["x.ndjson", "y.ndjson"], "not-all-compiled": ["x.ndjson", "y.ndjson"],
-        "array-and-rows-left": ["x.json", "y.ndjson", "z.ndjson", "w.csv"], "none-compiled": ["x.ndjson", "y.json"],
+        "array-left": ["x.json", "y.ndjson", "z.ndjson", "w.csv"], "none-compiled": ["x.ndjson", "y.json"],
     ]
 
     func run(_ runName: String, direct: Bool, jobs: Int = 1, batchSize: Int? = nil) throws -> PathRun {
@@ -62,9 +63,9 @@ struct FanOutTests {
     }
 
     /// Every output compiled (`fanned`, `sorted-too`, `plain-and-labelled`), some left to the
-    /// general path (`not-all-compiled`: a chain with a sort before a step; `array-and-rows-left`:
-    /// a JSON array and rows after a chain), none compiled.
-    @Test(arguments: ["fanned", "sorted-too", "plain-and-labelled", "not-all-compiled", "array-and-rows-left", "none-compiled"])
+    /// general path (`not-all-compiled`: a chain with a sort before a step; `array-left`: a JSON
+    /// array beside compiled NDJSON and rows after a chain), none compiled.
+    @Test(arguments: ["fanned", "sorted-too", "plain-and-labelled", "not-all-compiled", "array-left", "none-compiled"])
     func sameOutputsDeadLettersAndCounts(_ runName: String) throws {
         let general = try run(runName, direct: false)
         // Batches of about 200 bytes: a worker's batch holds lines taken and lines left.

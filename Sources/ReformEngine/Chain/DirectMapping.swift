@@ -171,14 +171,15 @@ final class DirectMapping {
 
 /// What turns a qualifying NDJSON line into output lines on the fast path: a plain field mapping's
 /// ``DirectEncoder``, for other chains the compiled path covers a ``CompiledChain``, for rows
-/// rendered as CSV a ``CompiledRows``.
+/// rendered as CSV a ``CompiledRows`` (after a chain, a ``CompiledChainRows``).
 struct LineEncoder {
     // Exactly one is set: the one `kind` names.
     private var mapping: DirectEncoder?
     private var chain: CompiledChain?
     private var rows: CompiledRows?
+    private var chainRows: CompiledChainRows?
     private let kind: Kind
-    private enum Kind { case mapping, chain, rows }
+    private enum Kind { case mapping, chain, rows, chainRows }
 
     private init(mapping: DirectEncoder) {
         self.mapping = mapping
@@ -194,6 +195,11 @@ struct LineEncoder {
         self.rows = rows
         kind = .rows
     }
+
+    private init(chainRows: CompiledChainRows) {
+        self.chainRows = chainRows
+        kind = .chainRows
+    }
     /// Lines a plain mapping encoded (each one record through its one reformer).
     private var mapped = 0
 
@@ -201,6 +207,7 @@ struct LineEncoder {
     /// have no reformers before them).
     var stageCounts: [ChainRunner.StageCounts] {
         if case .some = rows { return [] }
+        if let chainRows { return chainRows.stageCounts }
         return chain?.stageCounts ?? [ChainRunner.StageCounts(recordsIn: mapped, recordsOut: mapped)]
     }
 
@@ -213,6 +220,9 @@ struct LineEncoder {
         }
         if let rows = CompiledRows.make(for: manager, outputs: outputs, format: format, limits: limits) {
             return LineEncoder(rows: rows)
+        }
+        if let chainRows = CompiledChainRows.make(for: manager, outputs: outputs, format: format, limits: limits) {
+            return LineEncoder(chainRows: chainRows)
         }
         return CompiledChain.make(for: manager, outputs: outputs, format: format, limits: limits).map {
             LineEncoder(chain: $0)
@@ -237,6 +247,7 @@ struct LineEncoder {
         switch kind {
         case .mapping: mapped -= 1
         case .chain: chain?.withdrawLast()
+        case .chainRows: chainRows?.withdrawLast()
         case .rows: break
         }
     }
@@ -254,6 +265,7 @@ struct LineEncoder {
             return 1
         case .chain: return chain?.encode(line, into: &out) ?? nil
         case .rows: return rows?.encode(line, into: &out) == true ? 1 : nil
+        case .chainRows: return chainRows?.encode(line, into: &out) ?? nil
         }
     }
 }

@@ -5,10 +5,14 @@ extension CompiledChain {
     /// one is NDJSON without rows, and its chain is one the compiled path covers (see the type's
     /// documentation); `nil` leaves the manager to the general path.
     static func make(for manager: ManagerRef, outputs: [OutputPlan], format: OutputFormat, limits: JSONLimits) -> CompiledChain? {
-        guard outputs.count == 1, let output = outputs.first, output.rows == nil, format == .ndjson,
-            let compiler = Compiler.compile(output.chain[...], manager: manager, exploding: true)
-        else { return nil }
-        return compiler.chain(limits: limits)
+        guard outputs.count == 1, let output = outputs.first, output.rows == nil, format == .ndjson else { return nil }
+        return make(chain: output.chain[...], manager: manager, limits: limits)
+    }
+
+    /// The compiled `chain` for `manager`'s records, writing NDJSON lines, when the compiled path
+    /// covers all of it.
+    static func make(chain: ArraySlice<ReformerPlan>, manager: ManagerRef, limits: JSONLimits) -> CompiledChain? {
+        Compiler.compile(chain, manager: manager, exploding: true)?.chain(limits: limits)
     }
 
     /// For a run whose one output's chain the compiled path covers only in part (a `sort` or

@@ -21,9 +21,15 @@ struct CompiledRows {
     /// The encoder for `manager`'s records when a run has exactly these outputs and the only one
     /// renders rows as CSV in a way the compiled path covers.
     static func make(for manager: ManagerRef, outputs: [OutputPlan], format: OutputFormat, limits: JSONLimits) -> CompiledRows? {
-        guard format == .csv, outputs.count == 1, let output = outputs.first, let rows = output.rows, output.chain.isEmpty,
-            rows.sortColumn == nil, rows.columns.allSatisfy({ $0.format == nil })
+        guard format == .csv, outputs.count == 1, let output = outputs.first, let rows = output.rows, output.chain.isEmpty
         else { return nil }
+        return make(rows: rows, manager: manager, limits: limits)
+    }
+
+    /// The encoder of `rows` for records of `manager` (as they come out of any chain before the
+    /// rows), when the compiled path covers the shape.
+    static func make(rows: RowsPlan, manager: ManagerRef, limits: JSONLimits) -> CompiledRows? {
+        guard rows.sortColumn == nil, rows.columns.allSatisfy({ $0.format == nil }) else { return nil }
         let rules = PipelineRecord.Rules.all(for: rows)
         let managerRules = rules.byManager[manager.index] ?? rules.other
         guard managerRules.formats.allSatisfy({ $0 == nil }) else { return nil }
