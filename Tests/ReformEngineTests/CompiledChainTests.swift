@@ -35,6 +35,7 @@ struct CompiledChainTests {
         reform: 1
         managers: { a: {} }
         reformers:
+          floors: { keys: { id: id, floor: floor }, map: { id: id, floor: floor } }
           listing:
             keys: { id: id, label: label, price: price, cents: cents, when: when, city: city, lat: lat, ok: ok, floor: floor, kind: kind }
             map:

@@ -114,6 +114,38 @@ struct FanOutTests {
         #expect(fanned.direct > 0)
     }
 
+    /// A table a plain mapping fills, beside a compiled file, is bound straight from each line's
+    /// bytes after the file took it; a line it refuses (here: no `floor`, which the file's chain
+    /// defaults) is taken back from the file and lands for every output.
+    @Test func aPlainMappingsTableBesideFilesLoadsTheSameRows() throws {
+        let yaml =
+            CompiledChainTests.pipeline + """
+
+                  plain-table:
+                    outputs:
+                      - { reform: [listing, affordable], format: ndjson, path: x.ndjson }
+                      - { reform: [floors], sqlite: t.db, table: floors }
+                """
+        let withoutFloor = (0..<6).map { i in
+            #"{"id":\#(200 + i),"name":"m\#(i)","price":\#(i * 70),"when":"2024-05-02T10:00:00Z","loc":{"city":"d","lat":31.5},"ok":true,"tags":[]}"#
+        }
+        let lines = Array(Self.lines.prefix(6)) + withoutFloor + Self.lines.dropFirst(6)
+        let tables = [(path: "t.db", query: "SELECT * FROM floors ORDER BY rowid")]
+        let run = { (direct: Bool) in
+            try PathRun.run(yaml, lines: lines, runName: "plain-table", direct: direct, files: ["x.ndjson"], tables: tables)
+        }
+        let general = try run(false)
+        let fanned = try run(true)
+        #expect(fanned.out == general.out)
+        #expect(fanned.dead == general.dead)
+        #expect(fanned.summary == general.summary)
+        #expect(fanned.steps == general.steps)
+        #expect(general.out.contains("\n'100'|'f0'\n"), "not vacuous: the table has rows")
+        #expect(general.out.contains(#""id":200,"label":"m0 · d ()""#), "not vacuous: the file has a line the table refused")
+        #expect(general.dead.contains("(output t.db#floors)"), "not vacuous: the table's mapping rejects lines")
+        #expect(fanned.direct > 0)
+    }
+
     /// A line one output takes and another sends down the general path (a rejected record) is
     /// written once to each output, in input order, and its dead letters name each output.
     @Test(arguments: [1, 2])

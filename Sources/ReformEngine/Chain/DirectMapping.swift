@@ -38,6 +38,12 @@ final class DirectMapping {
     private var fanOut: FanOut?
     private let fanOutFiles: [OutputFile?]
     private var fanOutBuffers: [[UInt8]]
+    /// The one output a fan-out leaves when it is a table a plain mapping fills (``TableDirect``):
+    /// it binds each line the fan-out took straight from the bytes, after the files; a line it
+    /// refuses is taken back from the files and goes down the general path for every output.
+    private let fanOutTable: (output: Int, table: TableDirect)?
+    /// Rows that table got.
+    private var fanOutTableRows = 0
     /// Whether the last line offered was written to the outputs ``FanOut`` covers and left to
     /// the general path for the others.
     private var lastLineLanded = false
@@ -61,8 +67,9 @@ final class DirectMapping {
 
     private init(
         mapping: LineEncoder?, fields: FieldReformerEncoder?, file: OutputFile?, table: TableDirect? = nil, fanOut: FanOut? = nil,
-        fanOutFiles: [OutputFile?] = []
+        fanOutFiles: [OutputFile?] = [], fanOutTable: (output: Int, table: TableDirect)? = nil
     ) {
+        self.fanOutTable = fanOutTable
         self.mapping = mapping
         hasMapping = mapping != nil
         self.fields = fields
@@ -76,7 +83,11 @@ final class DirectMapping {
     /// What the fast path did for each output, in output order.
     var counts: [DirectCounts] {
         if let fanOut {
-            return (0..<fanOut.outputs).map { DirectCounts(written: fanOut.written[$0], stages: fanOut.stageCounts(of: $0)) }
+            return (0..<fanOut.outputs).map { output in
+                // A plain mapping's table rows went through its one reformer, one in, one out.
+                if let fanOutTable, fanOutTable.output == output { return DirectCounts(written: fanOutTableRows, stages: nil) }
+                return DirectCounts(written: fanOut.written[output], stages: fanOut.stageCounts(of: output))
+            }
         }
         return [DirectCounts(written: written, stages: stageCounts)]
     }
@@ -111,7 +122,15 @@ final class DirectMapping {
         let written = files.compactMap { $0 }
         guard written.count == fanOut.covers.filter({ $0 }).count, Set(written.map(ObjectIdentifier.init)).count == written.count
         else { return nil }
-        return DirectMapping(mapping: nil, fields: nil, file: nil, fanOut: fanOut, fanOutFiles: files)
+        let left = fanOut.covers.indices.filter { !fanOut.covers[$0] }
+        let table = left.count == 1 ? tableDirect(for: manager, output: outputs[left[0]], limits: limits).map { (left[0], $0) } : nil
+        return DirectMapping(mapping: nil, fields: nil, file: nil, fanOut: fanOut, fanOutFiles: files, fanOutTable: table)
+    }
+
+    /// The fast path into `output` when it is a table a plain mapping fills.
+    private static func tableDirect(for manager: ManagerRef, output: OutputRuntime, limits: JSONLimits) -> TableDirect? {
+        guard let loader = output.table else { return nil }
+        return TableDirect.make(for: manager, output: output.plan, loader: loader, limits: limits)
     }
 
     /// Writes the record in `line` directly when it qualifies; `false` sends it down the general path.
@@ -152,7 +171,20 @@ final class DirectMapping {
         lastLineLanded = false
         guard failure == nil else { return false }
         for (index, file) in fanOutFiles.enumerated() { if let file { swap(&fanOutBuffers[index], &file.buffer) } }
-        let taken = fanOut?.encode(line, into: &fanOutBuffers) == true
+        var taken = fanOut?.encode(line, into: &fanOutBuffers) == true
+        if taken, let fanOutTable {
+            do {
+                taken = try fanOutTable.table.write(line)
+            } catch {
+                failure = error
+                taken = false
+            }
+            if taken {
+                fanOutTableRows += 1
+            } else {
+                fanOut?.withdrawLast(from: &fanOutBuffers)
+            }
+        }
         for (index, file) in fanOutFiles.enumerated() { if let file { swap(&fanOutBuffers[index], &file.buffer) } }
         guard taken else { return false }
         do {
@@ -160,7 +192,7 @@ final class DirectMapping {
         } catch {
             failure = error
         }
-        if fanOut?.isPartial == true {
+        if fanOut?.isPartial == true, fanOutTable == nil {
             lastLineLanded = true
             return false
         }

@@ -117,4 +117,15 @@ struct FanOut {
         handled += 1
         return true
     }
+
+    /// Takes back the line the last ``encode(_:into:)`` took: what it appended to `buffers` and
+    /// its counts (an output written apart from the fan-out, a table, then refused the line).
+    mutating func withdrawLast(from buffers: inout [[UInt8]]) {
+        for output in encoders.indices where covers[output] {
+            encoders[output]?.withdrawLast()
+            buffers[output].removeSubrange(marks[output]...)
+            written[output] -= records[output]
+        }
+        handled -= 1
+    }
 }
