@@ -50,8 +50,8 @@ final class DirectMapping {
     /// The outputs the last line offered has been written to when it still lands for the others.
     var outputsWrittenForLastLine: [Bool]? { lastLineLanded ? fanOut?.covers : nil }
     /// How many reformers of the one output left to the general path its compiled start covers,
-    /// when it does (``FanOut/rest``).
-    var restStages: Int? { fanOut?.rest?.prefix.stages }
+    /// when it does (``FanOut/rest``) and that output is not a table bound from the line.
+    var restStages: Int? { fanOutTable == nil ? fanOut?.rest?.prefix.stages : nil }
 
     /// The record the compiled start of the one output left to the general path makes of the
     /// last line offered, when the others took it (see ``ChainPrefix/reform(_:)``: `.some(nil)`

@@ -29,8 +29,6 @@ struct FanOut {
     let rest: (output: Int, prefix: ChainPrefix)?
     /// Records written to each output so far.
     private(set) var written: [Int]
-    /// Lines taken (written to every output covered).
-    private(set) var handled = 0
     /// This line's records and each output's length before it, kept to reuse their storage.
     private var records: [Int]
     private var marks: [Int]
@@ -105,27 +103,28 @@ struct FanOut {
                 encoded = encoders[output]?.encode(line, into: &buffers[output])
             }
             guard let count = encoded else {
-                for taken in 0..<output where covers[taken] {
-                    encoders[taken]?.withdrawLast()
-                    buffers[taken].removeSubrange(marks[taken]...)
-                }
+                takeBack(outputsBefore: output, from: &buffers)
                 return false
             }
             records[output] = count
         }
         for output in written.indices where covers[output] { written[output] += records[output] }
-        handled += 1
         return true
     }
 
     /// Takes back the line the last ``encode(_:into:)`` took: what it appended to `buffers` and
     /// its counts (an output written apart from the fan-out, a table, then refused the line).
     mutating func withdrawLast(from buffers: inout [[UInt8]]) {
-        for output in encoders.indices where covers[output] {
+        takeBack(outputsBefore: encoders.count, from: &buffers)
+        for output in written.indices where covers[output] { written[output] -= records[output] }
+    }
+
+    /// Cuts off what the covered outputs before `end` appended for the current line, and takes
+    /// back their encoders' counts of it.
+    private mutating func takeBack(outputsBefore end: Int, from buffers: inout [[UInt8]]) {
+        for output in 0..<end where covers[output] {
             encoders[output]?.withdrawLast()
             buffers[output].removeSubrange(marks[output]...)
-            written[output] -= records[output]
         }
-        handled -= 1
     }
 }

@@ -60,12 +60,7 @@ struct ExternalSort<Element: Spillable> {
 
     private mutating func spill() throws(SpillError) {
         let order = ExternalSort.order(of: held, descending: descending)
-        var sorted: [Entry] = []
-        swap(&sorted, &held)
-        defer {
-            held = sorted
-            held.removeAll(keepingCapacity: true)
-        }
+        defer { held.removeAll(keepingCapacity: true) }
         heldBytes = 0
         let file: SpillFile
         if let existing = self.file {
@@ -78,7 +73,7 @@ struct ExternalSort<Element: Spillable> {
         var writer = SpillWriter()
         var entry = SpillWriter()
         for position in order {
-            let item = sorted[position]
+            let item = held[position]
             entry.bytes.removeAll(keepingCapacity: true)
             entry.value(item.key)
             item.element.spill(into: &entry)
