@@ -231,7 +231,7 @@ final class Batch: @unchecked Sendable {
     func run(on worker: BatchWorker) {
         if let chunk {
             for i in buffers.indices { buffers[i].removeAll(keepingCapacity: true) }
-            result = worker.process(chunk, buffers: buffers)
+            result = worker.process(chunk, buffers: &buffers)
             buffers = []
         }
         done.signal()
