@@ -13,7 +13,7 @@ import Glibc
 /// input order. Where the compiled path covers the chain's start (``ChainPrefix``), a line runs
 /// through it as bytes first.
 ///
-/// `@unchecked Sendable`: a worker is only ever used by its own serial queue, one batch at a time;
+/// `@unchecked Sendable`: a worker is only ever used by its own thread, one batch at a time;
 /// the landing thread reads ``chains`` after every batch is done.
 final class BatchWorker: @unchecked Sendable {
     private(set) var chains: [ChainRunner]
