@@ -1,5 +1,6 @@
 import CWriteback
 import ReformConcurrency
+import ReformSDK
 
 #if canImport(Glibc)
 import Glibc
@@ -148,6 +149,18 @@ public final class OutputFile {
         }
         try flush()
         try writeAll(bytes)
+    }
+
+    /// Hands lines whose sort keys a `--jobs` worker read (``HeldLines/keyReader``) to the held
+    /// lines, after the bytes buffered before them.
+    func append(held entries: [(key: Value, line: HeldLine)]) throws(OutputError) {
+        try flush()
+        guard let heldLines else {
+            throw OutputError(path: displayPath, message: "internal error: sorted lines came after the sort was released")
+        }
+        let passing: [UInt8]
+        do { passing = try heldLines.take(entries: entries) } catch { throw OutputError(path: displayPath, message: error.message) }
+        try writeOut(passing)
     }
 
     private func writeAll(_ bytes: [UInt8]) throws(OutputError) {

@@ -178,6 +178,17 @@ struct OutputRuntime {
         try file?.append(bytes)
     }
 
+    /// A copy of the sort's steps for a `--jobs` worker to read its lines' sort keys with, when
+    /// the output's chain ends with a sort that can take lines so (``HeldLines/keyReader``).
+    var sortKeyReader: LineSteps? { heldLines?.keyReader }
+
+    /// Like ``appendEncoded(_:count:)`` for lines whose sort keys a worker read with
+    /// ``sortKeyReader``.
+    mutating func appendHeld(_ entries: [(key: Value, line: HeldLine)], count: Int) throws(OutputError) {
+        written += count
+        try file?.append(held: entries)
+    }
+
     /// Counts records a fast path wrote straight to this output's file: each went through every
     /// stage of the chain (the fast path applies it as it writes), so `--stats` counts them there.
     ///

@@ -39,6 +39,9 @@ final class BatchWorker: @unchecked Sendable {
         if let counts = direct?.stageCounts ?? prefix?.stageCounts { return [counts] }
         return []
     }
+    /// Per output, a copy of the steps of the sort its chain ends with, to read the sort keys of
+    /// the lines this worker writes (``OutputRuntime/sortKeyReader``); `nil` for other outputs.
+    private var sortKeyReaders: [LineSteps?]
     private let projection: JSONProjection?
     private var parser: JSONParser
     private var produced: [Record] = []
@@ -46,9 +49,11 @@ final class BatchWorker: @unchecked Sendable {
 
     init(
         manager: ManagerRef, outputs: [OutputPlan], encodesBytes: [Bool], direct: LineEncoder?, prefix: ChainPrefix?,
-        fanOut: FanOut? = nil, projection: JSONProjection?, timing: Bool, limits: JSONLimits = NDJSONReader.defaultLimits
+        fanOut: FanOut? = nil, sortKeyReaders: [LineSteps?] = [], projection: JSONProjection?, timing: Bool,
+        limits: JSONLimits = NDJSONReader.defaultLimits
     ) throws(RunError) {
         self.manager = manager
+        self.sortKeyReaders = sortKeyReaders
         parser = JSONParser(limits: limits)
         chains = try outputs.map { output throws(RunError) in
             let perRecord = output.chain.prefix(ChainRunner.perRecordStages(output.chain))
@@ -106,7 +111,31 @@ final class BatchWorker: @unchecked Sendable {
             }
         }
         if let writtenBefore, let written = fanOut?.written { result.fannedOut = zip(written, writtenBefore).map { $0 - $1 } }
+        result.held = result.bytes.map { _ in [] }
+        for output in sortKeyReaders.indices where sortKeyReaders[output] != nil && output < result.bytes.count {
+            readSortKeys(of: output, into: &result)
+        }
         return result
+    }
+
+    /// Reads the sort key of every line in output `output`'s bytes into ``BatchResult/held``,
+    /// leaving the bytes empty: the landing thread then only holds the lines, in batch order.
+    /// Bytes that do not end a line are left as they are (every record written ends one).
+    private func readSortKeys(of output: Int, into result: inout BatchResult) {
+        guard var reader = sortKeyReaders[output], result.bytes[output].last == UInt8(ascii: "\n") else { return }
+        var entries: [(key: Value, line: HeldLine)] = []
+        result.bytes[output].withUnsafeBytes { bytes in
+            guard let base = bytes.baseAddress else { return }
+            var start = 0
+            while start < bytes.count, let newline = memchr(base + start, 0x0A, bytes.count - start) {
+                let end = base.distance(to: UnsafeRawPointer(newline))
+                entries.append(reader.entry(of: UnsafeRawBufferPointer(rebasing: bytes[start..<end])))
+                start = end + 1
+            }
+        }
+        sortKeyReaders[output] = reader
+        result.held[output] = entries
+        result.bytes[output].removeAll(keepingCapacity: true)
     }
 
     /// The dead letter of a line over the size limit; like the streaming reader, without its text.

@@ -13,7 +13,10 @@ import ReformSDK
 /// three batches per worker are in flight, so memory stays flat whatever the input's size.
 ///
 /// A chain that holds records (a `sort`, a `dedupe`, a plugin) is cut before its first such
-/// reformer: the workers run the reformers before it, this thread the rest, in input order.
+/// reformer: the workers run the reformers before it, this thread the rest, in input order. A
+/// sort an NDJSON output runs on its written lines (``HeldLines``) with no step before it that
+/// needs the lines in turn has the workers read each line's sort key too: this thread only holds
+/// the lines, and sorts and writes them at the end.
 ///
 /// Measured on 2 cores: a queue any free worker takes from beats handing batches round robin, and
 /// letting this thread run batches itself while it waits is slower (the workers then wait for it
@@ -38,7 +41,7 @@ struct ParallelLanding {
 
     /// Lands every file; returns the records landed and the input bytes read.
     func land(_ files: [String], into state: inout RunState) throws(RunError) -> (records: Int, bytes: Int) {
-        let workers = try makeWorkers(formats: state.outputs.map(\.format))
+        let workers = try makeWorkers(formats: state.outputs.map(\.format), sortKeyReaders: state.outputs.map(\.sortKeyReader))
         let queue = WorkQueue()
         let finished = DispatchGroup()
         for (index, worker) in workers.enumerated() {
@@ -72,7 +75,7 @@ struct ParallelLanding {
     /// One worker per job, each with its own encoder, projection and chain runners: sharing their
     /// arrays would make every line's retains fight over one reference count across cores
     /// (measured: 3x the retain time).
-    private func makeWorkers(formats: [OutputFormat?]) throws(RunError) -> [BatchWorker] {
+    private func makeWorkers(formats: [OutputFormat?], sortKeyReaders: [LineSteps?]) throws(RunError) -> [BatchWorker] {
         let encodesBytes = zip(outputs, formats).map { $0.rows == nil && $1 == .ndjson && ChainRunner.isPerRecord($0.chain) }
         var workers: [BatchWorker] = []
         do throws(RunError) {
@@ -92,7 +95,8 @@ struct ParallelLanding {
                 workers.append(
                     try BatchWorker(
                         manager: manager, outputs: outputs, encodesBytes: encodesBytes, direct: direct, prefix: prefix, fanOut: fanOut,
-                        projection: projection, timing: options.collectsStats, limits: options.recordLimits))
+                        sortKeyReaders: zip(sortKeyReaders, encodesBytes).map { $1 ? $0 : nil }, projection: projection,
+                        timing: options.collectsStats, limits: options.recordLimits))
             }
         } catch {
             throw sourceFailure(error.description)
@@ -200,6 +204,10 @@ struct ParallelLanding {
                 }
             }
         }
+        // Lines whose sort keys the worker read (all the output's lines of the batch; counted below).
+        for (index, entries) in result.held.enumerated() where !entries.isEmpty {
+            try run.outputs[index].appendHeld(entries, count: 0)
+        }
         for (index, bytes) in result.bytes.enumerated() where bytes.count > appended[index] || result.encoded[index] > 0 {
             try run.outputs[index].appendEncoded(
                 appended[index] == 0 ? bytes : Array(bytes[appended[index]...]), count: result.encoded[index])
@@ -276,6 +284,9 @@ struct BatchResult {
     var events: [Event] = []
     /// Per output, the bytes to append (NDJSON outputs), and how many records they hold.
     var bytes: [[UInt8]] = []
+    /// Per output, its lines with their sort keys read, instead of its bytes, when its chain ends
+    /// with a sort that takes lines so (``OutputRuntime/sortKeyReader``).
+    var held: [[(key: Value, line: HeldLine)]] = []
     var encoded: [Int] = []
     /// Records the fast path wrote (into `bytes[0]`); a line it took may write none or several.
     var direct = 0

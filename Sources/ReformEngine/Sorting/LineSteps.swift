@@ -92,6 +92,38 @@ struct LineSteps {
         }
     }
 
+    /// Whether lines can reach the sort with their keys already read (``entry(of:)`` on another
+    /// thread, ``take(entries:)`` here): a sort with no step before it and no first-per-key table,
+    /// whose only work per line until the end is reading its key and holding it, the same for
+    /// every line whatever came before.
+    var sortsEntries: Bool { sort != nil && held != nil && before.isEmpty && firsts == nil }
+
+    /// What ``admit(_:passing:)`` hands the sort for `line` when ``sortsEntries``: its key and
+    /// what the sort holds of it. For a copy of these steps on a `--jobs` worker, which reads the
+    /// keys of its batch's lines so that the landing thread only holds them.
+    mutating func entry(of line: UnsafeRawBufferPointer) -> (key: Value, line: HeldLine) {
+        source = .unread
+        let key = sort.map { value(at: $0.path, in: line) } ?? .null
+        return (key, HeldLine(bytes: heldBytes(of: line)))
+    }
+
+    /// Holds lines whose keys ``entry(of:)`` read, in the order they came after every line taken
+    /// before; only when ``sortsEntries`` and no line is partly taken.
+    mutating func take(entries: [(key: Value, line: HeldLine)]) throws(SpillError) {
+        for entry in entries {
+            counts.recordsIn += 1
+            sequence += 1
+            try held?.append(entry.line, key: entry.key)
+        }
+    }
+
+    /// How many key paths the steps read (a held line's header has two numbers for each).
+    var keyPaths: Int { paths.count }
+
+    /// Whether a line's start is waiting for its end (``take(_:)`` was handed bytes that did not
+    /// end a line).
+    var hasPartialLine: Bool { !partial.isEmpty }
+
     /// See ``HeldLines/take(_:)``.
     mutating func take(_ bytes: [UInt8]) throws(SpillError) -> [UInt8] {
         var passing: [UInt8] = []
