@@ -41,11 +41,9 @@ struct CompiledChainRows {
         swap(&lines, &scratch)
         defer { swap(&lines, &scratch) }
         let rendered = lines.withUnsafeBytes { bytes in
+            // Each record is one line, ending in a newline.
             var start = 0
-            while start < bytes.count {
-                // Each record is one line, ending in a newline.
-                var end = start
-                while end < bytes.count && bytes[end] != UInt8(ascii: "\n") { end += 1 }
+            while let end = NDJSONLine.end(in: bytes, from: start) {
                 guard rows.encode(UnsafeRawBufferPointer(rebasing: bytes[start..<end]), into: &out) else { return false }
                 start = end + 1
             }

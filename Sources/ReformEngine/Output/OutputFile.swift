@@ -156,11 +156,9 @@ public final class OutputFile {
     func append(held entries: [(key: Value, line: HeldLine)]) throws(OutputError) {
         try flush()
         guard let heldLines else {
-            throw OutputError(path: displayPath, message: "internal error: sorted lines came after the sort was released")
+            throw OutputError(path: displayPath, message: "internal error: lines with their sort keys came after the sort's end")
         }
-        let passing: [UInt8]
-        do { passing = try heldLines.take(entries: entries) } catch { throw OutputError(path: displayPath, message: error.message) }
-        try writeOut(passing)
+        do { try heldLines.take(entries: entries) } catch { throw OutputError(path: displayPath, message: error.message) }
     }
 
     private func writeAll(_ bytes: [UInt8]) throws(OutputError) {

@@ -182,10 +182,9 @@ struct OutputRuntime {
     /// the output's chain ends with a sort that can take lines so (``HeldLines/keyReader``).
     var sortKeyReader: LineSteps? { heldLines?.keyReader }
 
-    /// Like ``appendEncoded(_:count:)`` for lines whose sort keys a worker read with
-    /// ``sortKeyReader``.
-    mutating func appendHeld(_ entries: [(key: Value, line: HeldLine)], count: Int) throws(OutputError) {
-        written += count
+    /// Hands on lines whose sort keys a worker read with ``sortKeyReader``; they are counted with
+    /// the batch's other lines (``appendEncoded(_:count:)``).
+    func appendHeld(_ entries: [(key: Value, line: HeldLine)]) throws(OutputError) {
         try file?.append(held: entries)
     }
 

@@ -125,10 +125,8 @@ final class BatchWorker: @unchecked Sendable {
         guard var reader = sortKeyReaders[output], result.bytes[output].last == UInt8(ascii: "\n") else { return }
         var entries: [(key: Value, line: HeldLine)] = []
         result.bytes[output].withUnsafeBytes { bytes in
-            guard let base = bytes.baseAddress else { return }
             var start = 0
-            while start < bytes.count, let newline = memchr(base + start, 0x0A, bytes.count - start) {
-                let end = base.distance(to: UnsafeRawPointer(newline))
+            while let end = NDJSONLine.end(in: bytes, from: start) {
                 entries.append(reader.entry(of: UnsafeRawBufferPointer(rebasing: bytes[start..<end])))
                 start = end + 1
             }

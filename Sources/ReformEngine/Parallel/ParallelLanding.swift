@@ -206,7 +206,7 @@ struct ParallelLanding {
         }
         // Lines whose sort keys the worker read (all the output's lines of the batch; counted below).
         for (index, entries) in result.held.enumerated() where !entries.isEmpty {
-            try run.outputs[index].appendHeld(entries, count: 0)
+            try run.outputs[index].appendHeld(entries)
         }
         for (index, bytes) in result.bytes.enumerated() where bytes.count > appended[index] || result.encoded[index] > 0 {
             try run.outputs[index].appendEncoded(

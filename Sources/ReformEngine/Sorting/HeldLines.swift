@@ -32,14 +32,11 @@ final class HeldLines {
     /// it (``LineSteps/entry(of:)``); `nil` when the steps need each line in turn
     /// (``LineSteps/sortsEntries``).
     let keyReader: LineSteps?
-    /// How many key paths the steps read: a held line's header has two numbers for each.
-    private let keyPaths: Int
 
     private init(reformer: String, steps: LineSteps) {
         self.reformer = reformer
         self.steps = steps
         keyReader = steps.sortsEntries ? steps : nil
-        keyPaths = steps.keyPaths
     }
 
     /// `plan` without its last reformer, and that reformer as held lines, when the plan is an
@@ -91,30 +88,19 @@ final class HeldLines {
     }
 
     /// Holds lines whose keys a worker read with ``keyReader``, after every line taken before
-    /// (the file hands on what it buffered first). Returns what ``take(_:)`` returns: nothing,
-    /// unless the steps could not take the lines so (a line's start waiting for its end, never
-    /// the case after whole lines), when the lines' bytes go through ``take(_:)`` instead.
-    func take(entries: [(key: Value, line: HeldLine)]) throws(SpillError) -> [UInt8] {
-        guard var work = steps.take() else { return entries.reduce(into: []) { $0 += line(of: $1.line) } }
+    /// (the file hands on what it buffered first, always whole lines).
+    func take(entries: [(key: Value, line: HeldLine)]) throws(SpillError) {
+        // Workers make entries only for steps that take them, and only until the release.
+        let unexpected = SpillError(message: "internal error: lines with their sort keys came after the sort's end")
+        guard var work = steps.take() else { throw unexpected }
         let started = timing ? MonotonicClock.now() : 0
         defer {
             if timing { work.counts.seconds += MonotonicClock.now() - started }
             counts = work.counts
             steps = work
         }
-        guard work.sortsEntries, !work.hasPartialLine else {
-            let bytes = entries.reduce(into: [UInt8]()) { $0 += line(of: $1.line) }
-            return try work.take(bytes)
-        }
+        guard work.sortsEntries, !work.hasPartialLine else { throw unexpected }
         try work.take(entries: entries)
-        return []
-    }
-
-    /// The line `held` holds, with its newline, after the header ``LineSteps`` wrote before it
-    /// (a 0, or a 1 and two 32-bit numbers per key path).
-    private func line(of held: HeldLine) -> ArraySlice<UInt8> {
-        let start = held.bytes.first == 1 ? 1 + 8 * keyPaths : 1
-        return held.bytes[start...] + [UInt8(ascii: "\n")]
     }
 
     /// Writes the held lines in order, through the steps after the sort, to `file` (which must no

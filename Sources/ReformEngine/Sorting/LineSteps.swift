@@ -117,9 +117,6 @@ struct LineSteps {
         }
     }
 
-    /// How many key paths the steps read (a held line's header has two numbers for each).
-    var keyPaths: Int { paths.count }
-
     /// Whether a line's start is waiting for its end (``take(_:)`` was handed bytes that did not
     /// end a line).
     var hasPartialLine: Bool { !partial.isEmpty }
@@ -130,7 +127,7 @@ struct LineSteps {
         // The buffers' closures cannot throw a typed error: the failure comes out as their result.
         let failure = bytes.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> SpillError? in
             var start = 0
-            while let end = LineSteps.lineEnd(in: bytes, from: start) {
+            while let end = NDJSONLine.end(in: bytes, from: start) {
                 let failure: SpillError?
                 if partial.isEmpty {
                     failure = admit(UnsafeRawBufferPointer(rebasing: bytes[start..<end]), passing: &passing)
@@ -148,15 +145,6 @@ struct LineSteps {
         }
         if let failure { throw failure }
         return passing
-    }
-
-    /// The position of the first line feed in `bytes` at or after `start` (`memchr`: a slice's
-    /// `firstIndex(of:)` walks it a byte at a time through an iterator).
-    private static func lineEnd(in bytes: UnsafeRawBufferPointer, from start: Int) -> Int? {
-        guard let base = bytes.baseAddress, start < bytes.count,
-            let found = memchr(base + start, 0x0A, bytes.count - start)
-        else { return nil }
-        return base.distance(to: UnsafeRawPointer(found))
     }
 
     /// See ``HeldLines/release(into:)``; throws a ``SpillError`` or an ``OutputError``.
