@@ -126,6 +126,37 @@ struct HeldLinesTests {
         #expect(parallel.out == general.out)
     }
 
+    /// Lines longer than a block of the memory the sort keeps lines in (4 KiB at the smallest
+    /// budgets, each such line then a block of its own), among short ones, held in memory or
+    /// spilled, by the landing thread or from workers' batches: the same lines, in the same order.
+    @Test func linesLongerThanTheSortsBlocksKeepTheirBytes() throws {
+        let lines = (0..<60).map { i in
+            let text = String(repeating: "长文本 long text \(i) ", count: i % 3 == 0 ? 700 : 1)
+            return #"{"id":\#(i),"k":\#((i * 37) % 11),"t":"\#(text)"}"#
+        }
+        let pipeline = """
+            reform: 1
+            managers: { a: {} }
+            reformers:
+              by-k: { steps: [ { sort: { by: k } } ] }
+              by-k-per-id: { steps: [ { sort: { by: k, order: desc } }, { dedupe: [id] } ] }
+            runs:
+              by-k: { reform: [by-k], output: { format: ndjson } }
+              by-k-per-id: { reform: [by-k-per-id], output: { format: ndjson } }
+            """
+        for runName in ["by-k", "by-k-per-id"] {
+            let general = try PathRun.run(pipeline, lines: lines, runName: runName, direct: false)
+            #expect(general.out.utf8.count > 20 * 10_000)
+            for (jobs, sortMemory) in [(1, 1), (1, 50_000), (1, nil), (2, 50_000), (2, nil)] as [(Int, Int?)] {
+                let held = try PathRun.run(
+                    pipeline, lines: lines, runName: runName, direct: true, jobs: jobs, batchSize: jobs > 1 ? 4096 : nil,
+                    sortMemory: sortMemory)
+                #expect(held.out == general.out, "\(runName), --jobs \(jobs), sort memory \(sortMemory ?? 0)")
+                #expect(held.onLines.count == 1)
+            }
+        }
+    }
+
     /// Not vacuous: the keys the general path compares as equal (Unicode equivalence, numbers of
     /// either kind) are equal on the lines too, and the sort is the documented one.
     @Test func theKeysCompareAsValues() throws {

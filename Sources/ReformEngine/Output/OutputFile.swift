@@ -153,12 +153,12 @@ public final class OutputFile {
 
     /// Hands lines whose sort keys a `--jobs` worker read (``HeldLines/keyReader``) to the held
     /// lines, after the bytes buffered before them.
-    func append(held entries: [(key: Value, line: HeldLine)]) throws(OutputError) {
+    func append(held batch: HeldBatch) throws(OutputError) {
         try flush()
         guard let heldLines else {
             throw OutputError(path: displayPath, message: "internal error: lines with their sort keys came after the sort's end")
         }
-        do { try heldLines.take(entries: entries) } catch { throw OutputError(path: displayPath, message: error.message) }
+        do { try heldLines.take(batch: batch) } catch { throw OutputError(path: displayPath, message: error.message) }
     }
 
     private func writeAll(_ bytes: [UInt8]) throws(OutputError) {

@@ -184,8 +184,8 @@ struct OutputRuntime {
 
     /// Hands on lines whose sort keys a worker read with ``sortKeyReader``; they are counted with
     /// the batch's other lines (``appendEncoded(_:count:)``).
-    func appendHeld(_ entries: [(key: Value, line: HeldLine)]) throws(OutputError) {
-        try file?.append(held: entries)
+    func appendHeld(_ batch: HeldBatch) throws(OutputError) {
+        try file?.append(held: batch)
     }
 
     /// Counts records a fast path wrote straight to this output's file: each went through every

@@ -111,7 +111,7 @@ final class BatchWorker: @unchecked Sendable {
             }
         }
         if let writtenBefore, let written = fanOut?.written { result.fannedOut = zip(written, writtenBefore).map { $0 - $1 } }
-        result.held = result.bytes.map { _ in [] }
+        result.held = result.bytes.map { _ in HeldBatch(capacity: 0) }
         for output in sortKeyReaders.indices where sortKeyReaders[output] != nil && output < result.bytes.count {
             readSortKeys(of: output, into: &result)
         }
@@ -123,16 +123,29 @@ final class BatchWorker: @unchecked Sendable {
     /// Bytes that do not end a line are left as they are (every record written ends one).
     private func readSortKeys(of output: Int, into result: inout BatchResult) {
         guard var reader = sortKeyReaders[output], result.bytes[output].last == UInt8(ascii: "\n") else { return }
-        var entries: [(key: Value, line: HeldLine)] = []
-        result.bytes[output].withUnsafeBytes { bytes in
+        let lines = result.bytes[output].withUnsafeBytes { bytes in
+            var lines = 0
             var start = 0
             while let end = NDJSONLine.end(in: bytes, from: start) {
-                entries.append(reader.entry(of: UnsafeRawBufferPointer(rebasing: bytes[start..<end])))
+                lines += 1
                 start = end + 1
             }
+            return lines
+        }
+        // Each line without its newline, after its header.
+        var batch = HeldBatch(capacity: result.bytes[output].count + lines * (reader.maximumHeaderBytes - 1))
+        let complete = result.bytes[output].withUnsafeBytes { bytes in
+            var start = 0
+            while let end = NDJSONLine.end(in: bytes, from: start) {
+                guard reader.appendEntry(of: UnsafeRawBufferPointer(rebasing: bytes[start..<end]), to: &batch) else { return false }
+                start = end + 1
+            }
+            return true
         }
         sortKeyReaders[output] = reader
-        result.held[output] = entries
+        // Never short; were it, the landing thread reads the lines' keys itself, as without workers.
+        guard complete else { return }
+        result.held[output] = batch
         result.bytes[output].removeAll(keepingCapacity: true)
     }
 

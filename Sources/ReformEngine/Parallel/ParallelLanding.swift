@@ -205,8 +205,8 @@ struct ParallelLanding {
             }
         }
         // Lines whose sort keys the worker read (all the output's lines of the batch; counted below).
-        for (index, entries) in result.held.enumerated() where !entries.isEmpty {
-            try run.outputs[index].appendHeld(entries)
+        for (index, batch) in result.held.enumerated() where !batch.isEmpty {
+            try run.outputs[index].appendHeld(batch)
         }
         for (index, bytes) in result.bytes.enumerated() where bytes.count > appended[index] || result.encoded[index] > 0 {
             try run.outputs[index].appendEncoded(
@@ -286,7 +286,7 @@ struct BatchResult {
     var bytes: [[UInt8]] = []
     /// Per output, its lines with their sort keys read, instead of its bytes, when its chain ends
     /// with a sort that takes lines so (``OutputRuntime/sortKeyReader``).
-    var held: [[(key: Value, line: HeldLine)]] = []
+    var held: [HeldBatch] = []
     var encoded: [Int] = []
     /// Records the fast path wrote (into `bytes[0]`); a line it took may write none or several.
     var direct = 0

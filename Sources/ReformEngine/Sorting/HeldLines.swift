@@ -29,7 +29,7 @@ final class HeldLines {
     private(set) var counts = ChainRunner.StageCounts()
 
     /// A fresh copy of the steps for a `--jobs` worker, which reads its batches' lines' keys with
-    /// it (``LineSteps/entry(of:)``); `nil` when the steps need each line in turn
+    /// it (``LineSteps/appendEntry(of:to:)``); `nil` when the steps need each line in turn
     /// (``LineSteps/sortsEntries``).
     let keyReader: LineSteps?
 
@@ -89,7 +89,7 @@ final class HeldLines {
 
     /// Holds lines whose keys a worker read with ``keyReader``, after every line taken before
     /// (the file hands on what it buffered first, always whole lines).
-    func take(entries: [(key: Value, line: HeldLine)]) throws(SpillError) {
+    func take(batch: HeldBatch) throws(SpillError) {
         // Workers make entries only for steps that take them, and only until the release.
         let unexpected = SpillError(message: "internal error: lines with their sort keys came after the sort's end")
         guard var work = steps.take() else { throw unexpected }
@@ -100,7 +100,7 @@ final class HeldLines {
             steps = work
         }
         guard work.sortsEntries, !work.hasPartialLine else { throw unexpected }
-        try work.take(entries: entries)
+        try work.take(batch: batch)
     }
 
     /// Writes the held lines in order, through the steps after the sort, to `file` (which must no
@@ -133,5 +133,8 @@ struct HeldLine: Spillable {
 
     init(unspilling reader: inout SpillReader, context: Void) throws(SpillError) { bytes = try reader.block() }
 
-    var estimatedBytes: Int { 32 + bytes.count }
+    var estimatedBytes: Int { HeldLine.overhead + bytes.count }
+
+    /// What a held line is counted for besides its bytes.
+    static let overhead = 32
 }

@@ -28,7 +28,9 @@ struct LineSteps {
     private let after: [Step]
     /// The located path a sort orders by, and its direction; `nil` without a sort.
     private let sort: (path: Int, descending: Bool)?
-    private var held: ExternalSort<HeldLine>?
+    private var held: LineSort?
+    /// The header ``writeHeader()`` writes for the current line.
+    private var header: [UInt8] = []
     private let paths: [ValuePath]
     private var locator: FieldLocator
     /// Finds the keys in the writer's own lines without the full check, when they are all
@@ -79,7 +81,7 @@ struct LineSteps {
         self.after = after
         readsKeysAfterSort = after.contains { if case .dedupe = $0.kind { true } else { false } }
         self.sort = sort
-        if let sort { held = ExternalSort(budget: sortMemory, descending: sort.descending, context: ()) }
+        if let sort { held = LineSort(budget: sortMemory, descending: sort.descending) }
         if sort != nil, case .dedupe(let paths?) = after.first?.kind {
             firsts = FirstPerKey(paths: paths, budget: max(1, sortMemory))
         }
@@ -92,29 +94,37 @@ struct LineSteps {
         }
     }
 
-    /// Whether lines can reach the sort with their keys already read (``entry(of:)`` on another
-    /// thread, ``take(entries:)`` here): a sort with no step before it and no first-per-key table,
+    /// Whether lines can reach the sort with their keys already read (``appendEntry(of:to:)`` on
+    /// another thread, ``take(batch:)`` here): a sort with no step before it and no first-per-key table,
     /// whose only work per line until the end is reading its key and holding it, the same for
     /// every line whatever came before.
     var sortsEntries: Bool { sort != nil && held != nil && before.isEmpty && firsts == nil }
 
-    /// What ``admit(_:passing:)`` hands the sort for `line` when ``sortsEntries``: its key and
-    /// what the sort holds of it. For a copy of these steps on a `--jobs` worker, which reads the
-    /// keys of its batch's lines so that the landing thread only holds them.
-    mutating func entry(of line: UnsafeRawBufferPointer) -> (key: Value, line: HeldLine) {
+    /// Adds to `batch` what ``admit(_:passing:)`` hands the sort for `line` when ``sortsEntries``:
+    /// its key and what the sort holds of it. For a copy of these steps on a `--jobs` worker,
+    /// which reads the keys of its batch's lines so that the landing thread only holds them.
+    /// Returns `false`, adding nothing, when the batch's block has no room for the line (it is
+    /// made with room for its lines and ``maximumHeaderBytes`` each).
+    mutating func appendEntry(of line: UnsafeRawBufferPointer, to batch: inout HeldBatch) -> Bool {
         source = .unread
         let key = sort.map { value(at: $0.path, in: line) } ?? .null
-        return (key, HeldLine(bytes: heldBytes(of: line)))
+        writeHeader()
+        let start = header.withUnsafeBytes { header in batch.block?.append(header, line) }
+        guard let start else { return false }
+        batch.keys.append(key)
+        batch.ends.append(start + header.count + line.count)
+        return true
     }
 
-    /// Holds lines whose keys ``entry(of:)`` read, in the order they came after every line taken
-    /// before; only when ``sortsEntries`` and no line is partly taken.
-    mutating func take(entries: [(key: Value, line: HeldLine)]) throws(SpillError) {
-        for entry in entries {
-            counts.recordsIn += 1
-            sequence += 1
-            try held?.append(entry.line, key: entry.key)
-        }
+    /// The most bytes the header of a held line takes (``heldBytes(of:)``).
+    var maximumHeaderBytes: Int { 1 + (readsKeysAfterSort ? 8 * paths.count : 0) }
+
+    /// Holds the lines of `batch`, whose keys ``appendEntry(of:to:)`` read, in the order they
+    /// came after every line taken before; only when ``sortsEntries`` and no line is partly taken.
+    mutating func take(batch: HeldBatch) throws(SpillError) {
+        counts.recordsIn += batch.keys.count
+        sequence += batch.keys.count
+        try held?.append(batch)
     }
 
     /// Whether a line's start is waiting for its end (``take(_:)`` was handed bytes that did not
@@ -163,13 +173,10 @@ struct LineSteps {
         let sorted = sort.sorted()
         var steps = Array(after.dropFirst(distinct ? 1 : 0))
         while let held = try sorted.next() {
-            let line = held.bytes.withUnsafeBytes { bytes in
-                let line = readHeader(of: bytes)
-                return passes(UnsafeRawBufferPointer(rebasing: bytes[line...]), &steps) ? line : nil
-            }
-            guard let line else { continue }
+            let line = UnsafeRawBufferPointer(rebasing: held[readHeader(of: held)...])
+            guard passes(line, &steps) else { continue }
             counts.recordsOut += 1
-            file.buffer.append(contentsOf: held.bytes[line...])
+            file.buffer.append(contentsOf: line)
             file.buffer.append(UInt8(ascii: "\n"))
             try file.flushIfFull()
         }
@@ -193,8 +200,11 @@ struct LineSteps {
                 do { if let firsts, firsts.bytes > firsts.budget { try releaseFirsts() } } catch { return error }
                 return nil
             }
-            let kept = HeldLine(bytes: heldBytes(of: line))
-            do { try held?.append(kept, key: key) } catch { return error }
+            writeHeader()
+            return header.withUnsafeBytes { (header: UnsafeRawBufferPointer) -> SpillError? in
+                do throws(SpillError) { try held?.append(header, line, key: key) } catch { return error }
+                return nil
+            }
         } else {
             counts.recordsOut += 1
             passing.append(contentsOf: line)
@@ -240,7 +250,11 @@ struct LineSteps {
     private mutating func releaseFirsts() throws(SpillError) {
         guard let work = firsts.take() else { return }
         for kept in work.lines.sorted(by: { $0.sequence < $1.sequence }) {
-            try held?.append(kept.line, key: kept.key)
+            let failure = kept.line.bytes.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> SpillError? in
+                do throws(SpillError) { try held?.append(LineSteps.noHeader, bytes, key: kept.key) } catch { return error }
+                return nil
+            }
+            if let failure { throw failure }
         }
     }
 
@@ -362,26 +376,39 @@ struct LineSteps {
     /// steps after the sort read keys and the line's were located (so that they are not located
     /// again): a 1, then per located path its value's start + 1 (0: missing) and end as 32-bit
     /// numbers. Otherwise the header is a 0.
-    private func heldBytes(of line: UnsafeRawBufferPointer) -> [UInt8] {
+    private mutating func heldBytes(of line: UnsafeRawBufferPointer) -> [UInt8] {
+        writeHeader()
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(header.count + line.count)
+        bytes.append(contentsOf: header)
+        bytes.append(contentsOf: line)
+        return bytes
+    }
+
+    /// Makes ``header`` the header of ``heldBytes(of:)`` for the current line (whose keys were
+    /// read last). Into the stored array, not one passed `inout`: passing a stored property
+    /// `inout` to a method of the same value copied the whole value at every line.
+    private mutating func writeHeader() {
+        header.removeAll(keepingCapacity: true)
         let ranges: [Range<Int>?]
         switch source {
         case .written: ranges = written?.ranges ?? []
         case .located: ranges = locator.ranges
         case .unread, .parsed, .stored: ranges = []
         }
-        let withRanges = readsKeysAfterSort && ranges.count == paths.count && line.count < Int(UInt32.max)
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(1 + (withRanges ? 8 * paths.count : 0) + line.count)
-        bytes.append(withRanges ? 1 : 0)
+        // Ranges are 32-bit: a line past 4 GiB (never written) keeps none, and its keys are read again.
+        let withRanges = readsKeysAfterSort && ranges.count == paths.count && ranges.allSatisfy { ($0?.upperBound ?? 0) < Int(UInt32.max) }
+        header.append(withRanges ? 1 : 0)
         if withRanges {
             for range in ranges {
-                LineSteps.append(UInt32(range.map { $0.lowerBound + 1 } ?? 0), to: &bytes)
-                LineSteps.append(UInt32(range?.upperBound ?? 0), to: &bytes)
+                LineSteps.append(UInt32(range.map { $0.lowerBound + 1 } ?? 0), to: &header)
+                LineSteps.append(UInt32(range?.upperBound ?? 0), to: &header)
             }
         }
-        bytes.append(contentsOf: line)
-        return bytes
     }
+
+    /// No bytes: what goes before a line already held with its header.
+    private static var noHeader: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: nil, count: 0) }
 
     /// Appends `number`'s four bytes, lowest first.
     private static func append(_ number: UInt32, to bytes: inout [UInt8]) {

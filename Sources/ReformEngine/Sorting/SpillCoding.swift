@@ -36,6 +36,12 @@ struct SpillWriter {
         bytes.append(contentsOf: block)
     }
 
+    /// A block of bytes as its length and the bytes (what ``block(_:)-([UInt8])`` writes).
+    mutating func block(_ block: UnsafeRawBufferPointer) {
+        unsigned(UInt64(block.count))
+        bytes.append(contentsOf: block)
+    }
+
     /// A value, recursively.
     mutating func value(_ value: Value) {
         switch value {

@@ -1,0 +1,22 @@
+import ReformSDK
+
+/// The lines a `--jobs` worker wrote for one output in one batch, with their sort keys read
+/// (``LineSteps/appendEntry(of:to:)``), for the landing thread only to hold: what the sort holds
+/// of each line (``HeldLine``), end to end in a block of their own that the sort takes as it is,
+/// and each line's key.
+struct HeldBatch {
+    /// The held lines' bytes, one after another; `nil` in an empty batch.
+    let block: LineBlock?
+    /// Where each line ends in ``block``.
+    var ends: [Int] = []
+    /// Each line's sort key.
+    var keys: [Value] = []
+
+    /// An empty batch; `capacity` bytes of lines fit in its block.
+    init(capacity: Int) {
+        block = capacity > 0 ? LineBlock(capacity: capacity) : nil
+    }
+
+    /// Whether it holds no line.
+    var isEmpty: Bool { keys.isEmpty }
+}

@@ -1,0 +1,155 @@
+import ReformSDK
+
+/// The sort of ``LineSteps``: an ``ExternalSort`` of lines (what ``HeldLine`` holds of each),
+/// their bytes kept end to end in a ``LineArena`` instead of an array a line.
+///
+/// The order and the spill files are ``ExternalSort``'s: ``ValueOrder`` on each line's key, ties
+/// in the order lines came; past `budget` bytes (counted as ``HeldLine/estimatedBytes`` plus the
+/// key's, as there) the lines held are sorted and spilled as a run, and ``sorted()`` merges the
+/// runs with the lines still held.
+struct LineSort {
+    /// Bytes of lines held in memory before a run is spilled.
+    let budget: Int
+    /// Whether larger keys come first.
+    let descending: Bool
+    /// The lines held, made at the first one (so that a copy of an empty sort shares nothing).
+    private var arena: LineArena?
+    private var keys: [Value] = []
+    private var spans: [LineSpan] = []
+    private var heldBytes = 0
+    private var file: SpillFile?
+    private var runs: [Range<Int>] = []
+
+    /// An empty sort in `descending` (or ascending) order.
+    init(budget: Int, descending: Bool) {
+        self.budget = max(1, budget)
+        self.descending = descending
+    }
+
+    /// Adds the line `head` then `body` make, which sorts by `key`; spills a run when the budget
+    /// is full.
+    mutating func append(_ head: UnsafeRawBufferPointer, _ body: UnsafeRawBufferPointer, key: Value) throws(SpillError) {
+        let arena = self.arena ?? LineArena(blockSize: min(1 << 20, budget / 8))
+        self.arena = arena
+        guard let span = arena.append(head, body) else {
+            throw SpillError(message: "a line of \(head.count + body.count) bytes is too long to sort")
+        }
+        keys.append(key)
+        spans.append(span)
+        heldBytes += HeldLine.overhead + Int(span.count) + key.estimatedBytes
+        if heldBytes > budget { try spill() }
+    }
+
+    /// Adds the lines of `batch` (a worker's block, taken as it is), in order; spills a run when
+    /// the budget is full.
+    mutating func append(_ batch: HeldBatch) throws(SpillError) {
+        guard let block = batch.block, !batch.isEmpty else { return }
+        let arena = self.arena ?? LineArena(blockSize: min(1 << 20, budget / 8))
+        self.arena = arena
+        let number = arena.adopt(block)
+        keys.append(contentsOf: batch.keys)
+        var start = 0
+        for (end, key) in zip(batch.ends, batch.keys) {
+            guard end - start <= Int(UInt32.max) else { throw SpillError(message: "a line of \(end - start) bytes is too long to sort") }
+            spans.append(LineSpan(block: number, count: UInt32(end - start), start: start))
+            heldBytes += HeldLine.overhead + end - start + key.estimatedBytes
+            start = end
+        }
+        if heldBytes > budget { try spill() }
+    }
+
+    /// The lines in order, read once; the sort is empty afterwards.
+    mutating func sorted() -> SortedLines {
+        let order = SortOrder.positions(of: keys, descending: descending)
+        defer {
+            keys = []
+            spans = []
+            heldBytes = 0
+            arena = nil
+            file = nil
+            runs = []
+        }
+        guard let file, !runs.isEmpty else { return SortedLines(arena: arena, spans: order.map { spans[$0] }) }
+        // Spilled: the lines still held are merged with the runs, as an ``ExternalSort``'s are.
+        let last = zip(keys, spans).map { key, span in
+            (key: key, element: HeldLine(bytes: arena.map { Array($0.bytes(at: span)) } ?? []))
+        }
+        let merged = SortedElements(
+            file: file, runs: runs, last: last, order: order, descending: descending, context: (), budget: budget)
+        return SortedLines(merging: merged, blockSize: arena?.blockSize ?? 0)
+    }
+
+    private mutating func spill() throws(SpillError) {
+        guard let arena else { return }
+        let order = SortOrder.positions(of: keys, descending: descending)
+        defer {
+            keys.removeAll(keepingCapacity: true)
+            spans.removeAll(keepingCapacity: true)
+            arena.removeAll()
+        }
+        heldBytes = 0
+        let file: SpillFile
+        if let existing = self.file {
+            file = existing
+        } else {
+            file = try SpillFile()
+            self.file = file
+        }
+        let start = file.size
+        var writer = SpillWriter()
+        var entry = SpillWriter()
+        for position in order {
+            // The entry ``ExternalSort`` writes for a ``HeldLine``: its key, then its bytes.
+            entry.bytes.removeAll(keepingCapacity: true)
+            entry.value(keys[position])
+            entry.block(arena.bytes(at: spans[position]))
+            writer.unsigned(UInt64(entry.bytes.count))
+            writer.bytes.append(contentsOf: entry.bytes)
+            if writer.bytes.count >= 1 << 20 {
+                try file.append(writer.bytes)
+                writer.bytes.removeAll(keepingCapacity: true)
+            }
+        }
+        try file.append(writer.bytes)
+        runs.append(start..<file.size)
+    }
+}
+
+/// The lines of a ``LineSort`` in order, read one at a time: straight from its arena when
+/// nothing was spilled, else merged from the spilled runs and the lines still held.
+final class SortedLines {
+    private let arena: LineArena?
+    /// The held lines in order, and how many were read.
+    private let spans: [LineSpan]
+    private var position = 0
+    private let merged: SortedElements<HeldLine>?
+    /// Where a merged line is copied, to be read like a held one.
+    private let current: LineArena?
+
+    init(arena: LineArena?, spans: [LineSpan]) {
+        self.arena = arena
+        self.spans = spans
+        merged = nil
+        current = nil
+    }
+
+    init(merging merged: SortedElements<HeldLine>, blockSize: Int) {
+        arena = nil
+        spans = []
+        self.merged = merged
+        current = LineArena(blockSize: blockSize)
+    }
+
+    /// The next line's bytes (valid until the next call), or `nil` after the last.
+    func next() throws(SpillError) -> UnsafeRawBufferPointer? {
+        if let merged, let current {
+            guard let line = try merged.next() else { return nil }
+            current.removeAll()
+            let span = line.bytes.withUnsafeBytes { bytes in current.append(UnsafeRawBufferPointer(start: nil, count: 0), bytes) }
+            return span.map { current.bytes(at: $0) }
+        }
+        guard let arena, position < spans.count else { return nil }
+        defer { position += 1 }
+        return arena.bytes(at: spans[position])
+    }
+}
