@@ -62,30 +62,13 @@ struct ExternalSort<Element: Spillable> {
         let order = ExternalSort.order(of: held, descending: descending)
         defer { held.removeAll(keepingCapacity: true) }
         heldBytes = 0
-        let file: SpillFile
-        if let existing = self.file {
-            file = existing
-        } else {
-            file = try SpillFile()
-            self.file = file
-        }
-        let start = file.size
-        var writer = SpillWriter()
-        var entry = SpillWriter()
-        for position in order {
-            let item = held[position]
-            entry.bytes.removeAll(keepingCapacity: true)
-            entry.value(item.key)
-            item.element.spill(into: &entry)
-            writer.unsigned(UInt64(entry.bytes.count))
-            writer.bytes.append(contentsOf: entry.bytes)
-            if writer.bytes.count >= 1 << 20 {
-                try file.append(writer.bytes)
-                writer.bytes.removeAll(keepingCapacity: true)
-            }
-        }
-        try file.append(writer.bytes)
-        runs.append(start..<file.size)
+        if self.file == nil { self.file = try SpillFile() }
+        guard let file else { return }
+        runs.append(
+            try file.appendRun(order) { position, entry in
+                entry.value(held[position].key)
+                held[position].element.spill(into: &entry)
+            })
     }
 
     /// The positions of `entries` sorted by key (``ValueOrder``), ties in their order: read

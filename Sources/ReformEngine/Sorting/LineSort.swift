@@ -88,30 +88,14 @@ struct LineSort {
             arena.removeAll()
         }
         heldBytes = 0
-        let file: SpillFile
-        if let existing = self.file {
-            file = existing
-        } else {
-            file = try SpillFile()
-            self.file = file
-        }
-        let start = file.size
-        var writer = SpillWriter()
-        var entry = SpillWriter()
-        for position in order {
-            // The entry ``ExternalSort`` writes for a ``HeldLine``: its key, then its bytes.
-            entry.bytes.removeAll(keepingCapacity: true)
-            entry.value(keys[position])
-            entry.block(arena.bytes(at: spans[position]))
-            writer.unsigned(UInt64(entry.bytes.count))
-            writer.bytes.append(contentsOf: entry.bytes)
-            if writer.bytes.count >= 1 << 20 {
-                try file.append(writer.bytes)
-                writer.bytes.removeAll(keepingCapacity: true)
-            }
-        }
-        try file.append(writer.bytes)
-        runs.append(start..<file.size)
+        if self.file == nil { self.file = try SpillFile() }
+        guard let file else { return }
+        runs.append(
+            try file.appendRun(order) { position, entry in
+                // The entry ``ExternalSort`` writes for a ``HeldLine``: its key, then its bytes.
+                entry.value(keys[position])
+                entry.block(arena.bytes(at: spans[position]))
+            })
     }
 }
 

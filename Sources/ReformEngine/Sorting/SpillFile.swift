@@ -49,6 +49,26 @@ final class SpillFile {
         size += done
     }
 
+    /// Appends a sorted run: for each of `positions` in turn, the entry `write` encodes for it,
+    /// after its length. Returns where the run lies in the file.
+    func appendRun(_ positions: [Int], write: (Int, inout SpillWriter) -> Void) throws(SpillError) -> Range<Int> {
+        let start = size
+        var writer = SpillWriter()
+        var entry = SpillWriter()
+        for position in positions {
+            entry.bytes.removeAll(keepingCapacity: true)
+            write(position, &entry)
+            writer.unsigned(UInt64(entry.bytes.count))
+            writer.bytes.append(contentsOf: entry.bytes)
+            if writer.bytes.count >= 1 << 20 {
+                try append(writer.bytes)
+                writer.bytes.removeAll(keepingCapacity: true)
+            }
+        }
+        try append(writer.bytes)
+        return start..<size
+    }
+
     /// Reads up to `count` bytes at `offset` into `buffer` from `start`; returns how many it read.
     func read(at offset: Int, count: Int, into buffer: inout [UInt8], from start: Int) throws(SpillError) -> Int {
         while true {
