@@ -3,16 +3,17 @@ import ReformSDK
 /// The order ``ValueOrder`` puts sort keys in, ties in arrival order, computed without comparing
 /// `Value`s where the keys allow it: keys that are all integers sort as integers, all numbers as
 /// doubles, all text as strings; nulls go last in arrival order either way. Anything else (mixed
-/// kinds, NaN, integers a double would round) sorts through ``ValueOrder`` itself.
+/// kinds, NaN, integers a double would round) sorts through ``ValueOrder`` itself. Numbers sort
+/// as bits that order as they do, a byte at a time (``RadixOrder``).
 enum SortOrder {
     /// Positions into `keys`, in the order their keys sort.
     static func positions(of keys: [Value], descending: Bool) -> [Int] {
         var nulls: [Int] = []
         let sorted: [Int]
-        if let ints = column(of: keys, nulls: &nulls, { if case .int(let v) = $0 { v } else { nil } }) {
-            sorted = positions(ints, descending: descending)
-        } else if let doubles = column(of: keys, nulls: &nulls, exactDouble) {
-            sorted = positions(doubles, descending: descending)
+        if let ints = column(of: keys, nulls: &nulls, { if case .int(let v) = $0 { RadixOrder.bits(of: v) } else { nil } }) {
+            sorted = RadixOrder.positions(ints, descending: descending)
+        } else if let doubles = column(of: keys, nulls: &nulls, { exactDouble($0).map(RadixOrder.bits(of:)) }) {
+            sorted = RadixOrder.positions(doubles, descending: descending)
         } else if let strings = column(of: keys, nulls: &nulls, { if case .string(let v) = $0 { v } else { nil } }) {
             sorted = positions(strings, descending: descending)
         } else {
