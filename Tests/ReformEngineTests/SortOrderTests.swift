@@ -109,7 +109,8 @@ struct SortOrderTests {
             }
         }
         return [
-            ("integers", ints), ("small integers", smallInts), ("numbers", numbers), ("wide integers and doubles", wideAndDouble), ("text", strings),
+            ("integers", ints), ("small integers", smallInts), ("numbers", numbers), ("wide integers and doubles", wideAndDouble),
+            ("text", strings),
             ("mixed kinds", mixed),
         ]
     }()
