@@ -83,6 +83,8 @@ let package = Package(
         // sync_file_range(2), which the Glibc module leaves out (it needs _GNU_SOURCE): declared in
         // a header of our own, nothing to link (Output/OutputFile.swift starts write-back early).
         .systemLibrary(name: "CWriteback"),
+        // The compiler's prefetch hint, declared in a header of our own (Sorting/LineSort.swift).
+        .systemLibrary(name: "CPrefetch"),
         // Locks, threads, a blocking executor and the monotonic clock: the one home for them, so the
         // HTTP client below and the engine share them without either reaching into the other.
         .target(name: "ReformConcurrency", swiftSettings: upcomingFeatures),
@@ -92,7 +94,7 @@ let package = Package(
         .target(
             name: "ReformEngine",
             dependencies: [
-                "ReformYAML", "CZlib", "CSQLite", "CLibPQ", "CWriteback", "ReformConcurrency", "ReformHTTP1", sdk,
+                "ReformYAML", "CZlib", "CSQLite", "CLibPQ", "CWriteback", "CPrefetch", "ReformConcurrency", "ReformHTTP1", sdk,
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

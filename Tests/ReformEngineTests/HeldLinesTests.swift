@@ -111,7 +111,8 @@ struct HeldLinesTests {
         #expect(held.onLines.count == 1 && parallel.onLines == held.onLines)
     }
 
-    /// Spilled to a temporary file (a budget of a few lines) or not, the order is the same.
+    /// Spilled to a temporary file (a budget of a few lines) or not, written by one thread or two,
+    /// the order is the same.
     @Test(arguments: ["by-k", "by-nested", "distinct-pairs", "after-mapping", "lowest-k-per-t", "highest-k-per-n", "last-per-u"])
     func sameOutputWhenTheSortSpills(_ runName: String) throws {
         let general = try run(runName, direct: false, copies: 40)
@@ -124,6 +125,12 @@ struct HeldLinesTests {
         }
         let parallel = try run(runName, direct: true, jobs: 2, sortMemory: 2048, copies: 40)
         #expect(parallel.out == general.out)
+        // Held in memory, with no step after the sort (or a dedupe its first-per-key table made
+        // moot): two threads copy out chunks of the sorted lines, written in order.
+        let inMemory = try run(runName, direct: true, jobs: 2, copies: 40)
+        #expect(inMemory.out == general.out)
+        #expect(inMemory.summary == general.summary)
+        #expect(inMemory.steps == general.steps)
     }
 
     /// Lines longer than a block of the memory the sort keeps lines in (4 KiB at the smallest

@@ -51,6 +51,7 @@ struct OutputRuntime {
         self.plan = split?.plan ?? plan
         heldLines = split?.tail
         heldLines?.timing = options.collectsStats
+        heldLines?.writesInParallel = options.jobs > 1
         chain = try ChainRunner(
             plans: self.plan.chain, origin: Origin(manager: managers.first ?? ManagerRef(index: 0, name: ""), sequence: 0),
             sortMemory: options.sortMemory)

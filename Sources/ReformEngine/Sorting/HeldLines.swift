@@ -21,6 +21,9 @@ final class HeldLines {
     let reformer: String
     /// Whether to time the steps (``ChainRunner/StageCounts/seconds``).
     var timing = false
+    /// Whether a second thread may copy out half of the sorted lines at the end (`--jobs` 2 or
+    /// more; ``ParallelLineWriter``).
+    var writesInParallel = false
     /// The steps and what they hold; taken out of the object while a call runs them, so that
     /// their state is a local value (an object's stored properties are checked for overlapping
     /// access at run time on every use: 1% of a sorted chain).
@@ -113,7 +116,7 @@ final class HeldLines {
             counts = work.counts
             steps = work
         }
-        do { try work.release(into: file) } catch let error as SpillError {
+        do { try work.release(into: file, inParallel: writesInParallel) } catch let error as SpillError {
             throw OutputError(path: file.displayPath, message: error.message)
         } catch let error as OutputError {
             throw error

@@ -1,3 +1,4 @@
+import CPrefetch
 import ReformSDK
 
 /// The sort of ``LineSteps``: an ``ExternalSort`` of lines (what ``HeldLine`` holds of each),
@@ -69,7 +70,7 @@ struct LineSort {
             file = nil
             runs = []
         }
-        guard let file, !runs.isEmpty else { return SortedLines(arena: arena, spans: order.map { spans[$0] }) }
+        guard let file, !runs.isEmpty else { return SortedLines(arena: arena, spans: spans, order: order) }
         // Spilled: the lines still held are merged with the runs, as an ``ExternalSort``'s are.
         let last = zip(keys, spans).map { key, span in
             (key: key, element: HeldLine(bytes: arena.map { Array($0.bytes(at: span)) } ?? []))
@@ -103,16 +104,21 @@ struct LineSort {
 /// nothing was spilled, else merged from the spilled runs and the lines still held.
 final class SortedLines {
     private let arena: LineArena?
-    /// The held lines in order, and how many were read.
+    /// The held lines in the order they came, the positions that sort them, and how many of
+    /// those were read.
     private let spans: [LineSpan]
+    private let order: [Int]
     private var position = 0
     private let merged: SortedElements<HeldLine>?
     /// Where a merged line is copied, to be read like a held one.
     private let current: LineArena?
+    /// How many lines ahead of the one read the next held line to read is asked for.
+    private static let lookahead = 8
 
-    init(arena: LineArena?, spans: [LineSpan]) {
+    init(arena: LineArena?, spans: [LineSpan], order: [Int]) {
         self.arena = arena
         self.spans = spans
+        self.order = order
         merged = nil
         current = nil
     }
@@ -120,8 +126,20 @@ final class SortedLines {
     init(merging merged: SortedElements<HeldLine>, blockSize: Int) {
         arena = nil
         spans = []
+        order = []
         self.merged = merged
         current = LineArena(blockSize: blockSize)
+    }
+
+    /// A writer of the lines, when none was read yet and all are held in memory (``next()``
+    /// reads them otherwise): at most about `chunkBytes` of lines to a chunk, and at least eight
+    /// chunks when there are 512 lines or more (so that both threads have work).
+    func parallelWriter(rangesHeaderBytes: Int, chunkBytes: Int) -> ParallelLineWriter? {
+        guard let arena, merged == nil, position == 0, !order.isEmpty else { return nil }
+        let bytes = spans.reduce(0) { $0 + Int($1.count) }
+        let lines = min(chunkBytes / max(1, bytes / order.count), (order.count + 7) / 8)
+        return ParallelLineWriter(
+            arena: arena, spans: spans, order: order, rangesHeaderBytes: rangesHeaderBytes, chunkLines: max(64, lines))
     }
 
     /// The next line's bytes (valid until the next call), or `nil` after the last.
@@ -132,8 +150,16 @@ final class SortedLines {
             let span = line.bytes.withUnsafeBytes { bytes in current.append(UnsafeRawBufferPointer(start: nil, count: 0), bytes) }
             return span.map { current.bytes(at: $0) }
         }
-        guard let arena, position < spans.count else { return nil }
+        guard let arena, position < order.count else { return nil }
         defer { position += 1 }
-        return arena.bytes(at: spans[position])
+        // The lines and their spans come from all over memory: start loading the span of a line
+        // twice the lookahead ahead, and the bytes of the line (whose span came by now) one
+        // lookahead ahead.
+        let ahead = position + SortedLines.lookahead
+        if ahead + SortedLines.lookahead < order.count {
+            spans.withUnsafeBufferPointer { spans in reform_prefetch(spans.baseAddress.map { $0 + order[ahead + SortedLines.lookahead] }) }
+        }
+        if ahead < order.count { reform_prefetch(arena.bytes(at: spans[order[ahead]]).baseAddress) }
+        return arena.bytes(at: spans[order[position]])
     }
 }

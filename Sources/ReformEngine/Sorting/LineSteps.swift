@@ -157,8 +157,10 @@ struct LineSteps {
         return passing
     }
 
-    /// See ``HeldLines/release(into:)``; throws a ``SpillError`` or an ``OutputError``.
-    mutating func release(into file: OutputFile) throws {
+    /// See ``HeldLines/release(into:)``; throws a ``SpillError`` or an ``OutputError``. With
+    /// `inParallel`, a sort held in memory and no step after it, a second thread copies out half
+    /// the lines (``ParallelLineWriter``).
+    mutating func release(into file: OutputFile, inParallel: Bool = false) throws {
         if !partial.isEmpty {
             // Every record ends its line; this is only a last line without its newline.
             partial.append(UInt8(ascii: "\n"))
@@ -172,14 +174,28 @@ struct LineSteps {
         held = nil
         let sorted = sort.sorted()
         var steps = Array(after.dropFirst(distinct ? 1 : 0))
+        if inParallel, steps.isEmpty,
+            let writer = sorted.parallelWriter(rangesHeaderBytes: 1 + 8 * paths.count, chunkBytes: LineSteps.releaseBlock)
+        {
+            counts.recordsOut += try writer.write(into: file)
+            return
+        }
+        // Into a local buffer handed on a MiB at a time: appending to the file's own buffer (a
+        // class's property, checked for exclusive access at every use) cost more than the copy.
+        var lines: [UInt8] = []
+        lines.reserveCapacity(LineSteps.releaseBlock + (64 << 10))
         while let held = try sorted.next() {
             let line = UnsafeRawBufferPointer(rebasing: held[readHeader(of: held)...])
             guard passes(line, &steps) else { continue }
             counts.recordsOut += 1
-            file.buffer.append(contentsOf: line)
-            file.buffer.append(UInt8(ascii: "\n"))
-            try file.flushIfFull()
+            lines.append(contentsOf: line)
+            lines.append(UInt8(ascii: "\n"))
+            if lines.count >= LineSteps.releaseBlock {
+                try file.append(lines)
+                lines.removeAll(keepingCapacity: true)
+            }
         }
+        try file.append(lines)
     }
 
     /// Runs one line through the steps before the sort; holds it, or appends it to `passing`.
@@ -406,6 +422,9 @@ struct LineSteps {
             }
         }
     }
+
+    /// How many bytes of sorted lines ``release(into:)`` hands the file at a time.
+    private static let releaseBlock = 1 << 20
 
     /// No bytes: what goes before a line already held with its header.
     private static var noHeader: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: nil, count: 0) }
