@@ -10,7 +10,7 @@ import os
 import sys
 from datetime import datetime, timezone
 
-CHAINS = ("mapped", "exploded", "sorted", "rows-csv", "fanned")
+CHAINS = ("mapped", "exploded", "sorted", "rows-csv", "fanned", "large-sort")
 # The fanned chain: one run, two outputs (files of these names in the tool's output folder), each
 # what the chain of that name writes alone.
 FANNED = ("mapped", "exploded")
@@ -30,6 +30,13 @@ _JQ_MAPPED = (
 JQ = {
     "mapped": ["-c", _JQ_UTC + _JQ_MAPPED],
     "exploded": ["-c", '.tags[] as $tag | {id, tag: $tag, price, floor: (if .floor == null then "unknown" else .floor end)}'],
+    # jq's sort_by is stable.
+    "large-sort": [
+        "-c",
+        "-n",
+        '[inputs | .tags[] as $tag | {id, tag: $tag, price, floor: (if .floor == null then "unknown" else .floor end)}]'
+        " | sort_by(.price) | .[]",
+    ],
     # Stable sort by price, then the first record of each update time, in sorted order.
     "sorted": [
         "-c",
@@ -76,10 +83,14 @@ def _mapped(lines, loads):
             yield out
 
 
+def _exploded(r):
+    floor = "unknown" if r["floor"] is None else r["floor"]
+    return ({"id": r["id"], "tag": tag, "price": r["price"], "floor": floor} for tag in r["tags"])
+
+
 def _explode(r, write, dumps):
-    floor = r["floor"]
-    for tag in r["tags"]:
-        write(dumps({"id": r["id"], "tag": tag, "price": r["price"], "floor": "unknown" if floor is None else floor}))
+    for record in _exploded(r):
+        write(dumps(record))
         write(b"\n")
 
 
@@ -130,6 +141,11 @@ def python_chain(chain, src, dst):
                     continue
                 seen.add(record["updated"])
                 write(dumps(record) + b"\n")
+        elif chain == "large-sort":
+            records = [record for line in f if line.strip() for record in _exploded(loads(line))]
+            records.sort(key=lambda r: r["price"])  # stable
+            for record in records:
+                write(dumps(record) + b"\n")
         else:
             raise SystemExit("unknown chain %r" % chain)
 
@@ -160,6 +176,15 @@ def duckdb_query(chain, src):
         return (
             "SELECT id, unnest(tags) AS tag, price, coalesce(floor, 'unknown') AS floor"
             " FROM read_ndjson('%s', format = 'newline_delimited')" % src
+        )
+    if chain == "large-sort":
+        # Stable: ties in input order, and a record's tags in their order.
+        return (
+            "SELECT id, tag, price, floor FROM ("
+            " SELECT id, unnest(tags) AS tag, generate_subscripts(tags, 1) AS nth, price,"
+            " coalesce(floor, 'unknown') AS floor, position FROM ("
+            " SELECT *, row_number() OVER () AS position FROM read_ndjson('%s', format = 'newline_delimited')))"
+            " ORDER BY price, position, nth" % src
         )
     if chain == "rows-csv":
         return "SELECT id, name, title, location.city AS city, price FROM read_ndjson('%s', format = 'newline_delimited')" % src
@@ -220,6 +245,8 @@ def polars_chain(chain, src, dst, threads):
     elif chain == "exploded":
         # An empty list explodes to a null row in polars, to no record in the others.
         exploded.sink_ndjson(dst)
+    elif chain == "large-sort":
+        exploded.sort("price", maintain_order=True).sink_ndjson(dst)
     elif chain == "rows-csv":
         records.select("id", "name", "title", location.field("city").alias("city"), "price").sink_csv(dst)
     else:
