@@ -1,8 +1,12 @@
 /// Sorts numbers as unsigned bits that order as the numbers do, a byte at a time from the lowest
 /// (a least-significant-digit radix sort), each pass keeping the order of equal bytes: ties stay in
-/// arrival order. Passes over bytes every key shares are skipped (prices, years and counts differ
-/// in their low three or four bytes only). On 400,000 integer keys this took a tenth of the time
-/// of a comparison sort of `(key, position)` pairs.
+/// arrival order. On 400,000 integer keys this took a tenth of the time of a comparison sort of
+/// `(key, position)` pairs.
+///
+/// Where the keys' spread and their count fit in 64 bits together (prices, years and counts over
+/// millions of lines do), each key becomes one word, its distance from the smallest above its
+/// index, and only the bytes of the distance are sorted on: half the memory of pairs, written
+/// fresh (a page fault every 4 KiB), and fewer passes.
 enum RadixOrder {
     /// The bits of `value` that order as integers do.
     static func bits(of value: Int) -> UInt64 {
@@ -15,35 +19,72 @@ enum RadixOrder {
         return bits & (1 << 63) != 0 ? ~bits : bits | (1 << 63)
     }
 
-    /// The positions of `column` sorted by key (largest first when `descending`), ties by position;
-    /// `column` comes in position order. It is sorted in place of its own memory, with one array
-    /// as large beside it (fresh memory costs a page fault every 4 KiB).
-    static func positions(_ column: consuming [(key: UInt64, position: Int)], descending: Bool) -> [Int] {
-        guard let first = column.first?.key else { return [] }
-        var varying: UInt64 = 0
-        for i in column.indices {
-            if descending { column[i].key = ~column[i].key }
-            varying |= column[i].key ^ (descending ? ~first : first)
+    /// The indices of `keys` sorted by key (largest first when `descending`), ties by index.
+    static func order(_ keys: consuming [UInt64], descending: Bool) -> [Int] {
+        var words = keys
+        guard !words.isEmpty else { return [] }
+        var low = UInt64.max
+        var high = UInt64.min
+        for i in words.indices {
+            if descending { words[i] = ~words[i] }
+            low = min(low, words[i])
+            high = max(high, words[i])
         }
-        var source = column
-        var target = source
-        for byte in 0..<8 where (varying >> (8 * UInt64(byte))) & 0xFF != 0 {
-            let shift = 8 * UInt64(byte)
+        let indexBits = max(1, Int.bitWidth - (words.count - 1).leadingZeroBitCount)
+        let spreadBits = UInt64.bitWidth - (high - low).leadingZeroBitCount
+        guard spreadBits + indexBits <= UInt64.bitWidth else {
+            var pairs = words.enumerated().map { (key: $0.element, index: $0.offset) }
+            sort(&pairs, bytes: (0..<8).filter { ((high ^ low) | spread(of: pairs)) >> (8 * UInt64($0)) & 0xFF != 0 })
+            return pairs.map(\.index)
+        }
+        for i in words.indices { words[i] = (words[i] - low) << UInt64(indexBits) | UInt64(i) }
+        var target = words
+        for byte in 0..<(spreadBits + 7) / 8 {
+            let shift = UInt64(indexBits + 8 * byte)
             var starts = [Int](repeating: 0, count: 256)
-            for entry in source { starts[Int((entry.key >> shift) & 0xFF)] += 1 }
+            for word in words { starts[Int((word >> shift) & 0xFF)] += 1 }
             var total = 0
             for digit in 0..<256 {
                 let count = starts[digit]
                 starts[digit] = total
                 total += count
             }
-            for entry in source {
-                let digit = Int((entry.key >> shift) & 0xFF)
-                target[starts[digit]] = entry
+            for word in words {
+                let digit = Int((word >> shift) & 0xFF)
+                target[starts[digit]] = word
                 starts[digit] += 1
             }
-            swap(&source, &target)
+            swap(&words, &target)
         }
-        return source.map(\.position)
+        let mask = UInt64(1) << UInt64(indexBits) - 1
+        return words.map { Int($0 & mask) }
+    }
+
+    /// The bits in which any two of `pairs`' keys differ (each from the first).
+    private static func spread(of pairs: [(key: UInt64, index: Int)]) -> UInt64 {
+        guard let first = pairs.first?.key else { return 0 }
+        return pairs.reduce(0) { $0 | ($1.key ^ first) }
+    }
+
+    /// Sorts `pairs` by key, one pass per byte of `bytes` (lowest first), keeping the order of ties.
+    private static func sort(_ pairs: inout [(key: UInt64, index: Int)], bytes: [Int]) {
+        var target = pairs
+        for byte in bytes {
+            let shift = 8 * UInt64(byte)
+            var starts = [Int](repeating: 0, count: 256)
+            for pair in pairs { starts[Int((pair.key >> shift) & 0xFF)] += 1 }
+            var total = 0
+            for digit in 0..<256 {
+                let count = starts[digit]
+                starts[digit] = total
+                total += count
+            }
+            for pair in pairs {
+                let digit = Int((pair.key >> shift) & 0xFF)
+                target[starts[digit]] = pair
+                starts[digit] += 1
+            }
+            swap(&pairs, &target)
+        }
     }
 }

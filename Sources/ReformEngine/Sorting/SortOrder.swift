@@ -10,10 +10,10 @@ enum SortOrder {
     static func positions(of keys: [Value], descending: Bool) -> [Int] {
         var nulls: [Int] = []
         let sorted: [Int]
-        if let ints = column(of: keys, nulls: &nulls, { if case .int(let v) = $0 { RadixOrder.bits(of: v) } else { nil } }) {
-            sorted = RadixOrder.positions(ints, descending: descending)
-        } else if let doubles = column(of: keys, nulls: &nulls, { exactDouble($0).map(RadixOrder.bits(of:)) }) {
-            sorted = RadixOrder.positions(doubles, descending: descending)
+        if let ints = numbers(of: keys, nulls: &nulls, { if case .int(let v) = $0 { RadixOrder.bits(of: v) } else { nil } }) {
+            sorted = positions(of: RadixOrder.order(ints, descending: descending), skipping: nulls)
+        } else if let doubles = numbers(of: keys, nulls: &nulls, { exactDouble($0).map(RadixOrder.bits(of:)) }) {
+            sorted = positions(of: RadixOrder.order(doubles, descending: descending), skipping: nulls)
         } else if let strings = column(of: keys, nulls: &nulls, { if case .string(let v) = $0 { v } else { nil } }) {
             sorted = positions(strings, descending: descending)
         } else {
@@ -33,6 +33,41 @@ enum SortOrder {
         case .double(let v) where !v.isNaN: v
         default: nil
         }
+    }
+
+    /// Each non-null key through `extract`, the null keys' positions in `nulls`; `nil` as soon as
+    /// one key does not extract.
+    private static func numbers(of keys: [Value], nulls: inout [Int], _ extract: (Value) -> UInt64?) -> [UInt64]? {
+        nulls.removeAll(keepingCapacity: true)
+        var numbers: [UInt64] = []
+        numbers.reserveCapacity(keys.count)
+        for (position, key) in keys.enumerated() {
+            if key.isNull {
+                nulls.append(position)
+            } else if let extracted = extract(key) {
+                numbers.append(extracted)
+            } else {
+                return nil
+            }
+        }
+        return numbers
+    }
+
+    /// The positions `indices` (into the keys other than the null ones, whose positions are
+    /// `nulls`, ascending) stand for.
+    private static func positions(of indices: [Int], skipping nulls: [Int]) -> [Int] {
+        guard !nulls.isEmpty else { return indices }
+        var positions: [Int] = []
+        positions.reserveCapacity(indices.count)
+        var next = 0
+        for position in 0..<(indices.count + nulls.count) {
+            if next < nulls.count, nulls[next] == position {
+                next += 1
+            } else {
+                positions.append(position)
+            }
+        }
+        return indices.map { positions[$0] }
     }
 
     /// Each non-null key through `extract`, with positions, the null keys' positions in `nulls`;
