@@ -41,19 +41,7 @@ enum RadixOrder {
         var target = words
         for byte in 0..<(spreadBits + 7) / 8 {
             let shift = UInt64(indexBits + 8 * byte)
-            var starts = [Int](repeating: 0, count: 256)
-            for word in words { starts[Int((word >> shift) & 0xFF)] += 1 }
-            var total = 0
-            for digit in 0..<256 {
-                let count = starts[digit]
-                starts[digit] = total
-                total += count
-            }
-            for word in words {
-                let digit = Int((word >> shift) & 0xFF)
-                target[starts[digit]] = word
-                starts[digit] += 1
-            }
+            pass(words, into: &target) { Int(($0 >> shift) & 0xFF) }
             swap(&words, &target)
         }
         let mask = UInt64(1) << UInt64(indexBits) - 1
@@ -71,20 +59,26 @@ enum RadixOrder {
         var target = pairs
         for byte in bytes {
             let shift = 8 * UInt64(byte)
-            var starts = [Int](repeating: 0, count: 256)
-            for pair in pairs { starts[Int((pair.key >> shift) & 0xFF)] += 1 }
-            var total = 0
-            for digit in 0..<256 {
-                let count = starts[digit]
-                starts[digit] = total
-                total += count
-            }
-            for pair in pairs {
-                let digit = Int((pair.key >> shift) & 0xFF)
-                target[starts[digit]] = pair
-                starts[digit] += 1
-            }
+            pass(pairs, into: &target) { Int(($0.key >> shift) & 0xFF) }
             swap(&pairs, &target)
+        }
+    }
+
+    /// One pass: `source` into `target` (as long) ordered by each element's `digit` (0 to 255),
+    /// elements of the same digit in the order they come.
+    private static func pass<Element>(_ source: [Element], into target: inout [Element], digit: (Element) -> Int) {
+        var starts = [Int](repeating: 0, count: 256)
+        for element in source { starts[digit(element)] += 1 }
+        var total = 0
+        for value in 0..<256 {
+            let count = starts[value]
+            starts[value] = total
+            total += count
+        }
+        for element in source {
+            let value = digit(element)
+            target[starts[value]] = element
+            starts[value] += 1
         }
     }
 }
