@@ -175,7 +175,7 @@ struct LineSteps {
         let sorted = sort.sorted()
         var steps = Array(after.dropFirst(distinct ? 1 : 0))
         if inParallel, steps.isEmpty,
-            let writer = sorted.parallelWriter(rangesHeaderBytes: 1 + 8 * paths.count, chunkBytes: LineSteps.releaseBlock)
+            let writer = sorted.parallelWriter(rangesHeaderBytes: 1 + 8 * paths.count, chunkBytes: 256 << 10)
         {
             counts.recordsOut += try writer.write(into: file)
             return

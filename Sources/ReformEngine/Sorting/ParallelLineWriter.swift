@@ -32,7 +32,7 @@ final class ParallelLineWriter: @unchecked Sendable {
     /// How many chunks may be copied out ahead of the one being written.
     private static let ahead = 4
     /// How many lines ahead the bytes of a line are asked for (``reform_prefetch``).
-    private static let lookahead = 8
+    private static let lookahead = 16
 
     /// A writer of the lines at `spans` in `arena` in `order`, headers of `rangesHeaderBytes`
     /// (or one) bytes skipped; lines are cut into chunks of `chunkLines`.
