@@ -7,10 +7,12 @@ import ReformSDK
 struct HeldBatch {
     /// The held lines' bytes, one after another; `nil` in an empty batch.
     let block: LineBlock?
-    /// Where each line ends in ``block``.
-    var ends: [Int] = []
+    /// Where each line lies in ``block``.
+    var spans: [LineSpan] = []
     /// Each line's sort key.
     var keys: [Value] = []
+    /// What the lines and keys count for against the sort's budget, as ``LineSort`` counts each.
+    var heldBytes = 0
 
     /// An empty batch; `capacity` bytes of lines fit in its block.
     init(capacity: Int) {

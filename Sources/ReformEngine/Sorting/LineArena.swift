@@ -1,11 +1,11 @@
-/// Where one line lies in a ``LineArena``.
-struct LineSpan {
-    /// The arena's block it is in.
-    let block: UInt32
-    /// Its length in bytes.
-    let count: UInt32
-    /// Where it starts in the block.
-    let start: Int
+/// Where one line lies: its first byte in a ``LineBlock`` and its length. Read through the
+/// ``LineArena`` that holds the block (``LineArena/bytes(at:)``), while it holds it.
+///
+/// `@unchecked Sendable`: a `--jobs` worker hands its batch's spans over with the block they
+/// point into, and no longer touches either.
+struct LineSpan: @unchecked Sendable {
+    let start: UnsafeRawPointer
+    let count: Int
 }
 
 /// One block of memory that lines are copied into, end to end, for a ``LineArena``.
@@ -30,19 +30,14 @@ final class LineBlock: @unchecked Sendable {
     var capacity: Int { memory.count }
 
     /// Copies `head` and then `body` after the bytes used, as one line, and returns where it
-    /// starts; `nil` (and nothing copied) when they do not fit.
-    func append(_ head: UnsafeRawBufferPointer, _ body: UnsafeRawBufferPointer) -> Int? {
+    /// lies; `nil` (and nothing copied) when they do not fit.
+    func append(_ head: UnsafeRawBufferPointer, _ body: UnsafeRawBufferPointer) -> LineSpan? {
         let start = used
         guard memory.count - start >= head.count + body.count, let base = memory.baseAddress else { return nil }
         if let from = head.baseAddress { (base + start).copyMemory(from: from, byteCount: head.count) }
         if let from = body.baseAddress { (base + start + head.count).copyMemory(from: from, byteCount: body.count) }
         used += head.count + body.count
-        return start
-    }
-
-    /// The `count` bytes from `start`, valid while the block is.
-    func bytes(from start: Int, count: Int) -> UnsafeRawBufferPointer {
-        UnsafeRawBufferPointer(rebasing: memory[start..<start + count])
+        return LineSpan(start: UnsafeRawPointer(base + start), count: head.count + body.count)
     }
 
     /// Forgets the bytes used.
@@ -66,29 +61,25 @@ final class LineArena {
         self.blockSize = max(4 << 10, blockSize)
     }
 
-    /// Copies `head` and then `body` into the arena as one line; `nil` when the two are together
-    /// longer than a span can say (4 GiB).
+    /// Copies `head` and then `body` into the arena as one line; `nil` only were a new block
+    /// made for the line too small for it.
     func append(_ head: UnsafeRawBufferPointer, _ body: UnsafeRawBufferPointer) -> LineSpan? {
-        let count = head.count + body.count
-        guard count <= Int(UInt32.max) else { return nil }
-        if let last = blocks.last, let start = last.append(head, body) {
-            return LineSpan(block: UInt32(blocks.count - 1), count: UInt32(count), start: start)
-        }
-        let block = LineBlock(capacity: max(blockSize, count))
+        if let last = blocks.last, let span = last.append(head, body) { return span }
+        let block = LineBlock(capacity: max(blockSize, head.count + body.count))
         blocks.append(block)
-        return block.append(head, body).map { LineSpan(block: UInt32(blocks.count - 1), count: UInt32(count), start: $0) }
+        return block.append(head, body)
     }
 
-    /// Takes `block` (its bytes as they are) as the arena's next block; returns its number, for
-    /// the spans of its lines.
-    func adopt(_ block: LineBlock) -> UInt32 {
+    /// Takes `block` (its bytes as they are) as the arena's next block, for the spans of the
+    /// lines in it.
+    func adopt(_ block: LineBlock) {
         blocks.append(block)
-        return UInt32(blocks.count - 1)
     }
 
-    /// The bytes of the line at `span`, valid until the arena is emptied or let go.
+    /// The bytes of the line at `span` (one of this arena's), valid until the arena is emptied or
+    /// let go.
     func bytes(at span: LineSpan) -> UnsafeRawBufferPointer {
-        blocks[Int(span.block)].bytes(from: span.start, count: Int(span.count))
+        UnsafeRawBufferPointer(start: span.start, count: span.count)
     }
 
     /// Forgets every line; keeps the first block, if it is of the usual size, for the next ones.

@@ -33,11 +33,11 @@ struct LineSort {
         let arena = self.arena ?? LineArena(blockSize: min(1 << 20, budget / 8))
         self.arena = arena
         guard let span = arena.append(head, body) else {
-            throw SpillError(message: "a line of \(head.count + body.count) bytes is too long to sort")
+            throw SpillError(message: "internal error: no room for a line of \(head.count + body.count) bytes to sort")
         }
         keys.append(key)
         spans.append(span)
-        heldBytes += HeldLine.overhead + Int(span.count) + key.estimatedBytes
+        heldBytes += HeldLine.overhead + span.count + key.estimatedBytes
         if heldBytes > budget { try spill() }
     }
 
@@ -47,15 +47,10 @@ struct LineSort {
         guard let block = batch.block, !batch.isEmpty else { return }
         let arena = self.arena ?? LineArena(blockSize: min(1 << 20, budget / 8))
         self.arena = arena
-        let number = arena.adopt(block)
+        arena.adopt(block)
         keys.append(contentsOf: batch.keys)
-        var start = 0
-        for (end, key) in zip(batch.ends, batch.keys) {
-            guard end - start <= Int(UInt32.max) else { throw SpillError(message: "a line of \(end - start) bytes is too long to sort") }
-            spans.append(LineSpan(block: number, count: UInt32(end - start), start: start))
-            heldBytes += HeldLine.overhead + end - start + key.estimatedBytes
-            start = end
-        }
+        spans.append(contentsOf: batch.spans)
+        heldBytes += batch.heldBytes
         if heldBytes > budget { try spill() }
     }
 

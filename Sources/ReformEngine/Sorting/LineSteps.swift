@@ -109,10 +109,11 @@ struct LineSteps {
         source = .unread
         let key = sort.map { value(at: $0.path, in: line) } ?? .null
         writeHeader()
-        let start = header.withUnsafeBytes { header in batch.block?.append(header, line) }
-        guard let start else { return false }
+        let span = header.withUnsafeBytes { header in batch.block?.append(header, line) }
+        guard let span else { return false }
         batch.keys.append(key)
-        batch.ends.append(start + header.count + line.count)
+        batch.spans.append(span)
+        batch.heldBytes += HeldLine.overhead + span.count + key.estimatedBytes
         return true
     }
 
