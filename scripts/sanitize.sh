@@ -22,6 +22,10 @@ for sanitizer in "${sanitizers[@]}"; do
     # alone, but in the full run they take 35 s instead of 2 and the peak of the tests running
     # beside them counts (it grew 100 MB once), so they run after it, in a process of their own.
     skip=(--skip InBoundedMemory)
+    # The same holds for the large sort's budget test, which measures a spawned `reform`: built
+    # with ASan, that child also reports the pipeline schema's statics as leaks at exit (it runs
+    # with an empty environment, so ASAN_OPTIONS=detect_leaks=0 does not reach it) and fails.
+    [ "$sanitizer" = address ] && skip+=(--skip aLargeSortStaysWithinItsBudget)
     log="$scratch.log"
     echo "== swift test --sanitize=$sanitizer $* (log: $log)"
     TSAN_OPTIONS="halt_on_error=0 second_deadlock_stack=1 suppressions=$PWD/scripts/tsan-suppressions.txt" ASAN_OPTIONS="detect_leaks=0" \
