@@ -131,7 +131,7 @@ final class SortedLines {
     /// chunks when there are 512 lines or more (so that both threads have work).
     func parallelWriter(rangesHeaderBytes: Int, chunkBytes: Int) -> ParallelLineWriter? {
         guard let arena, merged == nil, position == 0, !order.isEmpty else { return nil }
-        let bytes = spans.reduce(0) { $0 + Int($1.count) }
+        let bytes = spans.reduce(0) { $0 + $1.count }
         let lines = min(chunkBytes / max(1, bytes / order.count), (order.count + 7) / 8)
         return ParallelLineWriter(
             arena: arena, spans: spans, order: order, rangesHeaderBytes: rangesHeaderBytes, chunkLines: max(64, lines))
@@ -143,7 +143,9 @@ final class SortedLines {
             guard let line = try merged.next() else { return nil }
             current.removeAll()
             let span = line.bytes.withUnsafeBytes { bytes in current.append(UnsafeRawBufferPointer(start: nil, count: 0), bytes) }
-            return span.map { current.bytes(at: $0) }
+            // Never short (a block is made for the line); were it, the run fails rather than end early.
+            guard let span else { throw SpillError(message: "internal error: no room for a sorted line of \(line.bytes.count) bytes") }
+            return current.bytes(at: span)
         }
         guard let arena, position < order.count else { return nil }
         defer { position += 1 }
