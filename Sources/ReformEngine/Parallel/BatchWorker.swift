@@ -123,17 +123,22 @@ final class BatchWorker: @unchecked Sendable {
     /// Bytes that do not end a line are left as they are (every record written ends one).
     private func readSortKeys(of output: Int, into result: inout BatchResult) {
         guard var reader = sortKeyReaders[output], result.bytes[output].last == UInt8(ascii: "\n") else { return }
-        let lines = result.bytes[output].withUnsafeBytes { bytes in
-            var lines = 0
-            var start = 0
-            while let end = NDJSONLine.end(in: bytes, from: start) {
-                lines += 1
-                start = end + 1
+        // Each line without its newline, after its header: a header longer than the newline
+        // (one that keeps the keys' ranges) needs the lines counted.
+        let extraHeaderBytes = reader.maximumHeaderBytes - 1
+        let lines =
+            extraHeaderBytes == 0
+            ? 0
+            : result.bytes[output].withUnsafeBytes { bytes in
+                var lines = 0
+                var start = 0
+                while let end = NDJSONLine.end(in: bytes, from: start) {
+                    lines += 1
+                    start = end + 1
+                }
+                return lines
             }
-            return lines
-        }
-        // Each line without its newline, after its header.
-        var batch = HeldBatch(capacity: result.bytes[output].count + lines * (reader.maximumHeaderBytes - 1))
+        var batch = HeldBatch(capacity: result.bytes[output].count + lines * extraHeaderBytes)
         let complete = result.bytes[output].withUnsafeBytes { bytes in
             var start = 0
             while let end = NDJSONLine.end(in: bytes, from: start) {

@@ -80,14 +80,20 @@ final class HeldLines {
     func take(_ bytes: [UInt8]) throws(SpillError) -> [UInt8] {
         // The steps are out only while they release their lines, after the file stopped handing
         // lines here; were bytes to come then, they pass as they are rather than be lost.
-        guard var work = steps.take() else { return bytes }
+        try withSteps { (work) throws(SpillError) in try work.take(bytes) } ?? bytes
+    }
+
+    /// Runs `body` on the steps taken out of the object (``steps``), timed when ``timing``, and
+    /// puts them back with their counts; `nil` (and `body` not run) when they are out already.
+    private func withSteps<Result, Failure: Error>(_ body: (inout LineSteps) throws(Failure) -> Result) throws(Failure) -> Result? {
+        guard var work = steps.take() else { return nil }
         let started = timing ? MonotonicClock.now() : 0
         defer {
             if timing { work.counts.seconds += MonotonicClock.now() - started }
             counts = work.counts
             steps = work
         }
-        return try work.take(bytes)
+        return try body(&work)
     }
 
     /// Holds lines whose keys a worker read with ``keyReader``, after every line taken before
@@ -95,28 +101,17 @@ final class HeldLines {
     func take(batch: HeldBatch) throws(SpillError) {
         // Workers make entries only for steps that take them, and only until the release.
         let unexpected = SpillError(message: "internal error: lines with their sort keys came after the sort's end")
-        guard var work = steps.take() else { throw unexpected }
-        let started = timing ? MonotonicClock.now() : 0
-        defer {
-            if timing { work.counts.seconds += MonotonicClock.now() - started }
-            counts = work.counts
-            steps = work
+        let taken: Void? = try withSteps { (work) throws(SpillError) in
+            guard work.sortsEntries, !work.hasPartialLine else { throw unexpected }
+            try work.take(batch: batch)
         }
-        guard work.sortsEntries, !work.hasPartialLine else { throw unexpected }
-        try work.take(batch: batch)
+        if taken == nil { throw unexpected }
     }
 
     /// Writes the held lines in order, through the steps after the sort, to `file` (which must no
     /// longer hand its lines here); call once, after the last bytes were taken.
     func release(into file: OutputFile) throws(OutputError) {
-        guard var work = steps.take() else { return }
-        let started = timing ? MonotonicClock.now() : 0
-        defer {
-            if timing { work.counts.seconds += MonotonicClock.now() - started }
-            counts = work.counts
-            steps = work
-        }
-        do { try work.release(into: file, inParallel: writesInParallel) } catch let error as SpillError {
+        do { _ = try withSteps { work in try work.release(into: file, inParallel: writesInParallel) } } catch let error as SpillError {
             throw OutputError(path: file.displayPath, message: error.message)
         } catch let error as OutputError {
             throw error

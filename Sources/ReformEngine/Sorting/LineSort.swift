@@ -30,9 +30,7 @@ struct LineSort {
     /// Adds the line `head` then `body` make, which sorts by `key`; spills a run when the budget
     /// is full.
     mutating func append(_ head: UnsafeRawBufferPointer, _ body: UnsafeRawBufferPointer, key: Value) throws(SpillError) {
-        let arena = self.arena ?? LineArena(blockSize: min(1 << 20, budget / 8))
-        self.arena = arena
-        guard let span = arena.append(head, body) else {
+        guard let span = heldArena().append(head, body) else {
             throw SpillError(message: "internal error: no room for a line of \(head.count + body.count) bytes to sort")
         }
         keys.append(key)
@@ -45,13 +43,19 @@ struct LineSort {
     /// the budget is full.
     mutating func append(_ batch: HeldBatch) throws(SpillError) {
         guard let block = batch.block, !batch.isEmpty else { return }
-        let arena = self.arena ?? LineArena(blockSize: min(1 << 20, budget / 8))
-        self.arena = arena
-        arena.adopt(block)
+        heldArena().adopt(block)
         keys.append(contentsOf: batch.keys)
         spans.append(contentsOf: batch.spans)
         heldBytes += batch.heldBytes
         if heldBytes > budget { try spill() }
+    }
+
+    /// The arena the lines are held in, made at the first line.
+    private mutating func heldArena() -> LineArena {
+        if let arena { return arena }
+        let arena = LineArena(blockSize: min(1 << 20, budget / 8))
+        self.arena = arena
+        return arena
     }
 
     /// The lines in order, read once; the sort is empty afterwards.

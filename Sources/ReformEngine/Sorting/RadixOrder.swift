@@ -22,19 +22,22 @@ enum RadixOrder {
     /// The indices of `keys` sorted by key (largest first when `descending`), ties by index.
     static func order(_ keys: consuming [UInt64], descending: Bool) -> [Int] {
         var words = keys
-        guard !words.isEmpty else { return [] }
+        guard let first = words.first.map({ descending ? ~$0 : $0 }) else { return [] }
         var low = UInt64.max
         var high = UInt64.min
+        // The bits in which any two keys differ (each from the first): the bytes a pass is for.
+        var varying: UInt64 = 0
         for i in words.indices {
             if descending { words[i] = ~words[i] }
             low = min(low, words[i])
             high = max(high, words[i])
+            varying |= words[i] ^ first
         }
         let indexBits = max(1, Int.bitWidth - (words.count - 1).leadingZeroBitCount)
         let spreadBits = UInt64.bitWidth - (high - low).leadingZeroBitCount
         guard spreadBits + indexBits <= UInt64.bitWidth else {
             var pairs = words.enumerated().map { (key: $0.element, index: $0.offset) }
-            sort(&pairs, bytes: (0..<8).filter { ((high ^ low) | spread(of: pairs)) >> (8 * UInt64($0)) & 0xFF != 0 })
+            sort(&pairs, bytes: (0..<8).filter { varying >> (8 * UInt64($0)) & 0xFF != 0 })
             return pairs.map(\.index)
         }
         for i in words.indices { words[i] = (words[i] - low) << UInt64(indexBits) | UInt64(i) }
@@ -46,12 +49,6 @@ enum RadixOrder {
         }
         let mask = UInt64(1) << UInt64(indexBits) - 1
         return words.map { Int($0 & mask) }
-    }
-
-    /// The bits in which any two of `pairs`' keys differ (each from the first).
-    private static func spread(of pairs: [(key: UInt64, index: Int)]) -> UInt64 {
-        guard let first = pairs.first?.key else { return 0 }
-        return pairs.reduce(0) { $0 | ($1.key ^ first) }
     }
 
     /// Sorts `pairs` by key, one pass per byte of `bytes` (lowest first), keeping the order of ties.
