@@ -214,7 +214,8 @@ struct BatchRunTests {
         }
     }
 
-    private func gzip(_ path: String) throws {
+    /// Compresses the file at `path` to `path.gz` with the system's gzip.
+    func gzip(_ path: String) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/gzip")
         process.arguments = ["-f", path]

@@ -45,6 +45,9 @@ final class BatchWorker: @unchecked Sendable {
     private let projection: JSONProjection?
     private var parser: JSONParser
     private var produced: [Record] = []
+    /// The bytes of the batches this worker reads itself (``LineBatcher/Chunk/range(_:start:end:)``),
+    /// reused from batch to batch.
+    private var inputBuffer: [UInt8] = []
     private var rejected: [ChainRunner.Rejection] = []
 
     init(
@@ -76,6 +79,26 @@ final class BatchWorker: @unchecked Sendable {
         }
     }
 
+    /// Lands each line in `bytes[range]` (whole lines, the last perhaps without its newline).
+    private func land(lines bytes: [UInt8], _ range: Range<Int>, into result: inout BatchResult) {
+        bytes.withUnsafeBufferPointer { whole in
+            guard let base = whole.baseAddress.map({ $0 + range.lowerBound }) else { return }
+            let count = range.count
+            var position = 0
+            while position < count {
+                let newline = memchr(base + position, 0x0A, count - position)
+                let end = newline.map { UnsafePointer<UInt8>(OpaquePointer($0)) - base } ?? count
+                result.lines += 1
+                if let contentEnd = NDJSONLine.contentEnd(base, from: position, to: end) {
+                    result.records += 1
+                    let line = UnsafeRawBufferPointer(start: base + position, count: contentEnd - position)
+                    land(line, sequence: result.records, lineNumber: result.lines, into: &result)
+                }
+                position = end + 1
+            }
+        }
+    }
+
     /// The result of one batch; `buffers` are emptied arrays to write output bytes into (reused
     /// from earlier batches), one per output, taken (left empty) when there is one per output.
     ///
@@ -93,21 +116,20 @@ final class BatchWorker: @unchecked Sendable {
             result.records = 1
             result.events.append(tooLong(sequence: 1, lineNumber: 1))
         case .lines(let bytes, let count):
-            bytes.withUnsafeBufferPointer { whole in
-                guard let base = whole.baseAddress else { return }
-                let buffer = UnsafeBufferPointer(start: base, count: count)
-                var position = 0
-                while position < buffer.count {
-                    let newline = memchr(base + position, 0x0A, buffer.count - position)
-                    let end = newline.map { UnsafePointer<UInt8>(OpaquePointer($0)) - base } ?? buffer.count
-                    result.lines += 1
-                    if let contentEnd = NDJSONLine.contentEnd(base, from: position, to: end) {
-                        result.records += 1
-                        let line = UnsafeRawBufferPointer(start: base + position, count: contentEnd - position)
-                        land(line, sequence: result.records, lineNumber: result.lines, into: &result)
-                    }
-                    position = end + 1
-                }
+            land(lines: bytes, 0..<count, into: &result)
+        case .range(let input, let start, let end):
+            let lines: RangedInput.Lines
+            do {
+                lines = try input.read(from: start, to: end, maximumLine: parser.limits.maximumDocumentSize + 1, into: &inputBuffer)
+            } catch {
+                result.failure = error
+                return result
+            }
+            land(lines: inputBuffer, lines.bytes, into: &result)
+            if lines.endsWithTooLongLine {
+                result.lines += 1
+                result.records += 1
+                result.events.append(tooLong(sequence: result.records, lineNumber: result.lines))
             }
         }
         if let writtenBefore, let written = fanOut?.written { result.fannedOut = zip(written, writtenBefore).map { $0 - $1 } }

@@ -7,13 +7,16 @@ import ReformSDK
 /// ``recycle(_:)`` are read into again, so a long input allocates only the few batches in flight.
 /// A batch holds at least one line; the input's last line needs no newline. A line longer than the
 /// NDJSON limit comes as ``Chunk/tooLong`` and is skipped without being held, as ``NDJSONReader`` does.
-struct LineBatcher: ~Copyable {
+struct LineBatcher: LineBatches, ~Copyable {
     /// What the next read gives.
     enum Chunk {
         /// Whole lines in `bytes[0..<count]` (each ending in `\n`, except perhaps the input's last).
         case lines([UInt8], count: Int)
         /// One line longer than the limit, skipped.
         case tooLong
+        /// The lines that start in `start..<end` of a regular file, for the worker to read
+        /// (``RangeBatcher``).
+        case range(RangedInput, start: Int, end: Int)
     }
 
     private var file: InputFile

@@ -4,8 +4,10 @@ import ReformSDK
 
 /// Lands a manager's NDJSON inputs on ``RunOptions/jobs`` workers, keeping the output in input order.
 ///
-/// This thread cuts each input into batches of whole lines (``LineBatcher``) and queues them for
-/// the workers (``WorkQueue``), each with its own parser, fast-path encoder and chain runners. A
+/// This thread cuts each input into batches and queues them for the workers (``WorkQueue``), each
+/// with its own parser, fast-path encoder and chain runners: a plain file into byte ranges that
+/// the workers read themselves (``RangeBatcher``), anything else (standard input, a pipe, `.gz`)
+/// into batches of whole lines that this thread reads (``LineBatcher``). A
 /// worker turns a batch into what this thread then applies in batch order: for NDJSON outputs the
 /// output bytes themselves (written as ``NDJSONWriter`` and the fast path write them), for the
 /// others the reformed records, plus the dead-letter entries in the order one worker would have
@@ -110,12 +112,29 @@ struct ParallelLanding {
         _ path: String, through queue: WorkQueue, into state: inout RunState, progress: inout Progress,
         spareBuffers: inout [[[UInt8]]]
     ) throws(RunError) {
+        let ranged: RangedInput?
+        do { ranged = try RangedInput.open(path: path) } catch { throw sourceFailure(error.description) }
+        if let ranged {
+            var batcher: RangeBatcher
+            do { batcher = try RangeBatcher(input: ranged, batchSize: options.batchSize) } catch {
+                throw sourceFailure(error.description)
+            }
+            return try land(path, from: &batcher, through: queue, into: &state, progress: &progress, spareBuffers: &spareBuffers)
+        }
         var batcher: LineBatcher
         do {
             batcher = try LineBatcher(path: path, batchSize: options.batchSize, maximumLine: options.recordLimits.maximumDocumentSize + 1)
         } catch {
             throw sourceFailure(error.description)
         }
+        try land(path, from: &batcher, through: queue, into: &state, progress: &progress, spareBuffers: &spareBuffers)
+    }
+
+    /// Lands the batches of `path` that `batcher` cuts.
+    private func land(
+        _ path: String, from batcher: inout some LineBatches & ~Copyable, through queue: WorkQueue, into state: inout RunState,
+        progress: inout Progress, spareBuffers: inout [[[UInt8]]]
+    ) throws(RunError) {
         let inputName = path == "-" ? "<stdin>" : path
         var pending: [Batch] = []
         // Batches in flight are waited for even when the landing fails: their workers hold them.
@@ -137,6 +156,7 @@ struct ParallelLanding {
             guard !pending.isEmpty else { break }
             let batch = pending.removeFirst()
             batch.done.wait()
+            if let failure = batch.result.failure { throw sourceFailure(failure.description) }
             // A write error is the output's, not the manager's: it names the output alone.
             do { try apply(batch, to: &state, progress: &progress) } catch { throw RunError(error) }
             let (input, buffers) = batch.takeBuffers()
@@ -295,4 +315,7 @@ struct BatchResult {
     /// Records (non-blank lines) and lines in the batch.
     var records = 0
     var lines = 0
+    /// Why the worker could not read the batch's lines (``LineBatcher/Chunk/range(_:start:end:)``);
+    /// nothing else of the result is set then.
+    var failure: InputError?
 }

@@ -1,0 +1,47 @@
+/// Where a parallel landing's batches come from: an input cut into batches of whole lines.
+protocol LineBatches: ~Copyable {
+    /// The next batch, or `nil` at the end of the input.
+    mutating func next() throws(InputError) -> LineBatcher.Chunk?
+    /// Takes back a batch's array once its lines are no longer needed.
+    mutating func recycle(_ bytes: consuming [UInt8])
+    /// Bytes of the input read (or handed out to read) so far.
+    var bytesRead: Int { get }
+}
+
+/// Cuts a regular file into byte ranges of about `batchSize` bytes for the workers to read
+/// themselves (``RangedInput``): this thread reads nothing.
+///
+/// A file that grows while it is cut is read to its size when the last range was handed out, as
+/// a reader reads to the end it finds.
+struct RangeBatcher: LineBatches {
+    private let input: RangedInput
+    private let batchSize: Int
+    private var offset = 0
+    private var size: Int
+
+    /// Ranges of `input`, `batchSize` bytes each.
+    init(input: RangedInput, batchSize: Int) throws(InputError) {
+        self.input = input
+        self.batchSize = max(batchSize, 1)
+        size = try input.size()
+    }
+
+    var bytesRead: Int { min(offset, size) }
+
+    mutating func next() throws(InputError) -> LineBatcher.Chunk? {
+        // Checked once a batch, as the reading paths check once a chunk: Ctrl-C stops the run in
+        // time to keep the dead-letter file.
+        if let signal = RunInterruption.signal {
+            throw InputError(path: input.path, message: "interrupted by signal \(signal)")
+        }
+        if offset >= size {
+            size = try input.size()
+            guard offset < size else { return nil }
+        }
+        let start = offset
+        offset = min(start + batchSize, size)
+        return .range(input, start: start, end: offset)
+    }
+
+    mutating func recycle(_ bytes: consuming [UInt8]) {}
+}

@@ -1,0 +1,134 @@
+import Foundation
+import ReformEngine
+import ReformSDK
+import Testing
+
+/// `--jobs` workers read a plain file's batches themselves, as byte ranges: wherever a range is
+/// cut, every line is landed once, in order, and a line over the limit is rejected as the single
+/// worker rejects it.
+@Suite("Ranged batches")
+struct RangedBatchTests {
+    static let yaml = """
+        reform: 1
+        managers: { a: {} }
+        reformers:
+          list: { keys: { id: kID, p: kP }, from: { a: { id: id, p: "p?" } } }
+        runs:
+          default: { reform: [list], output: { format: ndjson } }
+        """
+
+    /// Lines around the limit of 48 bytes (at it, one over, far over), blank, CRLF and invalid
+    /// ones, ending with `last` (no newline after it).
+    static func input(last: String) -> String {
+        var text = ""
+        for i in 1...60 {
+            let line: String
+            switch i % 9 {
+            case 2: line = ""
+            case 4: line = "not json \(i)"
+            case 6: line = #"{"id":\#(i),"p":"\#(String(repeating: "x", count: 120 + i))"}"#  // far over
+            default:
+                let head = #"{"id":\#(i),"p":""#
+                // 48 bytes of content exactly, 49, and shorter.
+                let width = i % 9 == 7 ? 49 : i % 9 == 8 ? 48 : 20 + i % 13
+                line = head + String(repeating: "y", count: max(0, width - head.utf8.count - 2)) + #""}"#
+            }
+            text += line + (i % 10 == 3 ? "\r\n" : "\n")
+        }
+        return text + last
+    }
+
+    func run(_ input: String, name: String = "a.ndjson", jobs: Int, batchSize: Int) throws -> (RunSummary, [String: String]) {
+        let folder = try TemporaryFolder()
+        if name.hasSuffix(".gz") {
+            try BatchRunTests().gzip(try folder.write(String(name.dropLast(3)), input))
+        } else {
+            _ = try folder.write(name, input)
+        }
+        return try BatchRunTests().run(Self.yaml, folder: folder, inputs: [("a", name)]) { options in
+            options.recordLimits = JSONLimits(maximumDepth: 512, maximumDocumentSize: 48)
+            options.jobs = jobs
+            options.batchSize = batchSize
+        }
+    }
+
+    @Test(arguments: [#"{"id":1000,"p":"last"}"#, #"{"id":1001,"p":"\#(String(repeating: "z", count: 300))"}"#, ""])
+    func rangesCutAnywhereLandEveryLineOnceAsOneWorkerDoes(last: String) throws {
+        let input = Self.input(last: last)
+        let (single, singleFiles) = try run(input, jobs: 1, batchSize: 1 << 19)
+        #expect(single.rejected > 6)
+        for batchSize in [1, 2, 3, 5, 13, 49, 50, 64, 333, 1 << 19] {
+            let (ranged, rangedFiles) = try run(input, jobs: 2, batchSize: batchSize)
+            #expect(rangedFiles == singleFiles, "batches of \(batchSize) bytes")
+            #expect(ranged.recordsIn == single.recordsIn)
+            #expect(ranged.rejected == single.rejected)
+            #expect(ranged.written.map(\.count) == single.written.map(\.count))
+        }
+    }
+
+    @Test func aCompressedInputReadInTurnLandsAsTheRangesDo() throws {
+        let input = Self.input(last: "")
+        let (_, rangedFiles) = try run(input, jobs: 2, batchSize: 13)
+        let (_, streamedFiles) = try run(input, name: "a.ndjson.gz", jobs: 2, batchSize: 13)
+        #expect(rangedFiles["out.txt"] == streamedFiles["out.txt"])
+        #expect(rangedFiles["dead.ndjson"]?.replacingOccurrences(of: "a.ndjson:", with: "a.ndjson.gz:") == streamedFiles["dead.ndjson"])
+    }
+
+    @Test func aPipeIsReadInTurnAsItIsWritten() throws {
+        let input = Self.input(last: "")
+        let (_, regularFiles) = try run(input, jobs: 1, batchSize: 1 << 19)
+        let folder = try TemporaryFolder()
+        let fifo = folder.path + "/a.ndjson"
+        try #require(mkfifo(fifo, 0o600) == 0)
+        let writer = PipeWriter(path: fifo, text: input)
+        writer.start()
+        let (_, piped) = try BatchRunTests().run(Self.yaml, folder: folder, inputs: [("a", "a.ndjson")]) { options in
+            options.recordLimits = JSONLimits(maximumDepth: 512, maximumDocumentSize: 48)
+            options.jobs = 2
+            options.batchSize = 64
+        }
+        #expect(writer.finish() == input.utf8.count)
+        #expect(piped == regularFiles)
+    }
+}
+
+/// Writes a text into a FIFO from a thread of its own (SIGPIPE blocked there: a reader that goes
+/// away makes the write fail, not the test process die) and reports how many bytes it wrote.
+private final class PipeWriter: @unchecked Sendable {
+    private let path: String
+    private let text: String
+    private let done = DispatchSemaphore(value: 0)
+    private var written = 0
+
+    init(path: String, text: String) {
+        self.path = path
+        self.text = text
+    }
+
+    func start() {
+        Thread.detachNewThread { [self] in
+            var set = sigset_t()
+            sigemptyset(&set)
+            sigaddset(&set, SIGPIPE)
+            pthread_sigmask(SIG_BLOCK, &set, nil)
+            let descriptor = open(path, O_WRONLY)
+            if descriptor >= 0 {
+                var bytes = Array(text.utf8)
+                while written < bytes.count {
+                    let n = bytes.withUnsafeMutableBytes { Glibc.write(descriptor, $0.baseAddress.map { $0 + written }, $0.count - written) }
+                    if n <= 0 { break }
+                    written += n
+                }
+                bytes.removeAll()
+                close(descriptor)
+            }
+            done.signal()
+        }
+    }
+
+    /// Waits for the writer; the bytes it wrote.
+    func finish() -> Int {
+        done.wait()
+        return written
+    }
+}
