@@ -164,6 +164,31 @@ struct HeldLinesTests {
         }
     }
 
+    /// Keys of one kind (integers, numbers of both kinds, text), with nulls and missing keys,
+    /// from many workers' batches: the sort reads them from the batches' own arrays, and writes
+    /// what the general path writes, ascending and descending.
+    @Test(arguments: ["int", "number", "text"])
+    func keysOfOneKindFromManyBatchesSortAsTheGeneralPath(_ kind: String) throws {
+        let lines = (0..<400).map { i -> String in
+            let key: String
+            switch (kind, i % 7) {
+            case (_, 3): key = #""k":null,"#
+            case (_, 5): key = ""
+            case ("int", _): key = #""k":\#((i * 7_919) % 101 - 50),"#
+            case ("number", _): key = i % 2 == 0 ? #""k":\#((i * 31) % 17),"# : #""k":\#(Double((i * 13) % 23) / 4),"#
+            default: key = #""k":"t\#((i * 17) % 29)","#
+            }
+            return #"{"id":\#(i),\#(key)"pad":"\#(String(repeating: "x", count: i % 40))"}"#
+        }
+        for runName in ["by-k", "by-k-desc"] {
+            let general = try PathRun.run(Self.pipeline, lines: lines, runName: runName, direct: false)
+            let parallel = try PathRun.run(Self.pipeline, lines: lines, runName: runName, direct: true, jobs: 2, batchSize: 512)
+            #expect(parallel.out == general.out, "\(kind), \(runName)")
+            #expect(parallel.summary == general.summary)
+            #expect(parallel.onLines.count == 1)
+        }
+    }
+
     /// Not vacuous: the keys the general path compares as equal (Unicode equivalence, numbers of
     /// either kind) are equal on the lines too, and the sort is the documented one.
     @Test func theKeysCompareAsValues() throws {

@@ -145,22 +145,22 @@ final class BatchWorker: @unchecked Sendable {
     /// Bytes that do not end a line are left as they are (every record written ends one).
     private func readSortKeys(of output: Int, into result: inout BatchResult) {
         guard var reader = sortKeyReaders[output], result.bytes[output].last == UInt8(ascii: "\n") else { return }
-        // Each line without its newline, after its header: a header longer than the newline
-        // (one that keeps the keys' ranges) needs the lines counted.
+        // Each line without its newline, after its header (a header longer than the newline keeps
+        // the keys' ranges). The lines are counted so that the batch's arrays are made at their
+        // size: the sort keeps them as they are (``LineSort/append(_:)``), spare room included.
         let extraHeaderBytes = reader.maximumHeaderBytes - 1
-        let lines =
-            extraHeaderBytes == 0
-            ? 0
-            : result.bytes[output].withUnsafeBytes { bytes in
-                var lines = 0
-                var start = 0
-                while let end = NDJSONLine.end(in: bytes, from: start) {
-                    lines += 1
-                    start = end + 1
-                }
-                return lines
+        let lines = result.bytes[output].withUnsafeBytes { bytes in
+            var lines = 0
+            var start = 0
+            while let end = NDJSONLine.end(in: bytes, from: start) {
+                lines += 1
+                start = end + 1
             }
+            return lines
+        }
         var batch = HeldBatch(capacity: result.bytes[output].count + lines * extraHeaderBytes)
+        batch.keys.reserveCapacity(lines)
+        batch.spans.reserveCapacity(lines)
         let complete = result.bytes[output].withUnsafeBytes { bytes in
             var start = 0
             while let end = NDJSONLine.end(in: bytes, from: start) {

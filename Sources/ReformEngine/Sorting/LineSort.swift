@@ -17,6 +17,11 @@ struct LineSort {
     private var arena: LineArena?
     private var keys: [Value] = []
     private var spans: [LineSpan] = []
+    /// The keys of lines taken a worker's batch at a time, after those in `keys`: the batches'
+    /// own arrays, joined when the sort needs one array. Appended to `keys` as they came, each
+    /// key was copied (retaining any text) into an array that grew by copying itself into fresh
+    /// memory, on the landing thread; the numeric keys of a sort held whole are never joined.
+    private var batchKeys: [[Value]] = []
     private var heldBytes = 0
     private var file: SpillFile?
     private var runs: [Range<Int>] = []
@@ -30,6 +35,7 @@ struct LineSort {
     /// Adds the line `head` then `body` make, which sorts by `key`; spills a run when the budget
     /// is full.
     mutating func append(_ head: UnsafeRawBufferPointer, _ body: UnsafeRawBufferPointer, key: Value) throws(SpillError) {
+        if !batchKeys.isEmpty { joinBatches() }
         guard let span = heldArena().append(head, body) else {
             throw SpillError(message: "internal error: no room for a line of \(head.count + body.count) bytes to sort")
         }
@@ -44,7 +50,7 @@ struct LineSort {
     mutating func append(_ batch: HeldBatch) throws(SpillError) {
         guard let block = batch.block, !batch.isEmpty else { return }
         heldArena().adopt(block)
-        keys.append(contentsOf: batch.keys)
+        batchKeys.append(batch.keys)
         spans.append(contentsOf: batch.spans)
         heldBytes += batch.heldBytes
         if heldBytes > budget { try spill() }
@@ -58,12 +64,25 @@ struct LineSort {
         return arena
     }
 
+    /// Appends the batches' keys to `keys`, grown once.
+    private mutating func joinBatches() {
+        guard !batchKeys.isEmpty else { return }
+        keys.reserveCapacity(keys.count + batchKeys.reduce(0) { $0 + $1.count })
+        for part in batchKeys { keys.append(contentsOf: part) }
+        batchKeys = []
+    }
+
     /// The lines in order, read once; the sort is empty afterwards.
     mutating func sorted() -> SortedLines {
-        let order = SortOrder.positions(of: keys, descending: descending)
+        // Spilled runs merge with `keys`; lines taken one at a time come before the batches.
+        if file != nil || !keys.isEmpty { joinBatches() }
+        let order =
+            batchKeys.isEmpty
+            ? SortOrder.positions(of: keys, descending: descending) : SortOrder.positions(ofParts: batchKeys, descending: descending)
         defer {
             keys = []
             spans = []
+            batchKeys = []
             heldBytes = 0
             arena = nil
             file = nil
@@ -81,6 +100,7 @@ struct LineSort {
 
     private mutating func spill() throws(SpillError) {
         guard let arena else { return }
+        joinBatches()
         let order = SortOrder.positions(of: keys, descending: descending)
         defer {
             keys.removeAll(keepingCapacity: true)

@@ -8,16 +8,33 @@ import ReformSDK
 enum SortOrder {
     /// Positions into `keys`, in the order their keys sort.
     static func positions(of keys: [Value], descending: Bool) -> [Int] {
+        if let sorted = numericPositions(of: keys, count: keys.count, descending: descending) { return sorted }
+        var nulls: [Int] = []
+        guard let strings = column(of: keys, nulls: &nulls, { if case .string(let v) = $0 { v } else { nil } }) else {
+            return comparingValues(keys, descending: descending)
+        }
+        let sorted = positions(strings, descending: descending)
+        return nulls.isEmpty ? sorted : sorted + nulls
+    }
+
+    /// Positions into the keys of `parts` one after another, in the order they sort: numbers are
+    /// read from the parts as they are, other keys joined into one array first.
+    static func positions(ofParts parts: [[Value]], descending: Bool) -> [Int] {
+        numericPositions(of: parts.joined(), count: parts.reduce(0) { $0 + $1.count }, descending: descending)
+            ?? positions(of: Array(parts.joined()), descending: descending)
+    }
+
+    /// Positions into the `count` keys, radix-sorted, when they are all integers or all numbers
+    /// (nulls last, in arrival order); `nil` for other keys.
+    private static func numericPositions(of keys: some Sequence<Value>, count: Int, descending: Bool) -> [Int]? {
         var nulls: [Int] = []
         let sorted: [Int]
-        if let ints = numbers(of: keys, nulls: &nulls, { if case .int(let v) = $0 { RadixOrder.bits(of: v) } else { nil } }) {
+        if let ints = numbers(of: keys, count: count, nulls: &nulls, { if case .int(let v) = $0 { RadixOrder.bits(of: v) } else { nil } }) {
             sorted = positions(of: RadixOrder.order(ints, descending: descending), skipping: nulls)
-        } else if let doubles = numbers(of: keys, nulls: &nulls, { exactDouble($0).map(RadixOrder.bits(of:)) }) {
+        } else if let doubles = numbers(of: keys, count: count, nulls: &nulls, { exactDouble($0).map(RadixOrder.bits(of:)) }) {
             sorted = positions(of: RadixOrder.order(doubles, descending: descending), skipping: nulls)
-        } else if let strings = column(of: keys, nulls: &nulls, { if case .string(let v) = $0 { v } else { nil } }) {
-            sorted = positions(strings, descending: descending)
         } else {
-            return comparingValues(keys, descending: descending)
+            return nil
         }
         return nulls.isEmpty ? sorted : sorted + nulls
     }
@@ -37,10 +54,12 @@ enum SortOrder {
 
     /// Each non-null key through `extract`, the null keys' positions in `nulls`; `nil` as soon as
     /// one key does not extract.
-    private static func numbers(of keys: [Value], nulls: inout [Int], _ extract: (Value) -> UInt64?) -> [UInt64]? {
+    private static func numbers(
+        of keys: some Sequence<Value>, count: Int, nulls: inout [Int], _ extract: (Value) -> UInt64?
+    ) -> [UInt64]? {
         nulls.removeAll(keepingCapacity: true)
         var numbers: [UInt64] = []
-        numbers.reserveCapacity(keys.count)
+        numbers.reserveCapacity(count)
         for (position, key) in keys.enumerated() {
             if key.isNull {
                 nulls.append(position)
