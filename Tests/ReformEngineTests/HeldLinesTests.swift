@@ -165,16 +165,18 @@ struct HeldLinesTests {
     }
 
     /// Keys of one kind (integers, numbers of both kinds, text), with nulls and missing keys,
-    /// from many workers' batches: the sort reads them from the batches' own arrays, and writes
-    /// what the general path writes, ascending and descending.
-    @Test(arguments: ["int", "number", "text"])
+    /// from many workers' batches, and numbers in the first batches then text: the sort reads
+    /// numbers from the batches' own arrays and joins them when text comes, and writes what the
+    /// general path writes, ascending and descending.
+    @Test(arguments: ["int", "number", "text", "numbers then text"])
     func keysOfOneKindFromManyBatchesSortAsTheGeneralPath(_ kind: String) throws {
         let lines = (0..<400).map { i -> String in
             let key: String
             switch (kind, i % 7) {
             case (_, 3): key = #""k":null,"#
             case (_, 5): key = ""
-            case ("int", _): key = #""k":\#((i * 7_919) % 101 - 50),"#
+            case ("numbers then text", _) where i >= 300: key = #""k":"t\#((i * 17) % 29)","#
+            case ("int", _), ("numbers then text", _): key = #""k":\#((i * 7_919) % 101 - 50),"#
             case ("number", _): key = i % 2 == 0 ? #""k":\#((i * 31) % 17),"# : #""k":\#(Double((i * 13) % 23) / 4),"#
             default: key = #""k":"t\#((i * 17) % 29)","#
             }

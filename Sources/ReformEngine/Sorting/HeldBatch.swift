@@ -13,6 +13,8 @@ struct HeldBatch {
     var keys: [Value] = []
     /// What the lines and keys count for against the sort's budget, as ``LineSort`` counts each.
     var heldBytes = 0
+    /// Whether every key is a number or null: the sort then keeps ``keys`` as they are.
+    var keysAreNumbers = true
 
     /// An empty batch; `capacity` bytes of lines fit in its block.
     init(capacity: Int) {

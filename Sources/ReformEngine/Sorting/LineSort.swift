@@ -17,10 +17,11 @@ struct LineSort {
     private var arena: LineArena?
     private var keys: [Value] = []
     private var spans: [LineSpan] = []
-    /// The keys of lines taken a worker's batch at a time, after those in `keys`: the batches'
-    /// own arrays, joined when the sort needs one array. Appended to `keys` as they came, each
-    /// key was copied (retaining any text) into an array that grew by copying itself into fresh
-    /// memory, on the landing thread; the numeric keys of a sort held whole are never joined.
+    /// The keys of lines taken a worker's batch at a time while every key is a number or null,
+    /// after those in `keys`: the batches' own arrays, read as they are by a sort held whole.
+    /// Appended to `keys` as they came, each key was copied into an array that grew by copying
+    /// itself into fresh memory, on the landing thread. Other keys go to `keys` (kept apart,
+    /// text keys would be held twice when joined: the batches' arrays live in the workers' heaps).
     private var batchKeys: [[Value]] = []
     private var heldBytes = 0
     private var file: SpillFile?
@@ -50,7 +51,12 @@ struct LineSort {
     mutating func append(_ batch: HeldBatch) throws(SpillError) {
         guard let block = batch.block, !batch.isEmpty else { return }
         heldArena().adopt(block)
-        batchKeys.append(batch.keys)
+        if batch.keysAreNumbers && keys.isEmpty {
+            batchKeys.append(batch.keys)
+        } else {
+            joinBatches()
+            keys.append(contentsOf: batch.keys)
+        }
         spans.append(contentsOf: batch.spans)
         heldBytes += batch.heldBytes
         if heldBytes > budget { try spill() }
@@ -68,17 +74,26 @@ struct LineSort {
     private mutating func joinBatches() {
         guard !batchKeys.isEmpty else { return }
         keys.reserveCapacity(keys.count + batchKeys.reduce(0) { $0 + $1.count })
-        for part in batchKeys { keys.append(contentsOf: part) }
+        // Each part let go once copied: the keys are not held twice over.
+        for index in batchKeys.indices {
+            keys.append(contentsOf: batchKeys[index])
+            batchKeys[index] = []
+        }
         batchKeys = []
     }
 
     /// The lines in order, read once; the sort is empty afterwards.
     mutating func sorted() -> SortedLines {
-        // Spilled runs merge with `keys`; lines taken one at a time come before the batches.
+        // Spilled runs merge with `keys`; lines taken one at a time come before the batches; keys
+        // that are not all numbers are sorted as one array.
         if file != nil || !keys.isEmpty { joinBatches() }
-        let order =
-            batchKeys.isEmpty
-            ? SortOrder.positions(of: keys, descending: descending) : SortOrder.positions(ofParts: batchKeys, descending: descending)
+        let order: [Int]
+        if !batchKeys.isEmpty, let numeric = SortOrder.numericPositions(ofParts: batchKeys, descending: descending) {
+            order = numeric
+        } else {
+            joinBatches()
+            order = SortOrder.positions(of: keys, descending: descending)
+        }
         defer {
             keys = []
             spans = []

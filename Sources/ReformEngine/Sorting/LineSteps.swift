@@ -112,6 +112,10 @@ struct LineSteps {
         let span = header.withUnsafeBytes { header in batch.block?.append(header, line) }
         guard let span else { return false }
         batch.keys.append(key)
+        switch key {
+        case .int, .double, .null: break
+        default: batch.keysAreNumbers = false
+        }
         batch.spans.append(span)
         batch.heldBytes += HeldLine.overhead + span.count + key.estimatedBytes
         return true

@@ -17,11 +17,11 @@ enum SortOrder {
         return nulls.isEmpty ? sorted : sorted + nulls
     }
 
-    /// Positions into the keys of `parts` one after another, in the order they sort: numbers are
-    /// read from the parts as they are, other keys joined into one array first.
-    static func positions(ofParts parts: [[Value]], descending: Bool) -> [Int] {
+    /// Positions into the keys of `parts` one after another, in the order they sort, when they
+    /// are all integers or all numbers (nulls last, in arrival order), read from the parts as
+    /// they are; `nil` for other keys.
+    static func numericPositions(ofParts parts: [[Value]], descending: Bool) -> [Int]? {
         numericPositions(of: parts.joined(), count: parts.reduce(0) { $0 + $1.count }, descending: descending)
-            ?? positions(of: Array(parts.joined()), descending: descending)
     }
 
     /// Positions into the `count` keys, radix-sorted, when they are all integers or all numbers
