@@ -113,13 +113,14 @@ private final class PipeWriter: @unchecked Sendable {
             pthread_sigmask(SIG_BLOCK, &set, nil)
             let descriptor = open(path, O_WRONLY)
             if descriptor >= 0 {
-                var bytes = Array(text.utf8)
+                let bytes = Array(text.utf8)
                 while written < bytes.count {
-                    let n = bytes.withUnsafeMutableBytes { Glibc.write(descriptor, $0.baseAddress.map { $0 + written }, $0.count - written) }
+                    let n = bytes.withUnsafeBytes { all in
+                        Glibc.write(descriptor, all.baseAddress.map { $0 + written }, all.count - written)
+                    }
                     if n <= 0 { break }
                     written += n
                 }
-                bytes.removeAll()
                 close(descriptor)
             }
             done.signal()
