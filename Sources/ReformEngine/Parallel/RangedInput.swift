@@ -121,6 +121,11 @@ final class RangedInput: Sendable {
     /// Reads up to `count` bytes at file offset `offset` into `buffer[index...]`, fewer only at the
     /// end of the file; returns how many.
     private func read(count: Int, at offset: Int, into buffer: inout [UInt8], at index: Int) throws(InputError) -> Int {
+        // Checked at every read, as the reading paths check once a chunk: a worker reading on
+        // through a line of gigabytes still stops in time for Ctrl-C.
+        if let signal = RunInterruption.signal {
+            throw InputError(path: path, message: "interrupted by signal \(signal)")
+        }
         var done = 0
         while done < count {
             let n = buffer.withUnsafeMutableBytes { bytes in
