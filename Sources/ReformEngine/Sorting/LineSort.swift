@@ -84,9 +84,9 @@ struct LineSort {
 
     /// The lines in order, read once; the sort is empty afterwards.
     mutating func sorted() -> SortedLines {
-        // Spilled runs merge with `keys`; lines taken one at a time come before the batches; keys
-        // that are not all numbers are sorted as one array.
-        if file != nil || !keys.isEmpty { joinBatches() }
+        // Spilled runs merge with `keys`; keys that are not all numbers are sorted as one array.
+        // (`batchKeys` fills only while `keys` is empty: every other append joins first.)
+        if file != nil { joinBatches() }
         let order: [Int]
         if !batchKeys.isEmpty, let numeric = SortOrder.numericPositions(ofParts: batchKeys, descending: descending) {
             order = numeric
