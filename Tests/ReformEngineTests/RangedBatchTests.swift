@@ -17,14 +17,20 @@ struct RangedBatchTests {
           default: { reform: [list], output: { format: ndjson } }
         """
 
-    /// Lines around the limit of 48 bytes (at it, one over, far over), blank, CRLF and invalid
-    /// ones, ending with `last` (no newline after it).
+    /// Lines around the limit of 48 bytes (at it, one over, far over), blank ones (empty, and
+    /// longer than the limit: a blank line is skipped at any length), CRLF and invalid ones, ending
+    /// with `last` (no newline after it).
     static func input(last: String) -> String {
         var text = ""
         for i in 1...60 {
             let line: String
             switch i % 9 {
             case 2: line = ""
+            case 5:
+                // Blank past the limit (spaces; spaces, tabs and carriage returns), and spaces
+                // before content, which make it too long.
+                let blanks = [String(repeating: " ", count: 60), String(repeating: " \t\r", count: 25)]
+                line = i / 9 % 3 < 2 ? blanks[i / 9 % 3] : String(repeating: " ", count: 55) + "{}"
             case 4: line = "not json \(i)"
             case 6: line = #"{"id":\#(i),"p":"\#(String(repeating: "x", count: 120 + i))"}"#  // far over
             default:
@@ -63,6 +69,26 @@ struct RangedBatchTests {
             #expect(ranged.recordsIn == single.recordsIn)
             #expect(ranged.rejected == single.rejected)
             #expect(ranged.written.map(\.count) == single.written.map(\.count))
+        }
+    }
+
+    /// A blank line longer than any buffer (the single reader's 1 MiB, a batch, a range) is
+    /// skipped by every reader; spaces before content make a line too long in each alike.
+    @Test func aBlankLineOfAnyLengthIsSkippedByEveryReader() throws {
+        let blank = String(repeating: " \t", count: 700_000)
+        let content = blank + String(repeating: "x", count: 1_200_000)  // past any buffer before its end
+        let input = [#"{"id":1,"p":"a"}"#, blank, blank + #"{"id":2}"#, #"{"id":3}"#, content, #"{"id":4}"#, blank]
+            .joined(separator: "\n")
+        let (single, singleFiles) = try run(input, jobs: 1, batchSize: 1 << 19)
+        #expect(single.rejected == 2)
+        #expect(singleFiles["out.txt"]?.split(separator: "\n").count == 3)
+        for batchSize in [1 << 16, 1 << 21] {
+            for name in ["a.ndjson", "a.ndjson.gz"] {
+                let (other, otherFiles) = try run(input, name: name, jobs: 2, batchSize: batchSize)
+                #expect(otherFiles["out.txt"] == singleFiles["out.txt"], "\(name) in batches of \(batchSize) bytes")
+                #expect(otherFiles["dead.ndjson"]?.replacingOccurrences(of: ".gz:", with: ":") == singleFiles["dead.ndjson"])
+                #expect(other.rejected == single.rejected)
+            }
         }
     }
 

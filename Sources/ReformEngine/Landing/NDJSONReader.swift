@@ -27,6 +27,10 @@ public struct NDJSONReader: RecordReader, ~Copyable {
     private var recordIndex = 0
     /// Set while skipping the rest of a line that was too long.
     private var skipping = false
+    /// Set while reading through a line longer than the buffer that is blank so far, which is
+    /// skipped as a short blank line is: its number and input offset, for the error if content
+    /// follows in it.
+    private var longBlankLine: (line: Int, offset: Int)?
 
     /// Opens the file at `path`; `chunkSize` is the read size (tests use tiny ones).
     public init(
@@ -108,6 +112,11 @@ public struct NDJSONReader: RecordReader, ~Copyable {
                     skipping = false
                     continue
                 }
+                if let long = longBlankLine {
+                    longBlankLine = nil
+                    if NDJSONLine.isBlank(base, from: lineStart, to: newline) { continue }
+                    return tooLong(at: file.start, line: long.line, offset: long.offset)
+                }
                 let offer = offerToLineHandler(from: lineStart, to: newline)
                 if offer == .taken { continue }
                 if let record = record(from: lineStart, to: newline, line: lineNumber, offered: offer == .declined) { return record }
@@ -116,6 +125,15 @@ public struct NDJSONReader: RecordReader, ~Copyable {
             if skipping {
                 file.discardAll()
                 scanFrom = file.start
+            } else if let long = longBlankLine {
+                let blank = NDJSONLine.isBlank(base, from: lineStart, to: file.filled)
+                file.discardAll()
+                scanFrom = file.start
+                if !blank {
+                    longBlankLine = nil
+                    skipping = true
+                    return tooLong(at: file.start, line: long.line, offset: long.offset)
+                }
             } else if file.atEnd {
                 guard lineStart < file.filled else { return nil }
                 file.start = file.filled
@@ -125,12 +143,19 @@ public struct NDJSONReader: RecordReader, ~Copyable {
                 if let record = record(from: lineStart, to: file.filled, line: line, offered: offer == .declined) { return record }
                 continue
             } else if file.isFull(maximumCapacity: maximumCapacity) {
-                // A line longer than the limit: report it, then skip to its end without keeping it.
-                let record = tooLong(at: lineStart, line: line)
-                skipping = true
-                file.discardAll()
-                scanFrom = file.start
-                return record
+                // A line longer than the limit: report it, then skip to its end without keeping
+                // it; a blank one is read through, reported only if content follows.
+                if NDJSONLine.isBlank(base, from: lineStart, to: file.filled) {
+                    longBlankLine = (line, file.inputOffset(lineStart))
+                    file.discardAll()
+                    scanFrom = file.start
+                } else {
+                    let record = tooLong(at: lineStart, line: line)
+                    skipping = true
+                    file.discardAll()
+                    scanFrom = file.start
+                    return record
+                }
             }
             if file.atEnd {
                 return nil
@@ -220,10 +245,11 @@ public struct NDJSONReader: RecordReader, ~Copyable {
     }
 
     /// The error for a line at buffer byte `start` longer than the limit; its text is not kept.
-    private mutating func tooLong(at start: Int, line: Int) -> InputRecord {
+    /// `offset`: the line's input offset when it is not at `start` any more (read past already).
+    private mutating func tooLong(at start: Int, line: Int, offset: Int? = nil) -> InputRecord {
         currentStart = start
         currentEnd = start
-        let position = RecordPosition(path: file.path, line: line, offset: file.inputOffset(start), index: recordIndex)
+        let position = RecordPosition(path: file.path, line: line, offset: offset ?? file.inputOffset(start), index: recordIndex)
         recordIndex += 1
         let limit = parser.limits.maximumDocumentSize
         let error = JSONError(

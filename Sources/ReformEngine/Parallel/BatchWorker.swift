@@ -111,10 +111,8 @@ final class BatchWorker: @unchecked Sendable {
         result.encoded = chains.map { _ in 0 }
         let writtenBefore = fanOut?.written
         switch chunk {
-        case .tooLong:
-            result.lines = 1
-            result.records = 1
-            result.events.append(tooLong(sequence: 1, lineNumber: 1))
+        case .longLine(let kind):
+            skip(kind, into: &result)
         case .lines(let bytes, let count):
             land(lines: bytes, 0..<count, into: &result)
         case .range(let input, let start, let end):
@@ -126,11 +124,7 @@ final class BatchWorker: @unchecked Sendable {
                 return result
             }
             land(lines: inputBuffer, lines.bytes, into: &result)
-            if lines.endsWithTooLongLine {
-                result.lines += 1
-                result.records += 1
-                result.events.append(tooLong(sequence: result.records, lineNumber: result.lines))
-            }
+            if let kind = lines.longLastLine { skip(kind, into: &result) }
         }
         if let writtenBefore, let written = fanOut?.written { result.fannedOut = zip(written, writtenBefore).map { $0 - $1 } }
         result.held = result.bytes.map { _ in HeldBatch(capacity: 0) }
@@ -177,6 +171,15 @@ final class BatchWorker: @unchecked Sendable {
     }
 
     /// The dead letter of a line over the size limit; like the streaming reader, without its text.
+    /// Counts a line longer than the limit that was read past: a blank one as a line, any other
+    /// as a record rejected for its length.
+    private func skip(_ line: NDJSONLine.LongLine, into result: inout BatchResult) {
+        result.lines += 1
+        guard line == .tooLong else { return }
+        result.records += 1
+        result.events.append(tooLong(sequence: result.records, lineNumber: result.lines))
+    }
+
     private func tooLong(sequence: Int, lineNumber: Int) -> BatchResult.Event {
         let limit = parser.limits.maximumDocumentSize
         let error = RecordError(

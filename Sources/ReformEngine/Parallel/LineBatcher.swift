@@ -6,14 +6,15 @@ import ReformSDK
 /// newline, the partial line after it carried into the next batch. Arrays handed back with
 /// ``recycle(_:)`` are read into again, so a long input allocates only the few batches in flight.
 /// A batch holds at least one line; the input's last line needs no newline. A line longer than the
-/// NDJSON limit comes as ``Chunk/tooLong`` and is skipped without being held, as ``NDJSONReader`` does.
+/// NDJSON limit comes as ``Chunk/longLine(_:)`` and is skipped without being held, as
+/// ``NDJSONReader`` does.
 struct LineBatcher: LineBatches, ~Copyable {
     /// What the next read gives.
     enum Chunk {
         /// Whole lines in `bytes[0..<count]` (each ending in `\n`, except perhaps the input's last).
         case lines([UInt8], count: Int)
-        /// One line longer than the limit, skipped.
-        case tooLong
+        /// One line longer than the limit, skipped (blank, or too long).
+        case longLine(NDJSONLine.LongLine)
         /// The lines that start in `start..<end` of a regular file, for the worker to read
         /// (``RangeBatcher``).
         case range(RangedInput, start: Int, end: Int)
@@ -63,9 +64,9 @@ struct LineBatcher: LineBatches, ~Copyable {
             }
             carry = Array(batch[..<count])
             if carry.count > maximumLine {
+                let blank = NDJSONLine.isBlank(carry, 0..<carry.count)
                 carry = []
-                try skipLine()
-                return .tooLong
+                return .longLine(try skipLine(blank: blank) ? .blank : .tooLong)
             }
             capacity = min(carry.count * 2 + batchSize, longest)  // one line longer than a batch
         }
@@ -103,16 +104,21 @@ struct LineBatcher: LineBatches, ~Copyable {
         return (batch, count)
     }
 
-    /// Reads on to the end of an overlong line and keeps what follows it.
-    private mutating func skipLine() throws(InputError) {
+    /// Reads on to the end of an overlong line and keeps what follows it; whether the line is
+    /// blank, given whether its bytes so far are.
+    private mutating func skipLine(blank: Bool) throws(InputError) -> Bool {
+        var blank = blank
         while !atEnd {
             let (chunk, count) = try read(upTo: batchSize)
             carry = []
-            if let newline = chunk[..<count].firstIndex(of: 0x0A) {
+            let newline = chunk[..<count].firstIndex(of: 0x0A)
+            if blank { blank = NDJSONLine.isBlank(chunk, 0..<(newline ?? count)) }
+            if let newline {
                 carry = Array(chunk[(newline + 1)..<count])
-                return
+                return blank
             }
         }
+        return blank
     }
 
     /// The index of the last `\n` in `bytes[0..<count]`.

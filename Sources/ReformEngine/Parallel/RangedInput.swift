@@ -13,7 +13,8 @@ import Glibc
 /// A range owns the lines that start in it, as a task's byte range does (``InputRange``): a line
 /// that starts before the range is the previous range's, and the last line that starts in it is
 /// read to its end past the range. A line longer than the limit is not held: it is read past,
-/// as ``LineBatcher`` and the streaming reader skip it, and reported as too long.
+/// as ``LineBatcher`` and the streaming reader skip it, and reported as too long unless it is
+/// blank (``NDJSONLine/LongLine``).
 final class RangedInput: Sendable {
     /// The path as the user gave it, for errors.
     let path: String
@@ -60,9 +61,9 @@ final class RangedInput: Sendable {
         /// Where the range's whole lines lie in the buffer (each ends in a newline but perhaps
         /// the file's last).
         var bytes: Range<Int>
-        /// Whether the last line that starts in the range was longer than the limit: it follows
+        /// The last line that starts in the range when it was longer than the limit: it follows
         /// those in ``bytes`` and was read past, not kept.
-        var endsWithTooLongLine: Bool
+        var longLastLine: NDJSONLine.LongLine? = nil
     }
 
     /// Reads the lines that start in `start..<end` into `buffer` (grown when needed, else reused).
@@ -71,19 +72,22 @@ final class RangedInput: Sendable {
         // The byte before the range says whether a line starts at its first byte.
         let from = max(start - 1, 0)
         let wanted = end - from
-        if buffer.count < wanted { buffer = [UInt8](repeating: 0, count: wanted + wanted / 4) }
+        // A buffer grown for one long line is not kept for the batches after it.
+        if buffer.count < wanted || buffer.count > 4 * wanted + (1 << 20) {
+            buffer = [UInt8](repeating: 0, count: wanted + wanted / 4)
+        }
         let count = try read(count: wanted, at: from, into: &buffer, at: 0)
         var first = 0
         if start > 0 {
             // The first line that starts in the range follows the first newline from `start - 1`.
             guard let newline = Self.firstNewline(in: buffer, from: 0, to: count) else {
-                return Lines(bytes: 0..<0, endsWithTooLongLine: false)  // inside one line, or past the end
+                return Lines(bytes: 0..<0)  // inside one line, or past the end
             }
             first = newline + 1
         }
         // At the end of the file, or the range ends at a line's end: nothing more to read.
         guard count == wanted, first < count, buffer[count - 1] != 0x0A else {
-            return Lines(bytes: min(first, count)..<count, endsWithTooLongLine: false)
+            return Lines(bytes: min(first, count)..<count)
         }
         let lastStart = Self.lastNewline(in: buffer, from: first, to: count).map { $0 + 1 } ?? first
         return try readOn(line: lastStart, filled: count, fileOffset: from + count, lines: first, maximumLine: maximumLine, into: &buffer)
@@ -94,28 +98,35 @@ final class RangedInput: Sendable {
     private func readOn(
         line: Int, filled: Int, fileOffset: Int, lines first: Int, maximumLine: Int, into buffer: inout [UInt8]
     ) throws(InputError) -> Lines {
-        let step = 1 << 16
+        // Small reads first: the rest of a line is a few hundred bytes more often than not.
+        var step = 1 << 12
         var filled = filled
         var offset = fileOffset  // of buffer[filled]
         while filled - line <= maximumLine {
             if buffer.count < filled + step { buffer.append(contentsOf: repeatElement(0, count: max(step, buffer.count / 2))) }
             let n = try read(count: step, at: offset, into: &buffer, at: filled)
-            if n == 0 { return Lines(bytes: first..<filled, endsWithTooLongLine: false) }  // the file's last line
+            if n == 0 { return Lines(bytes: first..<filled) }  // the file's last line
             if let newline = Self.firstNewline(in: buffer, from: filled, to: filled + n) {
-                guard newline - line > maximumLine else { return Lines(bytes: first..<(newline + 1), endsWithTooLongLine: false) }
-                return Lines(bytes: first..<line, endsWithTooLongLine: true)
+                guard newline - line > maximumLine else { return Lines(bytes: first..<(newline + 1)) }
+                let kind: NDJSONLine.LongLine = NDJSONLine.isBlank(buffer, line..<newline) ? .blank : .tooLong
+                return Lines(bytes: first..<line, longLastLine: kind)
             }
             filled += n
             offset += n
+            step = min(step * 2, 1 << 20)
         }
-        // Too long to hold: read on to its newline without keeping it.
+        // Too long to hold: read on to its newline without keeping it, watching whether it is blank.
+        var blank = NDJSONLine.isBlank(buffer, line..<filled)
         let room = buffer.count - line
         while true {
             let n = try read(count: room, at: offset, into: &buffer, at: line)
-            if n == 0 || Self.firstNewline(in: buffer, from: line, to: line + n) != nil { break }
+            if n == 0 { break }
+            let newline = Self.firstNewline(in: buffer, from: line, to: line + n)
+            if blank { blank = NDJSONLine.isBlank(buffer, line..<(newline ?? line + n)) }
+            if newline != nil { break }
             offset += n
         }
-        return Lines(bytes: first..<line, endsWithTooLongLine: true)
+        return Lines(bytes: first..<line, longLastLine: blank ? .blank : .tooLong)
     }
 
     /// Reads up to `count` bytes at file offset `offset` into `buffer[index...]`, fewer only at the
