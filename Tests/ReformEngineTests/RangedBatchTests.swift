@@ -92,6 +92,32 @@ struct RangedBatchTests {
         }
     }
 
+    /// A file appended to while its ranges are read: a line still half written when its range
+    /// is read ends the input there, as the single reader stops at the end it finds, instead of
+    /// the rest of that line being skipped and the lines after it landed.
+    @Test func aLineHalfWrittenWhenItsRangeIsReadEndsTheInput() throws {
+        let folder = try TemporaryFolder()
+        let lines = (1...6).map { #"{"id":\#($0),"p":"\#(String(repeating: "h", count: 20))"}"# }
+        let head = lines.joined(separator: "\n") + "\n" + #"{"id":7,"p":""#
+        let path = try folder.write("a.ndjson", head)
+        // Six ranges: as many as two workers have in flight, so the batcher looks at the file's
+        // size again only after the first batch is landed and progress reported.
+        let batchSize = (head.utf8.count + 5) / 6
+        let appender = Appender(path: path, text: #"tail"}"# + "\n" + #"{"id":8,"p":"after"}"# + "\n")
+        let (summary, files) = try BatchRunTests().run(Self.yaml, folder: folder, inputs: [("a", "a.ndjson")]) { options in
+            options.jobs = 2
+            options.batchSize = batchSize
+            options.progress = { _ in appender.appendOnce() }
+        }
+        #expect(appender.appended)
+        let ids = (files["out.txt"] ?? "").split(separator: "\n").compactMap { line in
+            try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+        }.compactMap { $0["kID"] as? Int }
+        // Line 7 is landed whole (read after the append) or cut (dead-lettered); nothing after it.
+        #expect(ids == Array(1...6) || ids == Array(1...7), "\(ids)")
+        #expect(summary.rejected == (ids.count == 6 ? 1 : 0))
+    }
+
     @Test func aCompressedInputReadInTurnLandsAsTheRangesDo() throws {
         let input = Self.input(last: "")
         let (_, rangedFiles) = try run(input, jobs: 2, batchSize: 13)
@@ -115,6 +141,33 @@ struct RangedBatchTests {
         }
         #expect(writer.finish() == input.utf8.count)
         #expect(piped == regularFiles)
+    }
+}
+
+/// Appends a text to a file once, from the first progress report of a run (its landing thread),
+/// after a pause for the workers to read the ranges they were given.
+private final class Appender: @unchecked Sendable {
+    private let path: String
+    private let text: String
+    private let lock = NSLock()
+    private(set) var appended = false
+
+    init(path: String, text: String) {
+        self.path = path
+        self.text = text
+    }
+
+    func appendOnce() {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !appended else { return }
+        appended = true
+        Thread.sleep(forTimeInterval: 0.2)
+        if let handle = FileHandle(forWritingAtPath: path) {
+            handle.seekToEndOfFile()
+            handle.write(Data(text.utf8))
+            handle.closeFile()
+        }
     }
 }
 

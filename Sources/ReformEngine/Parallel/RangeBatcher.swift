@@ -11,8 +11,10 @@ protocol LineBatches: ~Copyable {
 /// Cuts a regular file into byte ranges of about `batchSize` bytes for the workers to read
 /// themselves (``RangedInput``): this thread reads nothing.
 ///
-/// A file that grows while it is cut is read to its size when the last range was handed out, as
-/// a reader reads to the end it finds.
+/// A file that grows while it is cut is read on when its last range ended at a line's end; when
+/// that end cut a line, the input ends there, as a reader stops at the end it finds: the worker
+/// of that range read the line to the end the file had then, so the rest of it, written since,
+/// must not be skipped by a new range that goes on with the lines after it.
 struct RangeBatcher: LineBatches {
     private let input: RangedInput
     private let batchSize: Int
@@ -35,8 +37,12 @@ struct RangeBatcher: LineBatches {
             throw InputError(path: input.path, message: "interrupted by signal \(signal)")
         }
         if offset >= size {
-            size = try input.size()
-            guard offset < size else { return nil }
+            let grown = try input.size()
+            guard offset < grown else { return nil }
+            if offset > 0 {
+                guard try input.endsLine(at: offset - 1) else { return nil }
+            }
+            size = grown
         }
         let start = offset
         offset = min(start + batchSize, size)

@@ -47,6 +47,12 @@ final class RangedInput: Sendable {
 
     deinit { close(descriptor) }
 
+    /// Whether the byte at `offset` is a newline: whether a line ends there.
+    func endsLine(at offset: Int) throws(InputError) -> Bool {
+        var byte: [UInt8] = [0]
+        return try read(count: 1, at: offset, into: &byte, at: 0) == 1 && byte[0] == 0x0A
+    }
+
     /// The file's size now (it may grow while it is read).
     func size() throws(InputError) -> Int {
         var status = stat()
