@@ -316,6 +316,7 @@ struct BatchResult {
     var records = 0
     var lines = 0
     /// Why the worker could not read the batch's lines (``LineBatcher/Chunk/range(_:start:end:)``);
-    /// nothing else of the result is set then.
+    /// no line of it was landed then (only the output buffers it was handed are set), and the
+    /// run fails with it.
     var failure: InputError?
 }
