@@ -52,6 +52,9 @@ struct LineSort {
         guard let block = batch.block, !batch.isEmpty else { return }
         heldArena().adopt(block)
         if batch.keysAreNumbers && keys.isEmpty {
+            // After a spill `keys` keeps its capacity for the next run; held by parts, that next
+            // run would not use it, and it would lie outside the budget.
+            if keys.capacity > 0 && batchKeys.isEmpty { keys = [] }
             batchKeys.append(batch.keys)
         } else {
             joinBatches()
