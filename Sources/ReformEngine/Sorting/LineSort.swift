@@ -108,12 +108,9 @@ struct LineSort {
         }
         guard let file, !runs.isEmpty else { return SortedLines(arena: arena, spans: spans, order: order) }
         // Spilled: the lines still held are merged with the runs, as an ``ExternalSort``'s are.
-        let last = zip(keys, spans).map { key, span in
-            (key: key, element: HeldLine(bytes: arena.map { Array($0.bytes(at: span)) } ?? []))
-        }
-        let merged = SortedElements(
-            file: file, runs: runs, last: last, order: order, descending: descending, context: (), budget: budget)
-        return SortedLines(merging: merged, blockSize: arena?.blockSize ?? 0)
+        return SortedLines(
+            merging: MergedLines(
+                file: file, runs: runs, arena: arena, keys: keys, spans: spans, order: order, descending: descending, budget: budget))
     }
 
     private mutating func spill() throws(SpillError) {
@@ -129,7 +126,9 @@ struct LineSort {
         if self.file == nil { self.file = try SpillFile() }
         guard let file else { return }
         runs.append(
-            try file.appendRun(order) { position, entry in
+            // The lines come from all over the arena in sorted order: each is asked for a few
+            // lines before it is copied, as the in-memory writer does.
+            try file.appendRun(order, prefetch: { reform_prefetch(arena.bytes(at: spans[$0]).baseAddress) }) { position, entry in
                 // The entry ``ExternalSort`` writes for a ``HeldLine``: its key, then its bytes.
                 entry.value(keys[position])
                 entry.block(arena.bytes(at: spans[position]))
@@ -146,9 +145,7 @@ final class SortedLines {
     private let spans: [LineSpan]
     private let order: [Int]
     private var position = 0
-    private let merged: SortedElements<HeldLine>?
-    /// Where a merged line is copied, to be read like a held one.
-    private let current: LineArena?
+    private let merged: MergedLines?
     /// How many lines ahead of the one read the next held line to read is asked for.
     private static let lookahead = 8
 
@@ -157,15 +154,13 @@ final class SortedLines {
         self.spans = spans
         self.order = order
         merged = nil
-        current = nil
     }
 
-    init(merging merged: SortedElements<HeldLine>, blockSize: Int) {
+    init(merging merged: MergedLines) {
         arena = nil
         spans = []
         order = []
         self.merged = merged
-        current = LineArena(blockSize: blockSize)
     }
 
     /// A writer of the lines, when none was read yet and all are held in memory (``next()``
@@ -181,14 +176,7 @@ final class SortedLines {
 
     /// The next line's bytes (valid until the next call), or `nil` after the last.
     func next() throws(SpillError) -> UnsafeRawBufferPointer? {
-        if let merged, let current {
-            guard let line = try merged.next() else { return nil }
-            current.removeAll()
-            let span = line.bytes.withUnsafeBytes { bytes in current.append(UnsafeRawBufferPointer(start: nil, count: 0), bytes) }
-            // Never short (a block is made for the line); were it, the run fails rather than end early.
-            guard let span else { throw SpillError(message: "internal error: no room for a sorted line of \(line.bytes.count) bytes") }
-            return current.bytes(at: span)
-        }
+        if let merged { return try merged.next() }
         guard let arena, position < order.count else { return nil }
         defer { position += 1 }
         // The lines and their spans come from all over memory: start loading the span of a line

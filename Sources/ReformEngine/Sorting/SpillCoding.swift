@@ -76,16 +76,18 @@ struct SpillWriter {
 }
 
 /// Decodes what a ``SpillWriter`` encoded, from `bytes[position..<end]`.
+///
+/// Reads memory it does not own (a run reader's buffer): it is used, and dropped, while that
+/// memory holds the entry.
 struct SpillReader {
-    private let bytes: [UInt8]
-    private var position: Int
+    private let bytes: UnsafeRawBufferPointer
+    private var position = 0
     private let end: Int
 
-    /// A reader of `bytes[range]`.
-    init(_ bytes: [UInt8], range: Range<Int>) {
+    /// A reader of `bytes`.
+    init(_ bytes: UnsafeRawBufferPointer) {
         self.bytes = bytes
-        position = range.lowerBound
-        end = range.upperBound
+        end = bytes.count
     }
 
     private static let corrupt = SpillError(message: "a sort's temporary file read back different bytes than were written to it")
@@ -126,14 +128,20 @@ struct SpillReader {
     mutating func string() throws(SpillError) -> String {
         let n = try count()
         defer { position += n }
-        return String(decoding: bytes[position..<position + n], as: UTF8.self)
+        return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[position..<position + n]), as: UTF8.self)
     }
 
     /// A block of bytes that ``SpillWriter/block(_:)`` wrote.
     mutating func block() throws(SpillError) -> [UInt8] {
+        Array(try blockInPlace())
+    }
+
+    /// A block of bytes that ``SpillWriter/block(_:)`` wrote, where it lies in the memory read,
+    /// to be read there rather than copied out (as long as that memory holds it).
+    mutating func blockInPlace() throws(SpillError) -> UnsafeRawBufferPointer {
         let n = try count()
         defer { position += n }
-        return Array(bytes[position..<position + n])
+        return UnsafeRawBufferPointer(rebasing: bytes[position..<position + n])
     }
 
     /// A value.

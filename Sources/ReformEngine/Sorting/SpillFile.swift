@@ -50,12 +50,16 @@ final class SpillFile {
     }
 
     /// Appends a sorted run: for each of `positions` in turn, the entry `write` encodes for it,
-    /// after its length. Returns where the run lies in the file.
-    func appendRun(_ positions: [Int], write: (Int, inout SpillWriter) -> Void) throws(SpillError) -> Range<Int> {
+    /// after its length. Returns where the run lies in the file. `prefetch` is told each position
+    /// ``lookahead`` entries before it is written, to start loading what `write` will read.
+    func appendRun(
+        _ positions: [Int], prefetch: (Int) -> Void = { _ in }, write: (Int, inout SpillWriter) -> Void
+    ) throws(SpillError) -> Range<Int> {
         let start = size
         var writer = SpillWriter()
         var entry = SpillWriter()
-        for position in positions {
+        for (index, position) in positions.enumerated() {
+            if index + SpillFile.lookahead < positions.count { prefetch(positions[index + SpillFile.lookahead]) }
             entry.bytes.removeAll(keepingCapacity: true)
             write(position, &entry)
             writer.unsigned(UInt64(entry.bytes.count))
@@ -69,12 +73,13 @@ final class SpillFile {
         return start..<size
     }
 
-    /// Reads up to `count` bytes at `offset` into `buffer` from `start`; returns how many it read.
-    func read(at offset: Int, count: Int, into buffer: inout [UInt8], from start: Int) throws(SpillError) -> Int {
+    /// How many entries ahead of the one written `appendRun`'s `prefetch` is told of.
+    static let lookahead = 8
+
+    /// Reads up to `count` bytes at `offset` into `buffer`; returns how many it read.
+    func read(at offset: Int, count: Int, into buffer: UnsafeMutableRawPointer) throws(SpillError) -> Int {
         while true {
-            let got = buffer.withUnsafeMutableBytes { raw in
-                pread(descriptor, raw.baseAddress.map { $0 + start }, count, off_t(offset))
-            }
+            let got = pread(descriptor, buffer, count, off_t(offset))
             if got >= 0 { return got }
             if errno != EINTR { throw SpillError("reading it back", folder: folder, errno: errno) }
         }
