@@ -127,8 +127,8 @@ struct LineSort {
         guard let file else { return }
         runs.append(
             // The lines come from all over the arena in sorted order: each is asked for a few
-            // lines before it is copied, as the in-memory writer does.
-            try file.appendRun(order, prefetch: { reform_prefetch(arena.bytes(at: spans[$0]).baseAddress) }) { position, entry in
+            // lines before it is copied, as the in-memory writer does, its key with its span.
+            try file.appendRun(order, prefetch: { SortedLines.prefetch(arena, spans, keys, order, ahead: $0) }) { position, entry in
                 // The entry ``ExternalSort`` writes for a ``HeldLine``: its key, then its bytes.
                 entry.value(keys[position])
                 entry.block(arena.bytes(at: spans[position]))
@@ -179,14 +179,21 @@ final class SortedLines {
         if let merged { return try merged.next() }
         guard let arena, position < order.count else { return nil }
         defer { position += 1 }
-        // The lines and their spans come from all over memory: start loading the span of a line
-        // twice the lookahead ahead, and the bytes of the line (whose span came by now) one
-        // lookahead ahead.
-        let ahead = position + SortedLines.lookahead
-        if ahead + SortedLines.lookahead < order.count {
-            spans.withUnsafeBufferPointer { spans in reform_prefetch(spans.baseAddress.map { $0 + order[ahead + SortedLines.lookahead] }) }
-        }
-        if ahead < order.count { reform_prefetch(arena.bytes(at: spans[order[ahead]]).baseAddress) }
+        SortedLines.prefetch(arena, spans, nil, order, ahead: position)
         return arena.bytes(at: spans[order[position]])
+    }
+
+    /// Starts loading what reading the held lines in `order` after the one at `index` needs:
+    /// they come from all over memory, so the span (and key, when given) of the line twice the
+    /// lookahead ahead, and the bytes of the line one lookahead ahead, whose span came by now.
+    @inline(__always)
+    static func prefetch(_ arena: LineArena, _ spans: [LineSpan], _ keys: [Value]?, _ order: [Int], ahead index: Int) {
+        let near = index + lookahead
+        let far = near + lookahead
+        if far < order.count {
+            spans.withUnsafeBufferPointer { reform_prefetch($0.baseAddress.map { $0 + order[far] }) }
+            keys?.withUnsafeBufferPointer { reform_prefetch($0.baseAddress.map { $0 + order[far] }) }
+        }
+        if near < order.count { reform_prefetch(arena.bytes(at: spans[order[near]]).baseAddress) }
     }
 }

@@ -50,8 +50,8 @@ final class SpillFile {
     }
 
     /// Appends a sorted run: for each of `positions` in turn, the entry `write` encodes for it,
-    /// after its length. Returns where the run lies in the file. `prefetch` is told each position
-    /// ``lookahead`` entries before it is written, to start loading what `write` will read.
+    /// after its length. Returns where the run lies in the file. `prefetch` is told the index in
+    /// `positions` of each entry before it is written, to start loading what later ones read.
     func appendRun(
         _ positions: [Int], prefetch: (Int) -> Void = { _ in }, write: (Int, inout SpillWriter) -> Void
     ) throws(SpillError) -> Range<Int> {
@@ -59,7 +59,7 @@ final class SpillFile {
         var writer = SpillWriter()
         var entry = SpillWriter()
         for (index, position) in positions.enumerated() {
-            if index + SpillFile.lookahead < positions.count { prefetch(positions[index + SpillFile.lookahead]) }
+            prefetch(index)
             entry.bytes.removeAll(keepingCapacity: true)
             write(position, &entry)
             writer.unsigned(UInt64(entry.bytes.count))
@@ -72,9 +72,6 @@ final class SpillFile {
         try append(writer.bytes)
         return start..<size
     }
-
-    /// How many entries ahead of the one written `appendRun`'s `prefetch` is told of.
-    static let lookahead = 8
 
     /// Reads up to `count` bytes at `offset` into `buffer`; returns how many it read.
     func read(at offset: Int, count: Int, into buffer: UnsafeMutableRawPointer) throws(SpillError) -> Int {
