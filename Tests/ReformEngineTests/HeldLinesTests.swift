@@ -214,4 +214,34 @@ struct HeldLinesTests {
         let lastPerU = try run("last-per-u", direct: true).out.split(separator: "\n").map { $0.prefix { $0 != "," } }
         #expect(lastPerU == [#"{"id":26"#, #"{"id":24"#], "the Kelvin sign is K; every other line has no u (null)")
     }
+
+    /// A `--jobs` run's sort that spilled, with MiBs of lines: merged on one thread and written by
+    /// another a MiB at a time (``BlockAppender``), every line in order as one thread writes them;
+    /// a write that fails (a full device) fails the run with the file's error, and returns.
+    @Test func aSpilledSortWrittenByASecondThreadWritesWhatOneThreadWrites() throws {
+        let yaml = """
+            reform: 1
+            managers: { a: {} }
+            reformers:
+              by-k: { steps: [ { sort: { by: k } } ] }
+            runs:
+              default: { reform: [by-k], output: { format: ndjson } }
+            """
+        let lines = (0..<40_000).map { i in #"{"k":\#(i * 7919 % 1009),"i":\#(i),"p":"\#(String(repeating: "p", count: 60 + i % 50))"}"# }
+        let one = try PathRun.run(yaml, lines: lines, direct: true, sortMemory: 200_000)
+        let two = try PathRun.run(yaml, lines: lines, direct: true, jobs: 2, batchSize: 1 << 16, sortMemory: 200_000)
+        #expect(one.out.utf8.count > 4 << 20, "several blocks of a MiB")
+        #expect(two.out == one.out)
+        #expect(two.summary == one.summary)
+
+        let folder = try TemporaryFolder()
+        var options = RunOptions()
+        options.inputs = [("a", try folder.write("a.ndjson", lines.map { $0 + "\n" }.joined()))]
+        options.outputPath = "/dev/full"
+        options.jobs = 2
+        options.sortMemory = 200_000
+        let pipeline = try PipelineLoader(environment: [:]).load(path: try folder.write("p.yaml", yaml))
+        let error = #expect(throws: RunError.self) { try Runner(pipeline: pipeline, options: options).run() }
+        #expect(error?.description.contains("write failed: No space left on device") == true, "\(String(describing: error))")
+    }
 }

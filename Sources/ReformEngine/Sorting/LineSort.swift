@@ -136,15 +136,15 @@ struct LineSort {
     }
 }
 
-/// The lines of a ``LineSort`` in order, read one at a time: straight from its arena when
+/// The lines of a ``LineSort`` in order, read once: straight from its arena when
 /// nothing was spilled, else merged from the spilled runs and the lines still held.
 final class SortedLines {
     private let arena: LineArena?
-    /// The held lines in the order they came, the positions that sort them, and how many of
-    /// those were read.
+    /// The held lines in the order they came, and the positions that sort them.
     private let spans: [LineSpan]
     private let order: [Int]
-    private var position = 0
+    /// Whether the lines were read (they are read once).
+    private var read = false
     private let merged: MergedLines?
     /// How many lines ahead of the one read the next held line to read is asked for.
     private static let lookahead = 8
@@ -167,20 +167,24 @@ final class SortedLines {
     /// reads them otherwise): at most about `chunkBytes` of lines to a chunk, and at least eight
     /// chunks when there are 512 lines or more (so that both threads have work).
     func parallelWriter(rangesHeaderBytes: Int, chunkBytes: Int) -> ParallelLineWriter? {
-        guard let arena, merged == nil, position == 0, !order.isEmpty else { return nil }
+        guard let arena, merged == nil, !read, !order.isEmpty else { return nil }
+        read = true
         let bytes = spans.reduce(0) { $0 + $1.count }
         let lines = min(chunkBytes / max(1, bytes / order.count), (order.count + 7) / 8)
         return ParallelLineWriter(
             arena: arena, spans: spans, order: order, rangesHeaderBytes: rangesHeaderBytes, chunkLines: max(64, lines))
     }
 
-    /// The next line's bytes (valid until the next call), or `nil` after the last.
-    func next() throws(SpillError) -> UnsafeRawBufferPointer? {
-        if let merged { return try merged.next() }
-        guard let arena, position < order.count else { return nil }
-        defer { position += 1 }
-        SortedLines.prefetch(arena, spans, nil, order, ahead: position)
-        return arena.bytes(at: spans[order[position]])
+    /// Calls `body` with each line in order, its bytes valid during the call; read once.
+    func readEach(_ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+        guard !read else { return }
+        read = true
+        if let merged { return try merged.readEach(body) }
+        guard let arena else { return }
+        for position in order.indices {
+            SortedLines.prefetch(arena, spans, nil, order, ahead: position)
+            try body(arena.bytes(at: spans[order[position]]))
+        }
     }
 
     /// Starts loading what reading the held lines in `order` after the one at `index` needs:

@@ -185,22 +185,41 @@ struct LineSteps {
             counts.recordsOut += try writer.write(into: file)
             return
         }
+        // With `--jobs`, a thread of its own writes what this one merges (``BlockAppender``).
+        let appender = inParallel ? BlockAppender(file: file) : nil
+        do {
+            try release(sorted, through: &steps, into: file, appender: appender)
+        } catch {
+            try? appender?.finish()
+            throw error
+        }
+        try appender?.finish()
+    }
+
+    /// Writes the lines of `sorted` that pass `steps` to `file`, or hands them to `appender`.
+    private mutating func release(
+        _ sorted: SortedLines, through steps: inout [Step], into file: OutputFile, appender: BlockAppender?
+    ) throws {
         // Into a local buffer handed on a MiB at a time: appending to the file's own buffer (a
         // class's property, checked for exclusive access at every use) cost more than the copy.
         var lines: [UInt8] = []
         lines.reserveCapacity(LineSteps.releaseBlock + (64 << 10))
-        while let held = try sorted.next() {
+        try sorted.readEach { held in
             let line = UnsafeRawBufferPointer(rebasing: held[readHeader(of: held)...])
-            guard passes(line, &steps) else { continue }
+            guard passes(line, &steps) else { return }
             counts.recordsOut += 1
             lines.append(contentsOf: line)
             lines.append(UInt8(ascii: "\n"))
-            if lines.count >= LineSteps.releaseBlock {
+            guard lines.count >= LineSteps.releaseBlock else { return }
+            if let appender {
+                lines = try appender.hand(lines)
+                lines.reserveCapacity(LineSteps.releaseBlock + (64 << 10))
+            } else {
                 try file.append(lines)
                 lines.removeAll(keepingCapacity: true)
             }
         }
-        try file.append(lines)
+        if let appender { _ = try appender.hand(lines) } else { try file.append(lines) }
     }
 
     /// Runs one line through the steps before the sort; holds it, or appends it to `passing`.
