@@ -163,7 +163,7 @@ final class SortedLines {
         self.merged = merged
     }
 
-    /// A writer of the lines, when none was read yet and all are held in memory (``next()``
+    /// A writer of the lines, when none was read yet and all are held in memory (``readEach(_:)``
     /// reads them otherwise): at most about `chunkBytes` of lines to a chunk, and at least eight
     /// chunks when there are 512 lines or more (so that both threads have work).
     func parallelWriter(rangesHeaderBytes: Int, chunkBytes: Int) -> ParallelLineWriter? {

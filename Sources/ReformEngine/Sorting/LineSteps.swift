@@ -164,7 +164,8 @@ struct LineSteps {
 
     /// See ``HeldLines/release(into:)``; throws a ``SpillError`` or an ``OutputError``. With
     /// `inParallel`, a sort held in memory and no step after it, a second thread copies out half
-    /// the lines (``ParallelLineWriter``).
+    /// the lines (``ParallelLineWriter``); else a second thread writes the lines this one reads
+    /// (``BlockAppender``).
     mutating func release(into file: OutputFile, inParallel: Bool = false) throws {
         if !partial.isEmpty {
             // Every record ends its line; this is only a last line without its newline.
