@@ -22,8 +22,11 @@ final class HeldLines {
     /// Whether to time the steps (``ChainRunner/StageCounts/seconds``).
     var timing = false
     /// Whether a second thread may copy out half of the sorted lines at the end (`--jobs` 2 or
-    /// more; ``ParallelLineWriter``).
-    var writesInParallel = false
+    /// more; ``ParallelLineWriter``), write them (``BlockAppender``), and write the sort's spilled
+    /// runs while lines keep coming (``LineSort/spillsInBackground``).
+    var writesInParallel = false {
+        didSet { _ = withSteps { $0.spillsInBackground = writesInParallel } }
+    }
     /// The steps and what they hold; taken out of the object while a call runs them, so that
     /// their state is a local value (an object's stored properties are checked for overlapping
     /// access at run time on every use: 1% of a sorted chain).

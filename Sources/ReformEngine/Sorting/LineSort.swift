@@ -1,4 +1,5 @@
 import CPrefetch
+import ReformConcurrency
 import ReformSDK
 
 /// The sort of ``LineSteps``: an ``ExternalSort`` of lines (what ``HeldLine`` holds of each),
@@ -26,6 +27,11 @@ struct LineSort {
     private var heldBytes = 0
     private var file: SpillFile?
     private var runs: [Range<Int>] = []
+    /// Whether a run is sorted and written by a thread of its own while lines keep coming
+    /// (`--jobs`, where the landing thread spilling held up the workers): each run is then half
+    /// the budget, the other half filling meanwhile. One such spill at a time.
+    var spillsInBackground = false
+    private var pending: BackgroundSpill?
 
     /// An empty sort in `descending` (or ascending) order.
     init(budget: Int, descending: Bool) {
@@ -43,8 +49,11 @@ struct LineSort {
         keys.append(key)
         spans.append(span)
         heldBytes += HeldLine.overhead + span.count + key.estimatedBytes
-        if heldBytes > budget { try spill() }
+        if heldBytes > runBudget { try spill() }
     }
+
+    /// The bytes of a run: the budget, or half of it while the other half may be spilling.
+    private var runBudget: Int { spillsInBackground ? max(1, budget / 2) : budget }
 
     /// Adds the lines of `batch` (a worker's block, taken as it is), in order; spills a run when
     /// the budget is full.
@@ -62,7 +71,7 @@ struct LineSort {
         }
         spans.append(contentsOf: batch.spans)
         heldBytes += batch.heldBytes
-        if heldBytes > budget { try spill() }
+        if heldBytes > runBudget { try spill() }
     }
 
     /// The arena the lines are held in, made at the first line.
@@ -85,8 +94,10 @@ struct LineSort {
         batchKeys = []
     }
 
-    /// The lines in order, read once; the sort is empty afterwards.
-    mutating func sorted() -> SortedLines {
+    /// The lines in order, read once; the sort is empty afterwards. Throws the failure of a run
+    /// written in the background.
+    mutating func sorted() throws(SpillError) -> SortedLines {
+        try finishPendingSpill()
         // Spilled runs merge with `keys`; keys that are not all numbers are sorted as one array.
         // (`batchKeys` fills only while `keys` is empty: every other append joins first.)
         if file != nil { joinBatches() }
@@ -116,23 +127,91 @@ struct LineSort {
     private mutating func spill() throws(SpillError) {
         guard let arena else { return }
         joinBatches()
-        let order = SortOrder.positions(of: keys, descending: descending)
+        if self.file == nil { self.file = try SpillFile() }
+        guard let file else { return }
+        try finishPendingSpill()
+        heldBytes = 0
+        if spillsInBackground,
+            let spill = BackgroundSpill.start(RunToWrite(file: file, arena: arena, keys: keys, spans: spans, descending: descending))
+        {
+            // The run's lines are the spill's now; the next ones go to a new arena.
+            pending = spill
+            self.arena = nil
+            keys = []
+            spans = []
+            return
+        }
         defer {
             keys.removeAll(keepingCapacity: true)
             spans.removeAll(keepingCapacity: true)
             arena.removeAll()
         }
-        heldBytes = 0
-        if self.file == nil { self.file = try SpillFile() }
-        guard let file else { return }
-        runs.append(
-            // The lines come from all over the arena in sorted order: each is asked for a few
-            // lines before it is copied, as the in-memory writer does, its key with its span.
-            try file.appendRun(order, prefetch: { SortedLines.prefetch(arena, spans, keys, order, ahead: $0) }) { position, entry in
+        runs.append(try RunToWrite(file: file, arena: arena, keys: keys, spans: spans, descending: descending).write())
+    }
+
+    /// Waits for the run being written in the background, if any, and adds it to the runs.
+    private mutating func finishPendingSpill() throws(SpillError) {
+        guard let spill = pending else { return }
+        pending = nil
+        runs.append(try spill.wait())
+    }
+}
+
+/// Lines of a ``LineSort`` to sort by their keys and write to its spill file as a run.
+///
+/// `@unchecked Sendable`: handed to the thread that writes it (``BackgroundSpill``), whose
+/// alone the arena, keys and spans then are; the file is not used by the sort meanwhile.
+struct RunToWrite: @unchecked Sendable {
+    let file: SpillFile
+    let arena: LineArena
+    let keys: [Value]
+    let spans: [LineSpan]
+    let descending: Bool
+
+    /// Sorts the lines and writes them as a run; where it lies in the file.
+    func write() throws(SpillError) -> Range<Int> {
+        let order = SortOrder.positions(of: keys, descending: descending)
+        // The lines come from all over the arena in sorted order: each is asked for a few
+        // lines before it is copied, as the in-memory writer does, its key with its span.
+        return try file.appendRun(
+            order, prefetch: { SortedLines.prefetch(arena, spans, keys, order, ahead: $0) },
+            write: { position, entry in
                 // The entry ``ExternalSort`` writes for a ``HeldLine``: its key, then its bytes.
                 entry.value(keys[position])
                 entry.block(arena.bytes(at: spans[position]))
             })
+    }
+}
+
+/// A run of a ``LineSort`` written by a thread of its own.
+final class BackgroundSpill: @unchecked Sendable {
+    private let lock = ConditionLock()
+    /// Where the run lies in the file, or why it could not be written; `nil` until it is done.
+    private var outcome: Result<Range<Int>, SpillError>?
+
+    /// Starts writing `run` on a thread of its own; `nil` when no thread could be started.
+    static func start(_ run: RunToWrite) -> BackgroundSpill? {
+        let spill = BackgroundSpill()
+        let started = OwnThread.tryStart {
+            let outcome: Result<Range<Int>, SpillError>
+            do throws(SpillError) { outcome = .success(try run.write()) } catch { outcome = .failure(error) }
+            spill.lock.withLock {
+                spill.outcome = outcome
+                spill.lock.broadcast()
+            }
+        }
+        return started ? spill : nil
+    }
+
+    /// Waits for the run to be written; where it lies in the file.
+    func wait() throws(SpillError) -> Range<Int> {
+        let done: Result<Range<Int>, SpillError> = lock.withLock {
+            while true {
+                if let outcome { return outcome }
+                lock.wait()
+            }
+        }
+        return try done.get()
     }
 }
 

@@ -29,6 +29,11 @@ struct LineSteps {
     /// The located path a sort orders by, and its direction; `nil` without a sort.
     private let sort: (path: Int, descending: Bool)?
     private var held: LineSort?
+    /// Whether the sort's runs are written by a thread of their own (``LineSort/spillsInBackground``).
+    var spillsInBackground: Bool {
+        get { held?.spillsInBackground ?? false }
+        set { held?.spillsInBackground = newValue }
+    }
     /// The header ``writeHeader()`` writes for the current line.
     private var header: [UInt8] = []
     private let paths: [ValuePath]
@@ -178,7 +183,7 @@ struct LineSteps {
         try releaseFirsts()
         guard var sort = held else { return }
         held = nil
-        let sorted = sort.sorted()
+        let sorted = try sort.sorted()
         var steps = Array(after.dropFirst(distinct ? 1 : 0))
         if inParallel, steps.isEmpty,
             let writer = sorted.parallelWriter(rangesHeaderBytes: 1 + 8 * paths.count, chunkBytes: 256 << 10)
