@@ -124,15 +124,12 @@ final class HeldLines {
     }
 }
 
-/// One line a sort holds: the record's JSON without its newline.
-struct HeldLine: Spillable {
+/// One line a dedupe holds: the record's JSON without its newline. (A sort holds its lines in a
+/// ``LineArena`` and spills them as ``RunToWrite`` writes them; it counts each as one of these.)
+struct HeldLine {
     let bytes: [UInt8]
 
-    func spill(into writer: inout SpillWriter) { writer.block(bytes) }
-
     init(bytes: [UInt8]) { self.bytes = bytes }
-
-    init(unspilling reader: inout SpillReader, context: Void) throws(SpillError) { bytes = try reader.block() }
 
     var estimatedBytes: Int { HeldLine.overhead + bytes.count }
 

@@ -8,7 +8,7 @@ import ReformSDK
 /// The order and the spill files are ``ExternalSort``'s: ``ValueOrder`` on each line's key, ties
 /// in the order lines came; past `budget` bytes (counted as ``HeldLine/estimatedBytes`` plus the
 /// key's, as there) the lines held are sorted and spilled as a run, and ``sorted()`` merges the
-/// runs with the lines still held.
+/// runs with the lines still held (``MergedLines``).
 struct LineSort {
     /// Bytes of lines held in memory before a run is spilled.
     let budget: Int
@@ -176,7 +176,7 @@ struct RunToWrite: @unchecked Sendable {
         return try file.appendRun(
             order, prefetch: { SortedLines.prefetch(arena, spans, keys, order, ahead: $0) },
             write: { position, entry in
-                // The entry ``ExternalSort`` writes for a ``HeldLine``: its key, then its bytes.
+                // A run's entry: its key, then the line as a block (what ``MergedLines`` reads).
                 entry.value(keys[position])
                 entry.block(arena.bytes(at: spans[position]))
             })

@@ -31,12 +31,6 @@ struct SpillWriter {
     }
 
     /// A block of bytes as its length and the bytes.
-    mutating func block(_ block: [UInt8]) {
-        unsigned(UInt64(block.count))
-        bytes.append(contentsOf: block)
-    }
-
-    /// A block of bytes as its length and the bytes (what ``block(_:)-([UInt8])`` writes).
     mutating func block(_ block: UnsafeRawBufferPointer) {
         unsigned(UInt64(block.count))
         bytes.append(contentsOf: block)
@@ -129,11 +123,6 @@ struct SpillReader {
         let n = try count()
         defer { position += n }
         return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[position..<position + n]), as: UTF8.self)
-    }
-
-    /// A block of bytes that ``SpillWriter/block(_:)`` wrote.
-    mutating func block() throws(SpillError) -> [UInt8] {
-        Array(try blockInPlace())
     }
 
     /// A block of bytes that ``SpillWriter/block(_:)`` wrote, where it lies in the memory read,
