@@ -117,6 +117,8 @@ struct LineSort {
             file = nil
             runs = []
         }
+        // The blocks kept for a next run would sit beside the merge's read buffers.
+        arena?.releaseSpare()
         guard let file, !runs.isEmpty else { return SortedLines(arena: arena, spans: spans, order: order) }
         // Spilled: the lines still held are merged with the runs, as an ``ExternalSort``'s are.
         return SortedLines(
