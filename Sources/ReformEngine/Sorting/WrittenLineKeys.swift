@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Finds the values of top-level members in a line an output writer printed, without checking it
 /// as JSON: the line is the writer's own (``HeldLines`` only sees lines the output wrote), so its
 /// strings end at the first quote not escaped, and other values at the next `,`, `}` or `]` (after
@@ -8,9 +12,10 @@
 /// with an escape or non-ASCII byte (keys are compared by bytes, and non-ASCII keys compare by
 /// Unicode equivalence) — returns `false`, and the caller locates with ``FieldLocator`` instead.
 struct WrittenLineKeys {
-    /// Each key looked for (all printable ASCII), as ``FirstPerKey/TextKey`` compares a key's
-    /// bytes, and its length, compared first.
-    private let keys: [FirstPerKey.TextKey], lengths: [Int]
+    /// The bytes of the keys looked for (all printable ASCII), one after another: key `i` is
+    /// `lengths[i]` bytes from `starts[i]`. Compared in place (packing a line's key into words
+    /// first stalled each compare on reading back the bytes just copied: a third of the locate).
+    private let keyBytes: [UInt8], starts: [Int], lengths: [Int]
     /// Per key, where its value lies in the last line located (the last one when a key repeats).
     private(set) var ranges: [Range<Int>?]
 
@@ -19,15 +24,30 @@ struct WrittenLineKeys {
         let bytes = keys.map { Array($0.utf8) }
         guard bytes.allSatisfy({ $0.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") } })
         else { return nil }
-        self.keys = bytes.map { key in key.withUnsafeBytes { FirstPerKey.TextKey($0) } }
+        keyBytes = bytes.flatMap { $0 }
         lengths = bytes.map(\.count)
+        starts = Array(lengths.reduce(into: [0]) { $0.append($0[$0.count - 1] + $1) }.dropLast())
         ranges = Array(repeating: nil, count: keys.count)
     }
 
     /// Finds the keys' values in `line` (an object the writer printed, without its newline);
     /// `false` when the line is not in the writer's plain form (see the type).
     mutating func locate(_ line: UnsafeRawBufferPointer) -> Bool {
-        for i in ranges.indices { ranges[i] = nil }
+        // Filled as a local buffer: setting an element of the stored array checked it was not
+        // shared, each time.
+        var found: [Range<Int>?] = []
+        swap(&found, &ranges)
+        defer { swap(&found, &ranges) }
+        return found.withUnsafeMutableBufferPointer { found in
+            for i in found.indices { found[i] = nil }
+            return keyBytes.withUnsafeBufferPointer { keyBytes in locate(line, into: found, keyBytes: keyBytes) }
+        }
+    }
+
+    /// ``locate(_:)`` with its results and the keys' bytes as buffers.
+    private func locate(
+        _ line: UnsafeRawBufferPointer, into found: UnsafeMutableBufferPointer<Range<Int>?>, keyBytes: UnsafeBufferPointer<UInt8>
+    ) -> Bool {
         guard let base = line.baseAddress?.assumingMemoryBound(to: UInt8.self), line.count >= 2,
             base[0] == UInt8(ascii: "{")
         else { return false }
@@ -44,7 +64,7 @@ struct WrittenLineKeys {
             guard let valueEnd = Self.valueEnd(base, from: valueStart, end: end) else { return false }
             let length = k - keyStart
             // Each key is looked for once (``LineSteps`` passes each path once).
-            if let index = match(base + keyStart, length: length) { ranges[index] = valueStart..<valueEnd }
+            if let index = match(base + keyStart, length: length, keyBytes: keyBytes) { found[index] = valueStart..<valueEnd }
             i = valueEnd
             guard i < end else { return false }
             if base[i] == UInt8(ascii: "}") { return i + 1 == end }
@@ -53,12 +73,13 @@ struct WrittenLineKeys {
         }
     }
 
-    /// The position of the key `length` bytes long at `key` among ``keys``, if it is one: its
-    /// bytes are packed only when its length is one looked for.
+    /// The position of the key `length` bytes long at `key` among the keys looked for, if it is
+    /// one: its bytes are compared only when its length is one looked for.
     @inline(__always)
-    private func match(_ key: UnsafePointer<UInt8>, length: Int) -> Int? {
+    private func match(_ key: UnsafePointer<UInt8>, length: Int, keyBytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard let keysBase = keyBytes.baseAddress else { return lengths.firstIndex(of: length) }
         for index in lengths.indices where lengths[index] == length {
-            if FirstPerKey.TextKey(UnsafeRawBufferPointer(start: key, count: length)) == keys[index] { return index }
+            if memcmp(key, keysBase + starts[index], length) == 0 { return index }
         }
         return nil
     }
