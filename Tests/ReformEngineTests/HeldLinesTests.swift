@@ -164,11 +164,32 @@ struct HeldLinesTests {
         }
     }
 
+    /// Lines longer than the MiB a spilled run is written through, among short ones, spilled a
+    /// line a run or a few lines a run: written whole, in order.
+    @Test func linesLongerThanASpillBufferSpillWhole() throws {
+        let lines = (0..<24).map { i in
+            let text = String(repeating: "x", count: i % 8 == 0 ? (1 << 20) + 1_000 * i : 10)
+            return #"{"id":\#(i),"k":\#((i * 37) % 11),"t":"\#(text)"}"#
+        }
+        let general = try PathRun.run(Self.pipeline, lines: lines, runName: "by-k", direct: false)
+        #expect(general.out.utf8.count > 3 << 20)
+        for (jobs, sortMemory) in [(1, 1), (1, 1_500_000), (2, 1_500_000)] {
+            let held = try PathRun.run(
+                Self.pipeline, lines: lines, runName: "by-k", direct: true, jobs: jobs, batchSize: jobs > 1 ? 4096 : nil,
+                sortMemory: sortMemory)
+            #expect(held.out == general.out, "--jobs \(jobs), sort memory \(sortMemory)")
+        }
+    }
+
     /// Keys of one kind (integers, numbers of both kinds, text), with nulls and missing keys,
     /// from many workers' batches, and numbers in the first batches then text: the sort reads
     /// numbers from the batches' own arrays and joins them when text comes, and writes what the
-    /// general path writes, ascending and descending.
-    @Test(arguments: ["int", "number", "text", "numbers then text"])
+    /// general path writes, ascending and descending. Spilled too, by one thread or from
+    /// workers' batches: the merge compares the runs' keys as numbers' bits while every key of
+    /// the sort is an integer (integers past 2^53 included) or a number a double holds exactly
+    /// (`-0` and `0.0` tie), and as values once one is not (text, or an integer past 2^53 among
+    /// doubles).
+    @Test(arguments: ["int", "number", "text", "numbers then text", "big int", "big int and number"])
     func keysOfOneKindFromManyBatchesSortAsTheGeneralPath(_ kind: String) throws {
         let lines = (0..<400).map { i -> String in
             let key: String
@@ -177,7 +198,12 @@ struct HeldLinesTests {
             case (_, 5): key = ""
             case ("numbers then text", _) where i >= 300: key = #""k":"t\#((i * 17) % 29)","#
             case ("int", _), ("numbers then text", _): key = #""k":\#((i * 7_919) % 101 - 50),"#
-            case ("number", _): key = i % 2 == 0 ? #""k":\#((i * 31) % 17),"# : #""k":\#(Double((i * 13) % 23) / 4),"#
+            case ("number", 6): key = i % 2 == 0 ? #""k":-0,"# : #""k":0.0,"#
+            case ("number", _): key = i % 2 == 0 ? #""k":\#((i * 31) % 17),"# : #""k":\#(Double((i * 13) % 23) / 4 - 2),"#
+            case ("big int", _): key = #""k":\#(9_007_199_254_741_000 + (i * 7_919) % 211 - (i % 2 == 0 ? 0 : 9_007_199_254_741_100)),"#
+            case ("big int and number", 1): key = #""k":9007199254740993,"#
+            case ("big int and number", 2): key = #""k":9007199254740992.0,"#
+            case ("big int and number", _): key = #""k":\#(Double((i * 13) % 23) / 4),"#
             default: key = #""k":"t\#((i * 17) % 29)","#
             }
             return #"{"id":\#(i),\#(key)"pad":"\#(String(repeating: "x", count: i % 40))"}"#
@@ -188,6 +214,12 @@ struct HeldLinesTests {
             #expect(parallel.out == general.out, "\(kind), \(runName)")
             #expect(parallel.summary == general.summary)
             #expect(parallel.onLines.count == 1)
+            for (jobs, sortMemory) in [(1, 1), (1, 3_000), (2, 3_000)] {
+                let spilled = try PathRun.run(
+                    Self.pipeline, lines: lines, runName: runName, direct: true, jobs: jobs, batchSize: jobs > 1 ? 512 : nil,
+                    sortMemory: sortMemory)
+                #expect(spilled.out == general.out, "\(kind), \(runName), --jobs \(jobs), sort memory \(sortMemory)")
+            }
         }
     }
 

@@ -15,6 +15,8 @@ struct HeldBatch {
     var heldBytes = 0
     /// Whether every key is a number or null: the sort then keeps ``keys`` as they are.
     var keysAreNumbers = true
+    /// Whether the keys compare as numbers, for the sort's merge.
+    var numeric = NumericKeys()
 
     /// An empty batch; `capacity` bytes of lines fit in its block.
     init(capacity: Int) {

@@ -42,6 +42,13 @@ final class LineBlock: @unchecked Sendable {
 
     /// Forgets the bytes used.
     func removeAll() { used = 0 }
+
+    /// All of the block's memory, for the caller to fill with lines end to end; the block
+    /// counts it as used (``append(_:_:)`` adds nothing more to it).
+    func claimAll() -> UnsafeMutableRawBufferPointer {
+        used = memory.count
+        return memory
+    }
 }
 
 /// The bytes of many lines end to end in a few large blocks of memory, for a sort that holds
@@ -65,14 +72,13 @@ final class LineArena {
         self.blockSize = max(4 << 10, blockSize)
     }
 
-    /// Copies `head` and then `body` into the arena as one line; `nil` only were a new block
-    /// made for the line too small for it.
-    func append(_ head: UnsafeRawBufferPointer, _ body: UnsafeRawBufferPointer) -> LineSpan? {
-        if let last = blocks.last, let span = last.append(head, body) { return span }
-        let bytes = head.count + body.count
+    /// A block of at least `bytes` bytes, all of it for the caller to fill with lines (read
+    /// back through spans into it while the arena holds it): an emptied one when `bytes` fits
+    /// the usual size and one is kept, else a new one.
+    func freshBlock(atLeast bytes: Int) -> UnsafeMutableRawBufferPointer {
         let block = (bytes <= blockSize ? spare.popLast() : nil) ?? LineBlock(capacity: max(blockSize, bytes))
         blocks.append(block)
-        return block.append(head, body)
+        return block.claimAll()
     }
 
     /// Takes `block` (its bytes as they are) as the arena's next block, for the spans of the

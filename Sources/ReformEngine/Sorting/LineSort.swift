@@ -25,6 +25,14 @@ struct LineSort {
     /// text keys would be held twice when joined: the batches' arrays live in the workers' heaps).
     private var batchKeys: [[Value]] = []
     private var heldBytes = 0
+    /// Whether every key so far compares as a number: the merge of spilled runs then compares
+    /// numbers' bits rather than `Value`s.
+    private var numeric = NumericKeys()
+    /// Where the next line goes in the arena's block being filled, and where that block ends
+    /// (`nil`: no block yet). Kept here, in the sort's own value, rather than in the block (a
+    /// class): each line held updated the block's count through an exclusivity check, and the
+    /// block was looked up in the arena's array, retained and released, every line.
+    private var fill: UnsafeMutableRawPointer?, fillEnd: UnsafeMutableRawPointer?
     private var file: SpillFile?
     private var runs: [Range<Int>] = []
     /// Whether a run is sorted and written by a thread of its own while lines keep coming
@@ -46,9 +54,23 @@ struct LineSort {
     /// is full.
     mutating func append(_ head: UnsafeRawBufferPointer, _ body: UnsafeRawBufferPointer, key: Value) throws(SpillError) {
         if !batchKeys.isEmpty { joinBatches() }
-        guard let span = heldArena().append(head, body) else {
-            throw SpillError(message: "internal error: no room for a line of \(head.count + body.count) bytes to sort")
+        let count = head.count + body.count
+        let start: UnsafeMutableRawPointer?
+        if let at = fill, let end = fillEnd, end - at >= count {
+            start = at
+        } else {
+            let block = heldArena().freshBlock(atLeast: count)
+            start = block.baseAddress
+            fillEnd = block.baseAddress.map { $0 + block.count }
         }
+        guard let start else {
+            throw SpillError(message: "internal error: no room for a line of \(count) bytes to sort")
+        }
+        if let from = head.baseAddress { start.copyMemory(from: from, byteCount: head.count) }
+        if let from = body.baseAddress { (start + head.count).copyMemory(from: from, byteCount: body.count) }
+        fill = start + count
+        let span = LineSpan(start: UnsafeRawPointer(start), count: count)
+        numeric.note(key)
         keys.append(key)
         spans.append(span)
         heldBytes += HeldLine.overhead + span.count + key.estimatedBytes
@@ -64,6 +86,7 @@ struct LineSort {
     mutating func append(_ batch: HeldBatch) throws(SpillError) {
         guard let block = batch.block, !batch.isEmpty else { return }
         heldArena().adopt(block)
+        numeric.note(batch.numeric)
         if batch.keysAreNumbers && keys.isEmpty {
             // After a spill `keys` keeps its capacity for the next run; held by parts, that next
             // run would not use it, and it would lie outside the budget.
@@ -117,7 +140,9 @@ struct LineSort {
             spans = []
             batchKeys = []
             heldBytes = 0
+            numeric = NumericKeys()
             arena = nil
+            (fill, fillEnd) = (nil, nil)
             file = nil
             runs = []
         }
@@ -127,7 +152,8 @@ struct LineSort {
         // Spilled: the lines still held are merged with the runs, as an ``ExternalSort``'s are.
         return SortedLines(
             merging: MergedLines(
-                file: file, runs: runs, arena: arena, keys: keys, spans: spans, order: order, descending: descending, budget: budget))
+                file: file, runs: runs, arena: arena, keys: keys, spans: spans, order: order, descending: descending,
+                numeric: numeric.order, budget: budget))
     }
 
     private mutating func spill() throws(SpillError) {
@@ -148,6 +174,7 @@ struct LineSort {
             // The run's lines are the spill's now; the next ones go to a new arena.
             pending = spill
             self.arena = nil
+            (fill, fillEnd) = (nil, nil)
             keys = []
             spans = []
             return
@@ -156,6 +183,7 @@ struct LineSort {
             keys.removeAll(keepingCapacity: true)
             spans.removeAll(keepingCapacity: true)
             arena.removeAll()
+            (fill, fillEnd) = (nil, nil)
         }
         runs.append(try RunToWrite(file: file, arena: arena, keys: keys, spans: spans, descending: descending).write())
     }
@@ -184,13 +212,9 @@ struct RunToWrite: @unchecked Sendable {
         let order = SortOrder.positions(of: keys, descending: descending)
         // The lines come from all over the arena in sorted order: each is asked for a few
         // lines before it is copied, as the in-memory writer does, its key with its span.
-        return try file.appendRun(
+        return try file.appendLineRun(
             order, prefetch: { SortedLines.prefetch(arena, spans, keys, order, ahead: $0) },
-            write: { position, entry in
-                // A run's entry: its key, then the line as a block (what ``MergedLines`` reads).
-                entry.value(keys[position])
-                entry.block(arena.bytes(at: spans[position]))
-            })
+            key: { keys[$0] }, line: { arena.bytes(at: spans[$0]) })
     }
 }
 

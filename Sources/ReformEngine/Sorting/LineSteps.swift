@@ -36,6 +36,9 @@ struct LineSteps {
     }
     /// The header ``writeHeader()`` writes for the current line.
     private var header: [UInt8] = []
+    /// The header of a line held without its keys' ranges, when no step after the sort reads
+    /// keys: one byte, the same for every line (building it per line was 80 instructions).
+    private let plainHeader: [UInt8] = [0]
     private let paths: [ValuePath]
     private var locator: FieldLocator
     /// Finds the keys in the writer's own lines without the full check, when they are all
@@ -113,10 +116,14 @@ struct LineSteps {
     mutating func appendEntry(of line: UnsafeRawBufferPointer, to batch: inout HeldBatch) -> Bool {
         source = .unread
         let key = sort.map { value(at: $0.path, in: line) } ?? .null
-        writeHeader()
-        let span = header.withUnsafeBytes { header in batch.block?.append(header, line) }
+        if readsKeysAfterSort { writeHeader() }
+        // ``plainHeader`` when no step after the sort reads keys: the locator's ranges are then
+        // not read (reading them copied the whole locator, its arrays retained and released:
+        // 140 instructions a line).
+        let span = (readsKeysAfterSort ? header : plainHeader).withUnsafeBytes { header in batch.block?.append(header, line) }
         guard let span else { return false }
         batch.keys.append(key)
+        batch.numeric.note(key)
         switch key {
         case .int, .double, .null: break
         default: batch.keysAreNumbers = false
@@ -246,11 +253,14 @@ struct LineSteps {
                 do { if let firsts, firsts.bytes > firsts.budget { try releaseFirsts() } } catch { return error }
                 return nil
             }
-            writeHeader()
-            return header.withUnsafeBytes { (header: UnsafeRawBufferPointer) -> SpillError? in
+            func hold(after header: UnsafeRawBufferPointer) -> SpillError? {
                 do throws(SpillError) { try held?.append(header, line, key: key) } catch { return error }
                 return nil
             }
+            // See ``appendEntry(of:to:)`` on ``plainHeader``.
+            guard readsKeysAfterSort else { return plainHeader.withUnsafeBytes(hold) }
+            writeHeader()
+            return header.withUnsafeBytes(hold)
         } else {
             counts.recordsOut += 1
             passing.append(contentsOf: line)
@@ -436,6 +446,10 @@ struct LineSteps {
     /// `inout` to a method of the same value copied the whole value at every line.
     private mutating func writeHeader() {
         header.removeAll(keepingCapacity: true)
+        guard readsKeysAfterSort else {
+            header.append(0)
+            return
+        }
         let ranges: [Range<Int>?]
         switch source {
         case .written: ranges = written?.ranges ?? []
@@ -443,7 +457,7 @@ struct LineSteps {
         case .unread, .parsed, .stored: ranges = []
         }
         // Ranges are 32-bit: a line past 4 GiB (never written) keeps none, and its keys are read again.
-        let withRanges = readsKeysAfterSort && ranges.count == paths.count && ranges.allSatisfy { ($0?.upperBound ?? 0) < Int(UInt32.max) }
+        let withRanges = ranges.count == paths.count && ranges.allSatisfy { ($0?.upperBound ?? 0) < Int(UInt32.max) }
         header.append(withRanges ? 1 : 0)
         if withRanges {
             for range in ranges {

@@ -41,7 +41,7 @@ enum SortOrder {
 
     /// The largest integer magnitude a double holds exactly: up to it, comparing as doubles is
     /// comparing as integers (``Condition/ordering(_:_:)`` mixes the two through doubles).
-    private static let exactDoubleLimit: UInt64 = 1 << 53
+    static let exactDoubleLimit: UInt64 = 1 << 53
 
     /// A number as a double that orders as ``Condition/ordering(_:_:)`` does, or `nil`.
     private static func exactDouble(_ value: Value) -> Double? {

@@ -35,11 +35,20 @@ final class SpillFile {
 
     /// Appends `bytes` at the end of the file.
     func append(_ bytes: [UInt8]) throws(SpillError) {
+        // The buffer's closure cannot throw a typed error: the failure comes out as its result.
+        let failure = bytes.withUnsafeBytes { bytes -> SpillError? in
+            do throws(SpillError) { try append(bytes) } catch { return error }
+            return nil
+        }
+        if let failure { throw failure }
+    }
+
+    /// Appends `bytes` at the end of the file.
+    func append(_ bytes: UnsafeRawBufferPointer) throws(SpillError) {
+        guard let base = bytes.baseAddress else { return }
         var done = 0
         while done < bytes.count {
-            let count = bytes.withUnsafeBytes { raw in
-                pwrite(descriptor, raw.baseAddress.map { $0 + done }, raw.count - done, off_t(size + done))
-            }
+            let count = pwrite(descriptor, base + done, bytes.count - done, off_t(size + done))
             if count < 0 {
                 if errno == EINTR { continue }
                 throw SpillError("writing it", folder: folder, errno: errno)
