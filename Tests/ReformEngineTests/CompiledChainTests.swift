@@ -29,6 +29,8 @@ struct CompiledChainTests {
         #"{"id":12,"name":null,"price":null,"when":null,"loc":{"city":null,"lat":null},"ok":null,"tags":["t"],"floor":null}   "#,
         #"{"id":13,"name":{ "a" : [ 1 , 2.50, "\u4e0a" ] },"price":1E+2,"when":"2024-05-01T10:00:00.123Z","loc":{"city":"z","lat":31.210},"ok":"off","tags":["\ud83c\udfe0"]}"#,
         #"{"id":14,"name":"n","price":"  42 ","when":"2024-05-01T10:00:00Z","loc":{"city":"z","lat":99999999999999.9},"ok":true,"tags":["t"],"floor":"high"}"#,
+        #"{ "id":15, "name":"spaced", "price":1, "when":"2024-05-01", "loc":{"city":"q","lat":32}, "ok":true, "tags":["t"] }"#,
+        #"{"id":16,"name":"esc \u00e9","price":2,"when":"2024-05-01","loc":{"city":"q","lat":33},"ok":true,"tags":["t"]}"#,
     ]
 
     static let pipeline = """
@@ -92,6 +94,12 @@ struct CompiledChainTests {
             steps:
               - filter: "price > 5"
               - convert: { lat: int }
+          raw-cheap:
+            steps:
+              - filter: "ok == true and loc.lat >= 31.2"
+          raw-named:
+            steps:
+              - filter: "not (name == 'dup') and price != 'abc'"
         rows:
           listing-row: { columns: [id, label, price] }
           tag-row: { columns: [id, tag, floor] }
@@ -106,6 +114,8 @@ struct CompiledChainTests {
           exploded: { reform: [tagged], output: { format: ndjson } }
           arrays: { reform: [arrays], output: { format: ndjson } }
           labelled: { reform: [listing, labelled], output: { format: ndjson } }
+          raw-filtered: { reform: [raw-cheap], output: { format: ndjson } }
+          raw-filtered-twice: { reform: [raw-cheap, raw-named], output: { format: ndjson } }
         """
 
     /// One run of `runName` over the lines.
@@ -115,7 +125,7 @@ struct CompiledChainTests {
             outputName: runName.hasSuffix("rows") ? "out.csv" : "out.ndjson")
     }
 
-    @Test(arguments: ["mapped", "filtered", "shaped", "exploded", "arrays", "labelled"])
+    @Test(arguments: ["mapped", "filtered", "shaped", "exploded", "arrays", "labelled", "raw-filtered", "raw-filtered-twice"])
     func sameOutputDeadLettersAndCounts(_ runName: String) throws {
         let general = try run(runName, direct: false)
         let compiled = try run(runName, direct: true)
@@ -134,6 +144,23 @@ struct CompiledChainTests {
         #expect(general.direct == 0)
         #expect(compiled.direct > 0)
         #expect(!general.dead.isEmpty)
+    }
+
+    /// Filters of whole records write the lines they pass as they came when those are the
+    /// writer's own bytes, and the others as the general path prints them: the spaced and
+    /// escaped lines come out re-encoded, the plain ones as they were.
+    @Test func filtersOfWholeRecordsCopyOnlyTheWritersOwnLines() throws {
+        let general = try run("raw-filtered", direct: false)
+        let compiled = try run("raw-filtered", direct: true)
+        #expect(compiled.out == general.out)
+        let out = compiled.out.split(separator: "\n").map(String.init)
+        #expect(out.contains(Self.lines[0]), "a plain line is written as it came")
+        let reencoded = [
+            #"{"id":15,"name":"spaced","price":1,"when":"2024-05-01","loc":{"city":"q","lat":32},"ok":true,"tags":["t"]}"#,
+            #"{"id":16,"name":"esc é","price":2,"when":"2024-05-01","loc":{"city":"q","lat":33},"ok":true,"tags":["t"]}"#,
+        ]
+        for line in reencoded { #expect(out.contains(line)) }
+        #expect(compiled.direct > 0)
     }
 
     /// A chain the compiled path covers only in part (a sort and dedupe after it, or rows): its

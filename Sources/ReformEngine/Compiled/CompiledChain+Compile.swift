@@ -12,7 +12,8 @@ extension CompiledChain {
     /// The compiled `chain` for `manager`'s records, writing NDJSON lines, when the compiled path
     /// covers all of it.
     static func make(chain: ArraySlice<ReformerPlan>, manager: ManagerRef, limits: JSONLimits) -> CompiledChain? {
-        Compiler.compile(chain, manager: manager, exploding: true)?.chain(limits: limits)
+        if let filters = Compiler.compileFilters(chain) { return filters.chain(limits: limits) }
+        return Compiler.compile(chain, manager: manager, exploding: true)?.chain(limits: limits)
     }
 
     /// For a run whose one output's chain the compiled path covers only in part (a `sort` or
@@ -69,8 +70,43 @@ private struct Compiler {
         return compiler.view.isEmpty ? nil : compiler
     }
 
+    /// Whether the chain only filters whole records (``CompiledChain/passesLines``).
+    var passesLines = false
+
+    /// The compiler of a chain whose every reformer is `steps` of only `filter`s, without
+    /// declared keys: each line that passes is the record it came as. Each filter's paths are
+    /// slots of their own (optional: a missing one reads as null, as a condition reads it);
+    /// `nil` for any other chain, or a filter path that is not all keys.
+    static func compileFilters(_ chain: ArraySlice<ReformerPlan>) -> Compiler? {
+        var compiler = Compiler()
+        compiler.passesLines = true
+        var slotOfPath: [ValuePath: Int] = [:]
+        for (position, plan) in chain.enumerated() {
+            guard case .steps(let steps) = plan.kind, plan.keys == nil, !steps.isEmpty else { return nil }
+            compiler.reformer = position
+            compiler.reformers = position + 1
+            for step in steps {
+                guard case .filter(let condition) = step.kind else { return nil }
+                var lookups: [CompiledChain.Lookup] = []
+                for path in condition.paths {
+                    if slotOfPath[path] == nil {
+                        guard let located = compiler.locate(path) else { return nil }
+                        var slot = CompiledChain.Slot(source: .field(located))
+                        slot.optional = true
+                        slotOfPath[path] = compiler.addSlot(slot)
+                    }
+                    lookups.append(CompiledChain.Lookup(path: path, slot: slotOfPath[path], rest: ValuePath([])))
+                }
+                compiler.steps.append(.filter(SlotCondition(condition, lookups: lookups), reformer: position))
+            }
+        }
+        return chain.isEmpty ? nil : compiler
+    }
+
     func chain(limits: JSONLimits) -> CompiledChain {
-        CompiledChain(paths: paths, slots: slots, steps: steps, explode: explode, output: view, reformers: reformers, limits: limits)
+        CompiledChain(
+            paths: paths, slots: slots, steps: steps, explode: explode, output: view, reformers: reformers, passesLines: passesLines,
+            limits: limits)
     }
 
     /// The located path index of a key path, adding it when new.

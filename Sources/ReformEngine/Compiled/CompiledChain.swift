@@ -1,7 +1,8 @@
 import ReformSDK
 
 /// The batch fast path for whole chains: a mapping (or an `explode` and a `pick`) followed by
-/// per-record steps (`filter`, `pick`, `drop`, `rename`, `defaults`, `convert`), compiled once for one
+/// per-record steps (`filter`, `pick`, `drop`, `rename`, `defaults`, `convert`), or only `filter`s
+/// of whole records (``passesLines``), compiled once for one
 /// manager into a plan over *slots* — one per key the records carry — and run on the bytes of
 /// each NDJSON line, building no record.
 ///
@@ -16,6 +17,11 @@ import ReformSDK
 /// it, so the output, counts and dead letters are the same either way (held to that by
 /// `CompiledChainTests`).
 struct CompiledChain {
+    /// Whether the chain only filters whole records (every reformer `steps` of `filter`s): a line
+    /// that passes is written as it came, when it is in the writer's form (``JSON/isWrittenForm(_:)``),
+    /// and its slots are only the filters' paths.
+    let passesLines: Bool
+
     /// Where a slot's value comes from.
     enum Source {
         /// The value at a located path (its index in the ``FieldLocator``).
@@ -116,9 +122,10 @@ struct CompiledChain {
 
     init(
         paths: [[String]], slots: [Slot], steps: [Step], explode: (slot: Int?, path: Int)?, output: [(name: String, slot: Int)],
-        reformers: Int, limits: JSONLimits
+        reformers: Int, passesLines: Bool = false, limits: JSONLimits
     ) {
         self.reformers = reformers
+        self.passesLines = passesLines
         passed = Array(repeating: 0, count: reformers)
         pending = Array(repeating: 0, count: reformers)
         locator = FieldLocator(paths: paths)
@@ -308,7 +315,15 @@ struct CompiledChain {
                 for (assignment, text) in zip(assignments, rendered) { texts[assignment.slot] = text }
             }
         }
-        writeRecord(line, into: &out)
+        if passesLines {
+            // The record is the line, unchanged: its bytes are written when they are what the
+            // writer prints for it, and it is parsed and printed on the general path otherwise.
+            guard JSON.isWrittenForm(line) else { return .generalPath }
+            out.append(contentsOf: line)
+            out.append(UInt8(ascii: "\n"))
+        } else {
+            writeRecord(line, into: &out)
+        }
         for i in pending.indices { pending[i] += 1 }
         return .written
     }

@@ -1,0 +1,223 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension JSON {
+    /// Whether `bytes`, a valid JSON document (one ``JSONParser`` accepts), are exactly the bytes
+    /// ``write(_:into:)`` prints for the value they parse to — so that a record passed on
+    /// unchanged can be written by copying its line, without parsing it into values and printing
+    /// them again.
+    ///
+    /// Answers `false`, conservatively, for anything it does not prove: whitespace outside strings;
+    /// a string with an escape other than the writer's own (`\"`, `\\`, `\b \f \n \r \t`, and
+    /// `\u00XX` in lowercase for the other control characters and DEL) or with a raw DEL; a number
+    /// not in the writer's form (see `JSONParser.isCanonicalNumber`); an object key with a byte
+    /// past ASCII (keys equal under Unicode equivalence are one key once parsed); a key that
+    /// repeats in its object. Bytes that are not valid JSON give no meaningful answer.
+    public static func isWrittenForm(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), !bytes.isEmpty else { return false }
+        // Its bookkeeping on the stack: arrays made and freed per document were a fifth of it.
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * WrittenForm.maximumDepth + 3 * WrittenForm.maximumKeys) {
+            guard let scratch = $0.baseAddress else { return false }
+            var form = WrittenForm(base: base, end: bytes.count, scratch: scratch)
+            return form.check()
+        }
+    }
+}
+
+/// One pass of ``JSON/isWrittenForm(_:)`` over a document's bytes.
+private struct WrittenForm {
+    /// The deepest nesting and the most keys of the open objects it follows; past them it says
+    /// no (the caller prints the value instead).
+    static let maximumDepth = 64, maximumKeys = 512
+
+    let base: UnsafePointer<UInt8>
+    let end: Int
+    private var i = 0
+    /// Per open container, a bit: set for an object (the innermost is bit `depth - 1`).
+    private var objects: UInt64 = 0
+    private var depth = 0
+    /// Per open object, where its keys start in `keys`; and the keys of the open objects, each
+    /// as its start, its length and its first bytes as a word (in the caller's scratch memory).
+    private let keyStarts: UnsafeMutablePointer<Int>
+    private let keys: UnsafeMutablePointer<Int>
+    /// Per open object, two bits of a hash of each of its keys so far: a key whose bits are not
+    /// both set is new without comparing it with the others (comparing each key with every one
+    /// before it was a tenth of the check).
+    private let keyBits: UnsafeMutablePointer<UInt64>
+    private var keyCount = 0
+    private var objectDepth = 0
+
+    init(base: UnsafePointer<UInt8>, end: Int, scratch: UnsafeMutablePointer<Int>) {
+        self.base = base
+        self.end = end
+        keyStarts = scratch
+        keyBits = UnsafeMutableRawPointer(scratch + Self.maximumDepth).assumingMemoryBound(to: UInt64.self)
+        keys = scratch + 2 * Self.maximumDepth
+    }
+
+    private var innermostIsObject: Bool { depth > 0 && objects >> UInt64(depth - 1) & 1 == 1 }
+
+    mutating func check() -> Bool {
+        // Whether the next string is an object's key.
+        var keyNext = false
+        while i < end {
+            let c = base[i]
+            switch c {
+            case UInt8(ascii: "\""):
+                guard keyNext ? key() : string(key: false) else { return false }
+                keyNext = false
+            case UInt8(ascii: "{"):
+                guard depth < Self.maximumDepth else { return false }
+                objects |= 1 << UInt64(depth)
+                depth += 1
+                keyStarts[objectDepth] = keyCount
+                keyBits[objectDepth] = 0
+                objectDepth += 1
+                keyNext = true
+                i += 1
+            case UInt8(ascii: "["):
+                guard depth < Self.maximumDepth else { return false }
+                objects &= ~(1 << UInt64(depth))
+                depth += 1
+                i += 1
+            case UInt8(ascii: "}"):
+                guard depth > 0, objectDepth > 0 else { return false }
+                depth -= 1
+                objectDepth -= 1
+                keyCount = keyStarts[objectDepth]
+                i += 1
+            case UInt8(ascii: "]"):
+                guard depth > 0 else { return false }
+                depth -= 1
+                i += 1
+            case UInt8(ascii: ","):
+                keyNext = innermostIsObject
+                i += 1
+            case UInt8(ascii: ":"):
+                i += 1
+            case UInt8(ascii: "t"), UInt8(ascii: "n"): i += 4
+            case UInt8(ascii: "f"): i += 5
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                // Digits, and a fraction's: an exponent is never the writer's form here.
+                let start = i
+                if c == UInt8(ascii: "-") { i += 1 }
+                i = Scanner.digitEnd(base, from: i, end: end)
+                if i < end, base[i] == UInt8(ascii: ".") { i = Scanner.digitEnd(base, from: i + 1, end: end) }
+                guard i == end || (base[i] | 0x20) != UInt8(ascii: "e"), JSONParser.isCanonicalNumber(base, from: start, to: i)
+                else { return false }
+            default:
+                // Whitespace, or anything a valid document does not hold here.
+                return false
+            }
+        }
+        return true
+    }
+
+    /// An object's key at the cursor: ASCII, in the writer's form, and not one its object had.
+    private mutating func key() -> Bool {
+        let start = i + 1
+        guard string(key: true) else { return false }
+        let count = i - 1 - start
+        guard keyCount < Self.maximumKeys, objectDepth > 0 else { return false }
+        // Compared by length and first eight bytes (a key is followed by at least `":` and a
+        // value's byte, so a word read from its start lies in the document when 8 bytes do).
+        let word = start + 8 <= end ? Self.prefixWord(base + start, count) : Self.prefixWordSlowly(base + start, count)
+        let hash = (UInt64(bitPattern: Int64(word)) ^ UInt64(count)) &* 0x9E37_79B9_7F4A_7C15
+        let bits: UInt64 = 1 << (hash >> 58) | 1 << (hash >> 52 & 63)
+        if keyBits[objectDepth - 1] & bits == bits {
+            for k in keyStarts[objectDepth - 1]..<keyCount where keys[3 * k + 1] == count && keys[3 * k + 2] == word {
+                if count <= 8 || memcmp(base + keys[3 * k], base + start, count) == 0 { return false }
+            }
+        }
+        keyBits[objectDepth - 1] |= bits
+        keys[3 * keyCount] = start
+        keys[3 * keyCount + 1] = count
+        keys[3 * keyCount + 2] = word
+        keyCount += 1
+        return true
+    }
+
+    /// A key's first eight bytes (fewer when shorter, the rest zero) as a word, read at once.
+    @inline(__always)
+    private static func prefixWord(_ key: UnsafePointer<UInt8>, _ count: Int) -> Int {
+        let word = UnsafeRawPointer(key).loadUnaligned(as: UInt64.self)
+        return Int(bitPattern: UInt(count >= 8 ? word : word & ((1 << UInt64(8 * count)) - 1)))
+    }
+
+    /// ``prefixWord(_:_:)`` a byte at a time, near the document's end.
+    private static func prefixWordSlowly(_ key: UnsafePointer<UInt8>, _ count: Int) -> Int {
+        var word: UInt64 = 0
+        for k in 0..<min(count, 8) { word |= UInt64(key[k]) << UInt64(8 * k) }
+        return Int(bitPattern: UInt(word))
+    }
+
+    /// The string at the cursor (its opening quote) in the writer's form; moves past it. A key's
+    /// bytes must be ASCII.
+    @inline(__always)
+    private mutating func string(key: Bool) -> Bool {
+        i += 1
+        while true {
+            i = firstSpecial(from: i, stopAtHighBytes: key)
+            guard i < end else { return false }
+            switch base[i] {
+            case UInt8(ascii: "\""):
+                i += 1
+                return true
+            case UInt8(ascii: "\\"):
+                guard i + 1 < end else { return false }
+                switch base[i + 1] {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "b"), UInt8(ascii: "f"), UInt8(ascii: "n"),
+                    UInt8(ascii: "r"), UInt8(ascii: "t"):
+                    i += 2
+                case UInt8(ascii: "u"):
+                    // The writer's `\u00XX`: a control character without a short escape, or DEL.
+                    guard i + 5 < end, base[i + 2] == UInt8(ascii: "0"), base[i + 3] == UInt8(ascii: "0"),
+                        let high = Self.lowerHex(base[i + 4]), let low = Self.lowerHex(base[i + 5])
+                    else { return false }
+                    let c = high << 4 | low
+                    guard (c < 0x20 && ![0x08, 0x09, 0x0A, 0x0C, 0x0D].contains(c)) || c == 0x7F else { return false }
+                    i += 6
+                default:
+                    return false
+                }
+            default:
+                // DEL, or in a key a byte past ASCII.
+                return false
+            }
+        }
+    }
+
+    private static func lowerHex(_ c: UInt8) -> UInt8? {
+        switch c {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): c - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): c - UInt8(ascii: "a") + 10
+        default: nil
+        }
+    }
+
+    /// The index of the first quote, backslash or DEL at or after `start` (and with
+    /// `stopAtHighBytes`, byte past ASCII); `end` when there is none. Eight bytes at a time.
+    @inline(__always)
+    private func firstSpecial(from start: Int, stopAtHighBytes: Bool) -> Int {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        var j = start
+        while j &+ 8 <= end {
+            let x = UnsafeRawPointer(base + j).loadUnaligned(as: UInt64.self)
+            let quote = x ^ (ones &* 0x22)
+            let backslash = x ^ (ones &* 0x5C)
+            let delete = x ^ (ones &* 0x7F)
+            var flagged = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((delete &- ones) & ~delete)
+            flagged = stopAtHighBytes ? flagged | x : flagged & ~x
+            let hits = flagged & (ones &* 0x80)
+            if hits != 0 { return j &+ hits.trailingZeroBitCount / 8 }
+            j &+= 8
+        }
+        while j < end {
+            let c = base[j]
+            if c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") || c == 0x7F || (stopAtHighBytes && c >= 0x80) { return j }
+            j += 1
+        }
+        return end
+    }
+}
