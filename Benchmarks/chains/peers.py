@@ -10,7 +10,7 @@ import os
 import sys
 from datetime import datetime, timezone
 
-CHAINS = ("mapped", "exploded", "sorted", "rows-csv", "fanned", "large-sort")
+CHAINS = ("mapped", "exploded", "sorted", "rows-csv", "fanned", "large-sort", "selected")
 # The fanned chain: one run, two outputs (files of these names in the tool's output folder), each
 # what the chain of that name writes alone.
 FANNED = ("mapped", "exploded")
@@ -46,6 +46,8 @@ JQ = {
         + _JQ_MAPPED
         + "] | sort_by(.price) | to_entries | group_by(.value.updated) | map(.[0]) | sort_by(.key) | .[].value",
     ],
+    # Whole records, kept or not (jq's select).
+    "selected": ["-c", "select(.price < 60000 and .agent.verified == true)"],
     # jq quotes every string in @csv; compared with the others as parsed CSV, header added.
     "rows-csv": ["-r", "[.id, .name, .title, .location.city, .price] | @csv"],
 }
@@ -141,6 +143,15 @@ def python_chain(chain, src, dst):
                     continue
                 seen.add(record["updated"])
                 write(dumps(record) + b"\n")
+        elif chain == "selected":
+            for line in f:
+                if not line.strip():
+                    continue
+                r = loads(line)
+                agent = r.get("agent")
+                price = r.get("price")
+                if isinstance(price, (int, float)) and price < 60000 and isinstance(agent, dict) and agent.get("verified") is True:
+                    write(dumps(r) + b"\n")
         elif chain == "large-sort":
             records = [record for line in f if line.strip() for record in _exploded(loads(line))]
             records.sort(key=lambda r: r["price"])  # stable
@@ -188,6 +199,10 @@ def duckdb_query(chain, src):
         )
     if chain == "rows-csv":
         return "SELECT id, name, title, location.city AS city, price FROM read_ndjson('%s', format = 'newline_delimited')" % src
+    if chain == "selected":
+        # Every column of the records kept; DuckDB writes a missing field as null and reads
+        # `updated_at` as a timestamp, so run.py compares this chain's records by id.
+        return "SELECT * FROM read_ndjson('%s', format = 'newline_delimited') WHERE price < 60000 AND agent.verified = true" % src
     raise SystemExit("unknown chain %r" % chain)
 
 
@@ -249,6 +264,8 @@ def polars_chain(chain, src, dst, threads):
         exploded.sort("price", maintain_order=True).sink_ndjson(dst)
     elif chain == "rows-csv":
         records.select("id", "name", "title", location.field("city").alias("city"), "price").sink_csv(dst)
+    elif chain == "selected":
+        records.filter((pl.col("price") < 60000) & agent.field("verified")).sink_ndjson(dst)
     else:
         raise SystemExit("unknown chain %r" % chain)
 

@@ -2,7 +2,7 @@
 """Chain benchmark: the chains people write (Benchmarks/chains/chains.yaml), through Reform and its
 peers in one run, on generated listing records.
 
-    Benchmarks/chains/run.py [--records N] [--runs R] [--chains mapped,exploded,sorted,rows-csv,fanned,large-sort]
+    Benchmarks/chains/run.py [--records N] [--runs R] [--chains mapped,exploded,sorted,rows-csv,fanned,large-sort,selected]
                              [--tools reform,reform-jobs2,python,jq,duckdb1,duckdb2,polars1,polars2]
                              [--text-bytes B] [--keep]
 
@@ -17,6 +17,8 @@ Chains (one `reform run --run CHAIN` each):
             two passes, as their users would
   large-sort  exploded, then `sort` by price (stable): every line held and written in order (not
             one of issue 16's chains; the sorted chain keeps 7,422 lines of 74,810)
+  selected  whole records kept by a filter and written as they came (jq's select; not one of
+            issue 16's chains); DuckDB's and polars' records are compared by id (they add nulls)
 
 Peers: Python + orjson (a plain streaming script), jq 1.6, DuckDB with `SET threads=1` and
 `threads=2` (`COPY (SELECT ... FROM read_ndjson(...)) TO ... (FORMAT JSON|CSV)`), polars with
@@ -167,6 +169,12 @@ def check(chain, outputs):
             same_bytes = f.read() == reference_bytes
         if tool in ("jq", "reform-jobs2") and chain != "rows-csv" and not same_bytes:
             raise SystemExit("run.py: FAIL: %s's %s output differs from reform's in bytes (--keep keeps %s)" % (tool, chain, path))
+        if not same_bytes and chain == "selected" and tool.startswith(("duckdb", "polars")):
+            # Whole records: their writers add a null for a missing field (and DuckDB prints the
+            # timestamp it read): the same records, by id, in the same order.
+            if [r["id"] for r in parse(path)] != [r["id"] for r in expected]:
+                raise SystemExit("run.py: FAIL: %s's %s records differ from reform's (--keep keeps %s)" % (tool, chain, path))
+            continue
         if not same_bytes and parse(path) != expected:
             raise SystemExit("run.py: FAIL: %s's %s output differs from reform's (--keep keeps %s)" % (tool, chain, path))
     return len(expected)
