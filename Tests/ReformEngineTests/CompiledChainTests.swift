@@ -5,7 +5,8 @@ import ReformTestSupport
 import Testing
 
 /// The compiled chain (the batch fast path for mappings with templates, conversions, nested paths,
-/// then filter/pick/drop/rename/defaults, and for explode + pick) must write exactly what the
+/// then filter/pick/drop/rename/defaults, for explode + pick, and for filters and drops of whole
+/// records, which copy the lines in the writer's form) must write exactly what the
 /// general path writes, reject the same records with the same reasons, and count the same, on
 /// lines made to trip it: escapes, nesting, non-ASCII, floats, duplicate keys, missing fields,
 /// failed conversions, invalid JSON.
@@ -100,6 +101,17 @@ struct CompiledChainTests {
           raw-named:
             steps:
               - filter: "not (name == 'dup') and price != 'abc'"
+          raw-slim:
+            steps:
+              - drop: [id, tags, nowhere]
+              - filter: "ok == true and id == null"
+          raw-trimmed:
+            steps:
+              - filter: "loc.lat >= 31.2"
+              - drop: [loc, floor]
+          raw-middle:
+            steps:
+              - drop: [price, when]
         rows:
           listing-row: { columns: [id, label, price] }
           tag-row: { columns: [id, tag, floor] }
@@ -116,6 +128,8 @@ struct CompiledChainTests {
           labelled: { reform: [listing, labelled], output: { format: ndjson } }
           raw-filtered: { reform: [raw-cheap], output: { format: ndjson } }
           raw-filtered-twice: { reform: [raw-cheap, raw-named], output: { format: ndjson } }
+          raw-dropped: { reform: [raw-slim, raw-trimmed, raw-middle], output: { format: ndjson } }
+          raw-dropped-last: { reform: [raw-trimmed], output: { format: ndjson } }
         """
 
     /// One run of `runName` over the lines.
@@ -125,7 +139,10 @@ struct CompiledChainTests {
             outputName: runName.hasSuffix("rows") ? "out.csv" : "out.ndjson")
     }
 
-    @Test(arguments: ["mapped", "filtered", "shaped", "exploded", "arrays", "labelled", "raw-filtered", "raw-filtered-twice"])
+    @Test(arguments: [
+        "mapped", "filtered", "shaped", "exploded", "arrays", "labelled", "raw-filtered", "raw-filtered-twice", "raw-dropped",
+        "raw-dropped-last",
+    ])
     func sameOutputDeadLettersAndCounts(_ runName: String) throws {
         let general = try run(runName, direct: false)
         let compiled = try run(runName, direct: true)

@@ -12,7 +12,7 @@ extension CompiledChain {
     /// The compiled `chain` for `manager`'s records, writing NDJSON lines, when the compiled path
     /// covers all of it.
     static func make(chain: ArraySlice<ReformerPlan>, manager: ManagerRef, limits: JSONLimits) -> CompiledChain? {
-        if let filters = Compiler.compileFilters(chain) { return filters.chain(limits: limits) }
+        if let passed = Compiler.compilePassedLines(chain) { return passed.chain(limits: limits) }
         return Compiler.compile(chain, manager: manager, exploding: true)?.chain(limits: limits)
     }
 
@@ -70,34 +70,52 @@ private struct Compiler {
         return compiler.view.isEmpty ? nil : compiler
     }
 
-    /// Whether the chain only filters whole records (``CompiledChain/passesLines``).
+    /// Whether the chain only filters whole records and drops members (``CompiledChain/passesLines``).
     var passesLines = false
+    /// The members a passed line loses (``CompiledChain/droppedMembers``).
+    var droppedMembers: [(path: Int, keyLength: Int)] = []
 
-    /// The compiler of a chain whose every reformer is `steps` of only `filter`s, without
-    /// declared keys: each line that passes is the record it came as. Each filter's paths are
-    /// slots of their own (optional: a missing one reads as null, as a condition reads it);
-    /// `nil` for any other chain, or a filter path that is not all keys.
-    static func compileFilters(_ chain: ArraySlice<ReformerPlan>) -> Compiler? {
+    /// The compiler of a chain whose every reformer is `steps` of only `filter` and `drop`,
+    /// without declared keys: each line that passes is the record it came as, less the members
+    /// dropped. Each filter's paths are slots of their own (optional: a missing one reads as
+    /// null, as a condition reads it; one under a key dropped before it is missing); `nil` for
+    /// any other chain, or a filter path that is not all keys.
+    static func compilePassedLines(_ chain: ArraySlice<ReformerPlan>) -> Compiler? {
         var compiler = Compiler()
         compiler.passesLines = true
         var slotOfPath: [ValuePath: Int] = [:]
+        var dropped: [String] = []
         for (position, plan) in chain.enumerated() {
             guard case .steps(let steps) = plan.kind, plan.keys == nil, !steps.isEmpty else { return nil }
             compiler.reformer = position
             compiler.reformers = position + 1
             for step in steps {
-                guard case .filter(let condition) = step.kind else { return nil }
-                var lookups: [CompiledChain.Lookup] = []
-                for path in condition.paths {
-                    if slotOfPath[path] == nil {
-                        guard let located = compiler.locate(path) else { return nil }
-                        var slot = CompiledChain.Slot(source: .field(located))
-                        slot.optional = true
-                        slotOfPath[path] = compiler.addSlot(slot)
+                switch step.kind {
+                case .filter(let condition):
+                    var lookups: [CompiledChain.Lookup] = []
+                    for path in condition.paths {
+                        if let key = path.firstKey, dropped.contains(key) {
+                            lookups.append(CompiledChain.Lookup(path: path, slot: nil, rest: ValuePath([])))
+                            continue
+                        }
+                        if slotOfPath[path] == nil {
+                            guard let located = compiler.locate(path) else { return nil }
+                            var slot = CompiledChain.Slot(source: .field(located))
+                            slot.optional = true
+                            slotOfPath[path] = compiler.addSlot(slot)
+                        }
+                        lookups.append(CompiledChain.Lookup(path: path, slot: slotOfPath[path], rest: ValuePath([])))
                     }
-                    lookups.append(CompiledChain.Lookup(path: path, slot: slotOfPath[path], rest: ValuePath([])))
+                    compiler.steps.append(.filter(SlotCondition(condition, lookups: lookups), reformer: position))
+                case .drop(let keys):
+                    for key in keys where !dropped.contains(key) {
+                        guard let located = compiler.locate(ValuePath([.key(key)])) else { return nil }
+                        dropped.append(key)
+                        compiler.droppedMembers.append((located, key.utf8.count))
+                    }
+                default:
+                    return nil
                 }
-                compiler.steps.append(.filter(SlotCondition(condition, lookups: lookups), reformer: position))
             }
         }
         return chain.isEmpty ? nil : compiler
@@ -106,7 +124,7 @@ private struct Compiler {
     func chain(limits: JSONLimits) -> CompiledChain {
         CompiledChain(
             paths: paths, slots: slots, steps: steps, explode: explode, output: view, reformers: reformers, passesLines: passesLines,
-            limits: limits)
+            droppedMembers: droppedMembers, limits: limits)
     }
 
     /// The located path index of a key path, adding it when new.

@@ -17,10 +17,13 @@ import ReformSDK
 /// it, so the output, counts and dead letters are the same either way (held to that by
 /// `CompiledChainTests`).
 struct CompiledChain {
-    /// Whether the chain only filters whole records (every reformer `steps` of `filter`s): a line
-    /// that passes is written as it came, when it is in the writer's form (``JSON/isWrittenForm(_:)``),
-    /// and its slots are only the filters' paths.
+    /// Whether the chain only filters whole records and drops top-level members (every reformer
+    /// `steps` of `filter` and `drop`): a line that passes is written as it came, less the
+    /// members dropped, when it is in the writer's form (``JSON/isWrittenForm(_:)``); its slots
+    /// are only the filters' paths.
     let passesLines: Bool
+    /// The top-level members a passed line loses: each key's located path and its length in bytes.
+    let droppedMembers: [(path: Int, keyLength: Int)]
 
     /// Where a slot's value comes from.
     enum Source {
@@ -87,7 +90,8 @@ struct CompiledChain {
         var end: Int
     }
 
-    private var locator: FieldLocator
+    /// Finds the chain's paths in each line (read by the passed-lines writer too).
+    var locator: FieldLocator
     private let slots: [Slot]
     private let steps: [Step]
     /// The slot whose array each record is exploded over (one output record per element), if any,
@@ -122,10 +126,11 @@ struct CompiledChain {
 
     init(
         paths: [[String]], slots: [Slot], steps: [Step], explode: (slot: Int?, path: Int)?, output: [(name: String, slot: Int)],
-        reformers: Int, passesLines: Bool = false, limits: JSONLimits
+        reformers: Int, passesLines: Bool = false, droppedMembers: [(path: Int, keyLength: Int)] = [], limits: JSONLimits
     ) {
         self.reformers = reformers
         self.passesLines = passesLines
+        self.droppedMembers = droppedMembers
         passed = Array(repeating: 0, count: reformers)
         pending = Array(repeating: 0, count: reformers)
         locator = FieldLocator(paths: paths)
@@ -316,11 +321,10 @@ struct CompiledChain {
             }
         }
         if passesLines {
-            // The record is the line, unchanged: its bytes are written when they are what the
-            // writer prints for it, and it is parsed and printed on the general path otherwise.
-            guard JSON.isWrittenForm(line) else { return .generalPath }
-            out.append(contentsOf: line)
-            out.append(UInt8(ascii: "\n"))
+            // The record is the line, less the members dropped: its bytes are written when they
+            // are what the writer prints for it, and it is parsed and printed on the general path
+            // otherwise.
+            guard JSON.isWrittenForm(line), writePassed(line, into: &out) else { return .generalPath }
         } else {
             writeRecord(line, into: &out)
         }
