@@ -59,14 +59,11 @@ private struct WrittenForm {
     private var innermostIsObject: Bool { depth > 0 && objects >> UInt64(depth - 1) & 1 == 1 }
 
     mutating func check() -> Bool {
-        // Whether the next string is an object's key.
-        var keyNext = false
         while i < end {
             let c = base[i]
             switch c {
             case UInt8(ascii: "\""):
-                guard keyNext ? key() : string(key: false) else { return false }
-                keyNext = false
+                guard string(key: false) else { return false }
             case UInt8(ascii: "{"):
                 guard depth < Self.maximumDepth else { return false }
                 objects |= 1 << UInt64(depth)
@@ -74,8 +71,8 @@ private struct WrittenForm {
                 keyStarts[objectDepth] = keyCount
                 keyBits[objectDepth] = 0
                 objectDepth += 1
-                keyNext = true
                 i += 1
+                guard i < end, base[i] == UInt8(ascii: "}") || member() else { return false }
             case UInt8(ascii: "["):
                 guard depth < Self.maximumDepth else { return false }
                 objects &= ~(1 << UInt64(depth))
@@ -92,10 +89,8 @@ private struct WrittenForm {
                 depth -= 1
                 i += 1
             case UInt8(ascii: ","):
-                keyNext = innermostIsObject
                 i += 1
-            case UInt8(ascii: ":"):
-                i += 1
+                guard !innermostIsObject || member() else { return false }
             case UInt8(ascii: "t"), UInt8(ascii: "n"): i += 4
             case UInt8(ascii: "f"): i += 5
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
@@ -111,6 +106,14 @@ private struct WrittenForm {
                 return false
             }
         }
+        return true
+    }
+
+    /// A member's key at the cursor and the colon after it (the writer puts nothing between).
+    @inline(__always)
+    private mutating func member() -> Bool {
+        guard i < end, base[i] == UInt8(ascii: "\""), key(), i < end, base[i] == UInt8(ascii: ":") else { return false }
+        i += 1
         return true
     }
 
