@@ -1,5 +1,6 @@
 import Foundation
 import ReformSDK
+import ReformTestSupport
 import Testing
 
 /// `JSON.isWrittenForm` lets the engine copy a line instead of printing the record it parses to:
@@ -58,5 +59,70 @@ import Testing
             #expect(printed == bytes, "\(name)")
         }
         #expect(yes > 10, "not vacuous")
+    }
+
+    /// Random documents as the writer prints them (nested objects and arrays, strings of quotes,
+    /// backslashes, control characters, DEL and text past ASCII, integers and doubles): yes when
+    /// every key is ASCII. The same documents pretty-printed, or with a member repeated: never a
+    /// yes that printing the parsed value contradicts.
+    @Test func randomDocumentsAsTheWriterPrintsThem() throws {
+        var random = SeededGenerator(seed: 0x5EED_F0E1)
+        var yes = 0
+        for _ in 0..<400 {
+            let value = Self.randomValue(depth: 0, using: &random)
+            var printed: [UInt8] = []
+            JSON.write(value, into: &printed)
+            let asciiKeys = !Self.keys(of: value).contains { !$0.utf8.allSatisfy { $0 < 0x80 } }
+            let written = printed.withUnsafeBytes { JSON.isWrittenForm($0) }
+            #expect(written == asciiKeys, "\(String(decoding: printed, as: UTF8.self))")
+            if written { yes += 1 }
+            var variants = [Array(JSON.prettyString(value).utf8)]
+            if printed.first == UInt8(ascii: "{"), printed.count > 2, let comma = printed.firstIndex(of: UInt8(ascii: ",")) {
+                // The first member repeated after the rest (a document the parser accepts).
+                variants.append(Array(printed.dropLast()) + [UInt8(ascii: ",")] + Array(printed[1..<comma]) + [UInt8(ascii: "}")])
+            }
+            for variant in variants {
+                guard let parsed = try? JSON.parse(variant), variant.withUnsafeBytes({ JSON.isWrittenForm($0) }) else { continue }
+                var again: [UInt8] = []
+                JSON.write(parsed, into: &again)
+                #expect(again == variant, "\(String(decoding: variant, as: UTF8.self))")
+            }
+        }
+        #expect(yes > 200, "not vacuous")
+    }
+
+    static func randomValue(depth: Int, using random: inout SeededGenerator) -> Value {
+        switch Int.random(in: 0..<(depth < 3 ? 8 : 5), using: &random) {
+        case 0: return .null
+        case 1: return .bool(Bool.random(using: &random))
+        // Numbers the writer prints without an exponent, in at most 15 digits (others it may print
+        // the same, but the check does not prove it: the pretty variants hold them to soundness).
+        case 2: return .int(Int.random(in: -1_000_000...1_000_000, using: &random) * (Bool.random(using: &random) ? 1 : 1_000_003))
+        case 3: return .double(Double(Int.random(in: -10_000_000...10_000_000, using: &random)) / 1_000)
+        case 4: return .string(randomText(using: &random))
+        case 5, 6:
+            var object = Object()
+            for _ in 0..<Int.random(in: 0..<5, using: &random) {
+                object[randomText(using: &random, short: true)] = randomValue(depth: depth + 1, using: &random)
+            }
+            return .object(object)
+        default:
+            return .array((0..<Int.random(in: 0..<4, using: &random)).map { _ in randomValue(depth: depth + 1, using: &random) })
+        }
+    }
+
+    static func randomText(using random: inout SeededGenerator, short: Bool = false) -> String {
+        let pieces = ["a", "b", "key", "\"", "\\", "/", "\n", "\t", "\u{01}", "\u{1F}", "\u{7F}", "é", "上海", "😀", " ", "x1"]
+        let count = Int.random(in: (short ? 1 : 0)...(short ? 3 : 8), using: &random)
+        let weights = short ? 13 : pieces.count
+        return (0..<count).map { _ in pieces[Int.random(in: 0..<weights, using: &random) % pieces.count] }.joined()
+    }
+
+    static func keys(of value: Value) -> [String] {
+        switch value {
+        case .object(let object): object.members.flatMap { [$0.key] + keys(of: $0.value) }
+        case .array(let items): items.flatMap { keys(of: $0) }
+        default: []
+        }
     }
 }
