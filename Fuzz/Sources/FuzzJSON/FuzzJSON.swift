@@ -4,8 +4,10 @@ import ReformSDK
 private let plan = JSONLocatePlan(levels: [JSONProjection(keys: ["keep"])], children: [[]])
 
 /// libFuzzer entry: parse the bytes as JSON; whatever parses must write and re-parse to the same
-/// value. The locator the compiled chains read records with (whose strings a vector kernel skips)
-/// must accept the bytes as a skipped member and as a kept one exactly when parsing accepts them.
+/// value, and when `JSON.isWrittenForm` says the bytes are the writer's own, writing the value
+/// must give them back. The locator the compiled chains read records with (whose strings a vector
+/// kernel skips) must accept the bytes as a skipped member and as a kept one exactly when parsing
+/// accepts them.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzJSON(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = UnsafeRawBufferPointer(start: data, count: size)
@@ -13,6 +15,9 @@ public func fuzzJSON(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     checkLocator(bytes, limits: limits)
     guard let value = try? JSON.parse(bytes, limits: limits) else { return 0 }
     let written = JSON.compactString(value)
+    if JSON.isWrittenForm(bytes), Array(written.utf8) != Array(bytes) {
+        fatalError("isWrittenForm said yes to bytes the writer prints as \(written)")
+    }
     guard let again = try? JSON.parse(written, limits: JSONLimits(maximumDepth: 513, maximumDocumentSize: 1 << 24)) else {
         fatalError("written JSON does not parse again: \(written)")
     }
