@@ -112,6 +112,15 @@ struct CompiledChainTests {
           raw-middle:
             steps:
               - drop: [price, when]
+          raw-renamed:
+            steps:
+              - rename: { name: title, loc: place }
+              - filter: "place.lat >= 31.2 and title != 'dup' and name == null"
+              - drop: [tags]
+          raw-renamed-edges:
+            steps:
+              - rename: { id: key, tags: labels, ok: floor }
+              - drop: [when]
         rows:
           listing-row: { columns: [id, label, price] }
           tag-row: { columns: [id, tag, floor] }
@@ -130,6 +139,8 @@ struct CompiledChainTests {
           raw-filtered-twice: { reform: [raw-cheap, raw-named], output: { format: ndjson } }
           raw-dropped: { reform: [raw-slim, raw-trimmed, raw-middle], output: { format: ndjson } }
           raw-dropped-last: { reform: [raw-trimmed], output: { format: ndjson } }
+          raw-renamed: { reform: [raw-renamed], output: { format: ndjson } }
+          raw-renamed-edges: { reform: [raw-renamed-edges, raw-middle], output: { format: ndjson } }
         """
 
     /// One run of `runName` over the lines.
@@ -141,7 +152,7 @@ struct CompiledChainTests {
 
     @Test(arguments: [
         "mapped", "filtered", "shaped", "exploded", "arrays", "labelled", "raw-filtered", "raw-filtered-twice", "raw-dropped",
-        "raw-dropped-last",
+        "raw-dropped-last", "raw-renamed", "raw-renamed-edges",
     ])
     func sameOutputDeadLettersAndCounts(_ runName: String) throws {
         let general = try run(runName, direct: false)

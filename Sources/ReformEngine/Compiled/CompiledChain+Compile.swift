@@ -74,17 +74,31 @@ private struct Compiler {
     var passesLines = false
     /// The members a passed line loses (``CompiledChain/droppedMembers``).
     var droppedMembers: [(path: Int, keyLength: Int)] = []
+    /// The members a passed line renames (``CompiledChain/renamedMembers``).
+    var renamedMembers: [(path: Int, keyLength: Int, to: [UInt8])] = []
+    /// Paths of keys that, present in a line, send it to the general path
+    /// (``CompiledChain/absentPaths``).
+    var absentPaths: [Int] = []
 
-    /// The compiler of a chain whose every reformer is `steps` of only `filter` and `drop`,
-    /// without declared keys: each line that passes is the record it came as, less the members
-    /// dropped. Each filter's paths are slots of their own (optional: a missing one reads as
-    /// null, as a condition reads it; one under a key dropped before it is missing); `nil` for
-    /// any other chain, or a filter path that is not all keys.
+    /// The compiler of a chain whose every reformer is `steps` of only `filter`, `drop` and
+    /// `rename`, without declared keys: each line that passes is the record it came as, less the
+    /// members dropped, some under new names. Each filter's paths are slots of their own
+    /// (optional: a missing one reads as null, as a condition reads it; one under a key dropped
+    /// before it is missing), read under the names the line had. A rename's new name must be one
+    /// no step before it named (else `nil`), and a line that has a member of that name already
+    /// goes to the general path (the rename would replace it). `nil` for any other chain, or a
+    /// filter path that is not all keys.
     static func compilePassedLines(_ chain: ArraySlice<ReformerPlan>) -> Compiler? {
         var compiler = Compiler()
         compiler.passesLines = true
         var slotOfPath: [ValuePath: Int] = [:]
         var dropped: [String] = []
+        // Each renamed member's name now and the name it came with, and every name steps read.
+        var renamed: [String: String] = [:]
+        var named: Set<String> = []
+        // The names renamed away: a step after reads them as missing.
+        var renamedAway: Set<String> = []
+        func original(_ key: String) -> String { renamed[key] ?? key }
         for (position, plan) in chain.enumerated() {
             guard case .steps(let steps) = plan.kind, plan.keys == nil, !steps.isEmpty else { return nil }
             compiler.reformer = position
@@ -94,24 +108,47 @@ private struct Compiler {
                 case .filter(let condition):
                     var lookups: [CompiledChain.Lookup] = []
                     for path in condition.paths {
-                        if let key = path.firstKey, dropped.contains(key) {
+                        guard let key = path.firstKey else { return nil }
+                        named.insert(key)
+                        if dropped.contains(key) || renamedAway.contains(key) {
                             lookups.append(CompiledChain.Lookup(path: path, slot: nil, rest: ValuePath([])))
                             continue
                         }
-                        if slotOfPath[path] == nil {
-                            guard let located = compiler.locate(path) else { return nil }
+                        // The path as the line has it: under the name its first key came with.
+                        let linePath = ValuePath([.key(original(key))] + path.components.dropFirst())
+                        if slotOfPath[linePath] == nil {
+                            guard let located = compiler.locate(linePath) else { return nil }
                             var slot = CompiledChain.Slot(source: .field(located))
                             slot.optional = true
-                            slotOfPath[path] = compiler.addSlot(slot)
+                            slotOfPath[linePath] = compiler.addSlot(slot)
                         }
-                        lookups.append(CompiledChain.Lookup(path: path, slot: slotOfPath[path], rest: ValuePath([])))
+                        lookups.append(CompiledChain.Lookup(path: path, slot: slotOfPath[linePath], rest: ValuePath([])))
                     }
                     compiler.steps.append(.filter(SlotCondition(condition, lookups: lookups), reformer: position))
                 case .drop(let keys):
-                    for key in keys where !dropped.contains(key) {
-                        guard let located = compiler.locate(ValuePath([.key(key)])) else { return nil }
+                    for key in keys where !dropped.contains(key) && !renamedAway.contains(key) {
+                        named.insert(key)
+                        let lineKey = original(key)
+                        guard let located = compiler.locate(ValuePath([.key(lineKey)])) else { return nil }
                         dropped.append(key)
-                        compiler.droppedMembers.append((located, key.utf8.count))
+                        renamed[key] = nil
+                        // A member renamed and then dropped is only dropped.
+                        compiler.renamedMembers.removeAll { $0.path == located }
+                        compiler.droppedMembers.append((located, lineKey.utf8.count))
+                    }
+                case .rename(let pairs):
+                    for (from, to) in pairs where from != to {
+                        guard !named.contains(to), !dropped.contains(from), !renamedAway.contains(from), renamed[from] == nil
+                        else { return nil }
+                        renamedAway.insert(from)
+                        named.insert(from)
+                        named.insert(to)
+                        guard let source = compiler.locate(ValuePath([.key(from)])),
+                            let target = compiler.locate(ValuePath([.key(to)]))
+                        else { return nil }
+                        renamed[to] = from
+                        compiler.absentPaths.append(target)
+                        compiler.renamedMembers.append((source, from.utf8.count, Array(to.utf8)))
                     }
                 default:
                     return nil
@@ -124,7 +161,7 @@ private struct Compiler {
     func chain(limits: JSONLimits) -> CompiledChain {
         CompiledChain(
             paths: paths, slots: slots, steps: steps, explode: explode, output: view, reformers: reformers, passesLines: passesLines,
-            droppedMembers: droppedMembers, limits: limits)
+            droppedMembers: droppedMembers, renamedMembers: renamedMembers, absentPaths: absentPaths, limits: limits)
     }
 
     /// The located path index of a key path, adding it when new.

@@ -24,6 +24,12 @@ struct CompiledChain {
     let passesLines: Bool
     /// The top-level members a passed line loses: each key's located path and its length in bytes.
     let droppedMembers: [(path: Int, keyLength: Int)]
+    /// The top-level members a passed line writes under another name: each key's located path,
+    /// its length in bytes, and the new name's bytes.
+    let renamedMembers: [(path: Int, keyLength: Int, to: [UInt8])]
+    /// Located paths of keys a passed line must not have (a rename's new names: a line that has
+    /// one goes to the general path, where the rename replaces it).
+    let absentPaths: [Int]
 
     /// Where a slot's value comes from.
     enum Source {
@@ -126,11 +132,14 @@ struct CompiledChain {
 
     init(
         paths: [[String]], slots: [Slot], steps: [Step], explode: (slot: Int?, path: Int)?, output: [(name: String, slot: Int)],
-        reformers: Int, passesLines: Bool = false, droppedMembers: [(path: Int, keyLength: Int)] = [], limits: JSONLimits
+        reformers: Int, passesLines: Bool = false, droppedMembers: [(path: Int, keyLength: Int)] = [],
+        renamedMembers: [(path: Int, keyLength: Int, to: [UInt8])] = [], absentPaths: [Int] = [], limits: JSONLimits
     ) {
         self.reformers = reformers
         self.passesLines = passesLines
         self.droppedMembers = droppedMembers
+        self.renamedMembers = renamedMembers
+        self.absentPaths = absentPaths
         passed = Array(repeating: 0, count: reformers)
         pending = Array(repeating: 0, count: reformers)
         locator = FieldLocator(paths: paths)
@@ -324,7 +333,8 @@ struct CompiledChain {
             // The record is the line, less the members dropped: its bytes are written when they
             // are what the writer prints for it, and it is parsed and printed on the general path
             // otherwise.
-            guard JSON.isWrittenForm(line), writePassed(line, into: &out) else { return .generalPath }
+            guard absentPaths.allSatisfy({ locator.ranges[$0] == nil }), JSON.isWrittenForm(line), writePassed(line, into: &out)
+            else { return .generalPath }
         } else {
             writeRecord(line, into: &out)
         }
