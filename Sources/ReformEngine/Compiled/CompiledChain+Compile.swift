@@ -70,7 +70,7 @@ private struct Compiler {
         return compiler.view.isEmpty ? nil : compiler
     }
 
-    /// Whether the chain only filters whole records and drops members (``CompiledChain/passesLines``).
+    /// Whether the chain only filters whole records, drops and renames members (``CompiledChain/passesLines``).
     var passesLines = false
     /// The members a passed line loses (``CompiledChain/droppedMembers``).
     var droppedMembers: [(path: Int, keyLength: Int)] = []

@@ -1,8 +1,8 @@
 import ReformSDK
 
 /// The batch fast path for whole chains: a mapping (or an `explode` and a `pick`) followed by
-/// per-record steps (`filter`, `pick`, `drop`, `rename`, `defaults`, `convert`), or only `filter`s
-/// of whole records (``passesLines``), compiled once for one
+/// per-record steps (`filter`, `pick`, `drop`, `rename`, `defaults`, `convert`), or only `filter`,
+/// `drop` and `rename` of whole records (``passesLines``), compiled once for one
 /// manager into a plan over *slots* — one per key the records carry — and run on the bytes of
 /// each NDJSON line, building no record.
 ///
@@ -17,10 +17,10 @@ import ReformSDK
 /// it, so the output, counts and dead letters are the same either way (held to that by
 /// `CompiledChainTests`).
 struct CompiledChain {
-    /// Whether the chain only filters whole records and drops top-level members (every reformer
-    /// `steps` of `filter` and `drop`): a line that passes is written as it came, less the
-    /// members dropped, when it is in the writer's form (``JSON/isWrittenForm(_:)``); its slots
-    /// are only the filters' paths.
+    /// Whether the chain only filters whole records, drops and renames top-level members (every
+    /// reformer `steps` of `filter`, `drop` and `rename`): a line that passes is written as it
+    /// came, less the members dropped and with the renamed ones' keys written anew, when it is in
+    /// the writer's form (``JSON/isWrittenForm(_:)``); its slots are only the filters' paths.
     let passesLines: Bool
     /// The top-level members a passed line loses: each key's located path and its length in bytes.
     let droppedMembers: [(path: Int, keyLength: Int)]
