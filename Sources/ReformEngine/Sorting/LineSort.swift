@@ -167,17 +167,15 @@ struct LineSort {
         if spillsInBackground, !isFirstRun {
             // The blocks kept from the first run would be held beside the next run's.
             arena.releaseSpare()
-        }
-        if spillsInBackground, !isFirstRun,
-            let spill = BackgroundSpill.start(RunToWrite(file: file, arena: arena, keys: keys, spans: spans, descending: descending))
-        {
-            // The run's lines are the spill's now; the next ones go to a new arena.
-            pending = spill
-            self.arena = nil
-            (fill, fillEnd) = (nil, nil)
-            keys = []
-            spans = []
-            return
+            if let spill = BackgroundSpill.start(RunToWrite(file: file, arena: arena, keys: keys, spans: spans, descending: descending)) {
+                // The run's lines are the spill's now; the next ones go to a new arena.
+                pending = spill
+                self.arena = nil
+                (fill, fillEnd) = (nil, nil)
+                keys = []
+                spans = []
+                return
+            }
         }
         defer {
             keys.removeAll(keepingCapacity: true)

@@ -18,7 +18,27 @@ struct SpillWriter {
 
     /// A signed integer, zigzag-encoded so that small negatives stay short.
     mutating func int(_ value: Int) {
-        unsigned(UInt64(bitPattern: Int64(value << 1 ^ value >> (Int.bitWidth - 1))))
+        unsigned(Self.zigzag(value))
+    }
+
+    /// `value` zigzag-encoded: small negatives become small unsigned numbers.
+    static func zigzag(_ value: Int) -> UInt64 {
+        UInt64(bitPattern: Int64(value << 1 ^ value >> (Int.bitWidth - 1)))
+    }
+
+    /// Writes `value` at `target` as ``unsigned(_:)`` appends it, for a writer into memory of its
+    /// own (``SpillFile/appendLineRun(_:prefetch:key:line:)``); how many bytes (at most 10).
+    @inline(__always)
+    static func writeUnsigned(_ value: UInt64, at target: UnsafeMutableRawPointer) -> Int {
+        var rest = value
+        var count = 0
+        while rest >= 0x80 {
+            target.storeBytes(of: UInt8(truncatingIfNeeded: rest) | 0x80, toByteOffset: count, as: UInt8.self)
+            rest >>= 7
+            count += 1
+        }
+        target.storeBytes(of: UInt8(rest), toByteOffset: count, as: UInt8.self)
+        return count + 1
     }
 
     /// A string as its UTF-8 length and bytes.

@@ -87,16 +87,9 @@ extension SpillFile {
             bytes[0] = b ? 2 : 1
             return 1
         case .int(let i):
+            guard let base = bytes.baseAddress else { return nil }
             bytes[0] = 3
-            var rest = UInt64(bitPattern: Int64(i << 1 ^ i >> (Int.bitWidth - 1)))
-            var count = 1
-            while rest >= 0x80 {
-                bytes[count] = UInt8(truncatingIfNeeded: rest) | 0x80
-                rest >>= 7
-                count += 1
-            }
-            bytes[count] = UInt8(rest)
-            return count + 1
+            return 1 + SpillWriter.writeUnsigned(SpillWriter.zigzag(i), at: base + 1)
         case .double(let d):
             bytes[0] = 4
             bytes.storeBytes(of: d.bitPattern.littleEndian, toByteOffset: 1, as: UInt64.self)
@@ -129,14 +122,8 @@ private struct RunBuffer {
 
     /// `value` as ``SpillWriter/unsigned(_:)`` writes it; the caller made room.
     mutating func unsigned(_ value: UInt64) {
-        var rest = value
-        while rest >= 0x80 {
-            memory[used] = UInt8(truncatingIfNeeded: rest) | 0x80
-            used += 1
-            rest >>= 7
-        }
-        memory[used] = UInt8(rest)
-        used += 1
+        guard let base = memory.baseAddress else { return }
+        used += SpillWriter.writeUnsigned(value, at: base + used)
     }
 
     /// Copies `bytes`; the caller made room.
