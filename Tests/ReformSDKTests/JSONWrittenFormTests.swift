@@ -91,6 +91,144 @@ import Testing
         #expect(yes > 200, "not vacuous")
     }
 
+    /// Documents that differ from the writer's bytes only in their strings' escapes (`\/`, a
+    /// `\u` escape the writer would not write, a surrogate pair or a lone surrogate, a raw DEL):
+    /// rewritten, they are what printing the parsed value gives.
+    static let rewritable = [
+        #"{"url":"https:\/\/img.example.com\/a.jpg","n":1}"#,
+        #"{"s":"\u00e9\u4E0A \u00C9","t":"plain"}"#,
+        #"{"pair":"\ud83d\ude00","upper":"\uD83C\uDFE0"}"#,
+        #"{"lone":"\ud83d","low":"\ude00x","then":"\ud83d\u0041","twice":"\ud83d\ud83d\ude00"}"#,
+        #"{"c":"\u000A\u0022\u005C\u007F\u001F\u0008\u000d\u0041\u002f","keep":"\n\t\"\\\u0001"}"#,
+        "{\"del\":\"a\u{7F}b\",\"d\":[\"\u{7F}\"]}",
+        #"["\/",{"k":"\/"},"\u0000"]"#,
+        #""\u00e9\/""#,
+    ]
+
+    /// Differences that are not only escapes in values: not rewritten.
+    static let notRewritable = [
+        #"{"k\/":1}"#, #"{"\u0041":1}"#, "{\"k\u{7F}\":1}", #"[ "\/" ]"#, #"{"s":"\/","n":1.0}"#,
+        #"{"s":"\/","a":1,"a":2}"#, #"{"é":"\/"}"#,
+    ]
+
+    /// What the escapes of a rewritable document are rewritten to: the writer's bytes.
+    @Test(arguments: rewritable)
+    func escapesOfValuesAreRewrittenAsTheWriterWritesThem(_ text: String) throws {
+        let bytes = Array(text.utf8)
+        let printed = JSON.compactString(try JSON.parse(bytes))
+        #expect(printed != text, "not vacuous")
+        #expect(bytes.withUnsafeBytes { JSON.writtenFormVerdict($0) } == .rewritableEscapes)
+        #expect(!bytes.withUnsafeBytes { JSON.isWrittenForm($0) })
+        var parser = JSONParser()
+        var out: [UInt8] = [1]
+        #expect(bytes.withUnsafeBytes { parser.appendRewritingEscapes($0, to: &out) })
+        #expect(String(decoding: out.dropFirst(), as: UTF8.self) == printed)
+    }
+
+    /// Anything else: unproven, and the writer's own bytes are written.
+    @Test(arguments: notRewritable)
+    func otherDifferencesAreUnproven(_ text: String) throws {
+        let bytes = Array(text.utf8)
+        _ = try JSON.parse(bytes)
+        #expect(bytes.withUnsafeBytes { JSON.writtenFormVerdict($0) } == .unproven)
+    }
+
+    /// The writer's own bytes are `written`; rewriting them copies them.
+    @Test(arguments: yes)
+    func theWritersOwnBytesAreWritten(_ text: String) throws {
+        let bytes = Array(text.utf8)
+        #expect(bytes.withUnsafeBytes { JSON.writtenFormVerdict($0) } == .written)
+        var parser = JSONParser()
+        var out: [UInt8] = []
+        #expect(bytes.withUnsafeBytes { parser.appendRewritingEscapes($0, to: &out) })
+        #expect(out == bytes)
+    }
+
+    /// Every JSONTestSuite document that parses and is not unproven: rewritten, it is what the
+    /// writer prints.
+    @Test func everyRewrittenSuiteDocumentIsWhatTheWriterPrints() throws {
+        let folder = JSONConformanceTests.suiteFolder
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".json") }
+        var rewritten = 0
+        var parser = JSONParser()
+        for name in names {
+            let bytes = [UInt8](try Data(contentsOf: folder.appendingPathComponent(name)))
+            guard let value = try? JSON.parse(bytes) else { continue }
+            let verdict = bytes.withUnsafeBytes { JSON.writtenFormVerdict($0) }
+            guard verdict != .unproven else { continue }
+            if verdict == .rewritableEscapes { rewritten += 1 }
+            var printed: [UInt8] = []
+            JSON.write(value, into: &printed)
+            var out: [UInt8] = []
+            #expect(bytes.withUnsafeBytes { parser.appendRewritingEscapes($0, to: &out) }, "\(name)")
+            #expect(out == printed, "\(name)")
+        }
+        #expect(rewritten > 5, "not vacuous")
+    }
+
+    /// Random documents whose strings are written with escapes other than the writer's (every
+    /// `/` as `\/`, some characters as `\u` escapes in either case, astral ones as surrogate
+    /// pairs): rewritable when their keys are ASCII and unescaped, and then rewritten to the
+    /// writer's bytes.
+    @Test func randomDocumentsWithOtherEscapesAreRewritten() throws {
+        var random = SeededGenerator(seed: 0xE5C_A9E5)
+        var rewritten = 0
+        var parser = JSONParser()
+        for _ in 0..<800 {
+            let value = Self.randomValue(depth: 0, using: &random)
+            var printed: [UInt8] = []
+            JSON.write(value, into: &printed)
+            var escaped = false
+            let text = Self.writeEscapingOtherwise(value, escaped: &escaped, using: &random)
+            let bytes = Array(text.utf8)
+            #expect(try JSON.parse(bytes) == value)
+            let verdict = bytes.withUnsafeBytes { JSON.writtenFormVerdict($0) }
+            let asciiKeys = !Self.keys(of: value).contains { !$0.utf8.allSatisfy { $0 < 0x80 } }
+            #expect((verdict == .unproven) == !asciiKeys, "\(text)")
+            guard verdict != .unproven else { continue }
+            #expect(verdict == (escaped ? .rewritableEscapes : .written), "\(text)")
+            var out: [UInt8] = []
+            #expect(bytes.withUnsafeBytes { parser.appendRewritingEscapes($0, to: &out) })
+            #expect(out == printed, "\(text)")
+            if escaped { rewritten += 1 }
+        }
+        #expect(rewritten > 80, "not vacuous")
+    }
+
+    /// `value` in the writer's layout, but its string values' characters escaped at random (keys
+    /// as the writer writes them); `escaped` says whether an escape was not the writer's.
+    static func writeEscapingOtherwise(_ value: Value, escaped: inout Bool, using random: inout SeededGenerator) -> String {
+        switch value {
+        case .string(let text):
+            var out = "\""
+            for scalar in text.unicodeScalars {
+                let written = JSON.compactString(.string(String(scalar))).dropFirst().dropLast()
+                if scalar == "/" {
+                    out += "\\/"
+                    escaped = true
+                } else if Int.random(in: 0..<3, using: &random) == 0 {
+                    let units = Array(String(scalar).utf16)
+                    let upper = Bool.random(using: &random)
+                    let escapes = units.map { "\\u" + String(format: upper ? "%04X" : "%04x", $0) }.joined()
+                    if escapes != written { escaped = true }
+                    out += escapes
+                } else {
+                    out += written
+                }
+            }
+            return out + "\""
+        case .array(let items):
+            return "[" + items.map { writeEscapingOtherwise($0, escaped: &escaped, using: &random) }.joined(separator: ",") + "]"
+        case .object(let object):
+            let members = object.members.map {
+                JSON.compactString(.string($0.key)) + ":" + writeEscapingOtherwise($0.value, escaped: &escaped, using: &random)
+            }
+            return "{" + members.joined(separator: ",") + "}"
+        default:
+            return JSON.compactString(value)
+        }
+    }
+
     static func randomValue(depth: Int, using random: inout SeededGenerator) -> Value {
         switch Int.random(in: 0..<(depth < 3 ? 8 : 5), using: &random) {
         case 0: return .null

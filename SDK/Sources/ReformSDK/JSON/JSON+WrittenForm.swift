@@ -3,30 +3,54 @@ import Glibc
 #endif
 
 extension JSON {
+    /// How the bytes of a valid JSON document stand to what ``write(_:into:)`` prints for the
+    /// value they parse to (``writtenFormVerdict(_:)``).
+    @frozen
+    public enum WrittenFormVerdict: Sendable, Equatable {
+        /// The bytes are what the writer prints.
+        case written
+        /// They differ only in the escapes of string values (never keys): `\/`, a `\u` escape the
+        /// writer writes otherwise or not at all (`\u00e9`, `\u000A`, a surrogate pair or a lone
+        /// surrogate), a raw DEL. ``JSONParser/appendRewritingEscapes(_:verdict:to:)`` rewrites them.
+        case rewritableEscapes
+        /// Anything else, or not proven: the value has to be parsed and printed.
+        case unproven
+    }
+
     /// Whether `bytes`, a valid JSON document (one ``JSONParser`` accepts), are exactly the bytes
     /// ``write(_:into:)`` prints for the value they parse to — so that a record passed on
     /// unchanged can be written by copying its line, without parsing it into values and printing
-    /// them again.
-    ///
-    /// Answers `false`, conservatively, for anything it does not prove: whitespace outside strings;
-    /// a string with an escape other than the writer's own (`\"`, `\\`, `\b \f \n \r \t`, and
-    /// `\u00XX` in lowercase for the other control characters and DEL) or with a raw DEL; a number
-    /// not in the writer's form (see `JSONParser.isCanonicalNumber`); an object key with a byte
-    /// past ASCII (keys equal under Unicode equivalence are one key once parsed); a key that
-    /// repeats in its object. Bytes that are not valid JSON give no meaningful answer.
+    /// them again. The same as ``writtenFormVerdict(_:)`` being ``WrittenFormVerdict/written``.
     public static func isWrittenForm(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), !bytes.isEmpty else { return false }
+        writtenFormVerdict(bytes) == .written
+    }
+
+    /// How `bytes`, a valid JSON document (one ``JSONParser`` accepts), stand to the bytes
+    /// ``write(_:into:)`` prints for the value they parse to: the same, different only in their
+    /// string values' escapes, or unproven.
+    ///
+    /// Unproven, conservatively, is anything else: whitespace outside strings; a key with an escape
+    /// other than the writer's own (`\"`, `\\`, `\b \f \n \r \t`, and `\u00XX` in lowercase for the
+    /// other control characters and DEL) or with a raw DEL; a number not in the writer's form (see
+    /// `JSONParser.isCanonicalNumber`); an object key with a byte past ASCII (keys equal under
+    /// Unicode equivalence are one key once parsed); a key that repeats in its object. Bytes that
+    /// are not valid JSON give no meaningful answer.
+    public static func writtenFormVerdict(_ bytes: UnsafeRawBufferPointer) -> WrittenFormVerdict {
+        guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), !bytes.isEmpty else { return .unproven }
         // Its bookkeeping on the stack: arrays made and freed per document were a fifth of it.
-        return withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * WrittenForm.maximumDepth + 3 * WrittenForm.maximumKeys) {
-            guard let scratch = $0.baseAddress else { return false }
-            var form = WrittenForm(base: base, end: bytes.count, scratch: scratch)
-            return form.check()
+        return withUnsafeTemporaryAllocation(
+            of: Int.self, capacity: 2 * WrittenFormCheck.maximumDepth + 3 * WrittenFormCheck.maximumKeys
+        ) {
+            guard let scratch = $0.baseAddress else { return .unproven }
+            var form = WrittenFormCheck(base: base, end: bytes.count, scratch: scratch)
+            guard form.check() else { return .unproven }
+            return form.rewritableEscapes ? .rewritableEscapes : .written
         }
     }
 }
 
-/// One pass of ``JSON/isWrittenForm(_:)`` over a document's bytes.
-private struct WrittenForm {
+/// One pass of ``JSON/writtenFormVerdict(_:)`` over a document's bytes.
+struct WrittenFormCheck {
     /// The deepest nesting and the most keys of the open objects it follows; past them it says
     /// no (the caller prints the value instead).
     static let maximumDepth = 64, maximumKeys = 512
@@ -47,6 +71,8 @@ private struct WrittenForm {
     private let keyBits: UnsafeMutablePointer<UInt64>
     private var keyCount = 0
     private var objectDepth = 0
+    /// Whether a string value had an escape the writer writes otherwise, or a raw DEL.
+    private(set) var rewritableEscapes = false
 
     init(base: UnsafePointer<UInt8>, end: Int, scratch: UnsafeMutablePointer<Int>) {
         self.base = base
@@ -155,13 +181,14 @@ private struct WrittenForm {
         return Int(bitPattern: UInt(word))
     }
 
-    /// The string at the cursor (its opening quote) in the writer's form; moves past it. A key's
-    /// bytes must be ASCII.
+    /// The string at the cursor (its opening quote) in the writer's form, or a value whose escapes
+    /// only need rewriting (noted in ``rewritableEscapes``); moves past it. A key's bytes must be
+    /// ASCII, its escapes the writer's.
     @inline(__always)
     private mutating func string(key: Bool) -> Bool {
         i += 1
         while true {
-            i = firstSpecial(from: i, stopAtHighBytes: key)
+            i = Self.firstSpecial(base, from: i, end: end, stopAtHighBytes: key)
             guard i < end else { return false }
             switch base[i] {
             case UInt8(ascii: "\""):
@@ -175,17 +202,30 @@ private struct WrittenForm {
                     i += 2
                 case UInt8(ascii: "u"):
                     // The writer's `\u00XX`: a control character without a short escape, or DEL.
-                    guard i + 5 < end, base[i + 2] == UInt8(ascii: "0"), base[i + 3] == UInt8(ascii: "0"),
+                    guard i + 5 < end else { return false }
+                    if base[i + 2] == UInt8(ascii: "0"), base[i + 3] == UInt8(ascii: "0"),
                         let high = Self.lowerHex(base[i + 4]), let low = Self.lowerHex(base[i + 5])
-                    else { return false }
-                    let c = high << 4 | low
-                    guard (c < 0x20 && ![0x08, 0x09, 0x0A, 0x0C, 0x0D].contains(c)) || c == 0x7F else { return false }
+                    {
+                        let c = high << 4 | low
+                        if (c < 0x20 && ![0x08, 0x09, 0x0A, 0x0C, 0x0D].contains(c)) || c == 0x7F {
+                            i += 6
+                            continue
+                        }
+                    }
+                    guard !key else { return false }
+                    rewritableEscapes = true
                     i += 6
                 default:
-                    return false
+                    // `\/`: the only other escape a valid document has.
+                    guard !key else { return false }
+                    rewritableEscapes = true
+                    i += 2
                 }
+            case 0x7F where !key:
+                rewritableEscapes = true
+                i += 1
             default:
-                // DEL, or in a key a byte past ASCII.
+                // In a key, DEL or a byte past ASCII.
                 return false
             }
         }
@@ -199,10 +239,10 @@ private struct WrittenForm {
         }
     }
 
-    /// The index of the first quote, backslash or DEL at or after `start` (and with
+    /// The index of the first quote, backslash or DEL in `base[start..<end]` (and with
     /// `stopAtHighBytes`, byte past ASCII); `end` when there is none. Eight bytes at a time.
     @inline(__always)
-    private func firstSpecial(from start: Int, stopAtHighBytes: Bool) -> Int {
+    static func firstSpecial(_ base: UnsafePointer<UInt8>, from start: Int, end: Int, stopAtHighBytes: Bool) -> Int {
         let ones: UInt64 = 0x0101_0101_0101_0101
         var j = start
         while j &+ 8 <= end {

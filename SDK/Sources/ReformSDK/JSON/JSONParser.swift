@@ -328,7 +328,7 @@ public struct JSONParser {
 
     /// Reads a string starting at its opening quote.
     @inline(__always)
-    private mutating func parseString(_ s: inout Scanner) throws(JSONError) -> String {
+    mutating func parseString(_ s: inout Scanner) throws(JSONError) -> String {
         let start = s.pos + 1
         let base = s.base
         let i = s.firstSpecialStringByte(from: start)
