@@ -112,7 +112,9 @@ struct CompiledChain {
     private let constants: [UInt8]
     private let constantRanges: [Int: Range<Int>]
 
-    private var parser: JSONParser
+    var parser: JSONParser
+    /// A passed line with its escapes rewritten (``writePassedInWrittenForm(_:into:)``).
+    var rewritten: [UInt8] = []
     private var texts: [Text]
     private var scratch: [UInt8] = []
     private var elementRanges: [Range<Int>] = []
@@ -333,7 +335,7 @@ struct CompiledChain {
             // The record is the line, less the members dropped: its bytes are written when they
             // are what the writer prints for it, and it is parsed and printed on the general path
             // otherwise.
-            guard absentPaths.allSatisfy({ locator.ranges[$0] == nil }), JSON.isWrittenForm(line), writePassed(line, into: &out)
+            guard absentPaths.allSatisfy({ locator.ranges[$0] == nil }), writePassedInWrittenForm(line, into: &out)
             else { return .generalPath }
         } else {
             writeRecord(line, into: &out)
