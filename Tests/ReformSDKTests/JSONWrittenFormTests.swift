@@ -91,6 +91,28 @@ import Testing
         #expect(yes > 200, "not vacuous")
     }
 
+    /// A document with more keys open or deeper nesting than the check's first, stack-sized room
+    /// is checked again with room for its limits: the same verdicts (a key repeated after the
+    /// 32nd is still found); past the limits (512 keys open, 64 levels) it is unproven.
+    @Test func documentsPastTheFirstRoomAreCheckedWhole() throws {
+        func members(_ count: Int) -> String { (0..<count).map { #""k\#($0)":\#($0)"# }.joined(separator: ",") }
+        let many = "{" + members(40) + "}"
+        let nested = "{\"a\":{" + members(20) + ",\"b\":{" + members(20) + "}}}"
+        let deep = String(repeating: "[", count: 20) + #"{"x":"\/"}"# + String(repeating: "]", count: 20)
+        let repeated = "{" + members(40) + #","k3":1}"#
+        let tooMany = "{" + members(600) + "}"
+        let tooDeep = String(repeating: "[", count: 70) + String(repeating: "]", count: 70)
+        let cases: [(String, JSON.WrittenFormVerdict)] = [
+            (many, .written), (nested, .written), (deep, .rewritableEscapes), (repeated, .unproven), (tooMany, .unproven),
+            (tooDeep, .unproven),
+        ]
+        for (text, expected) in cases {
+            let bytes = Array(text.utf8)
+            _ = try JSON.parse(bytes, limits: JSONLimits(maximumDepth: 128, maximumDocumentSize: 1 << 20))
+            #expect(bytes.withUnsafeBytes { JSON.writtenFormVerdict($0) } == expected, "\(text.prefix(40))")
+        }
+    }
+
     /// Documents that differ from the writer's bytes only in their strings' escapes (`\/`, a
     /// `\u` escape the writer would not write, a surrogate pair or a lone surrogate, a raw DEL):
     /// rewritten, they are what printing the parsed value gives.

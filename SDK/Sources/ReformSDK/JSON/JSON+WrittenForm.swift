@@ -37,13 +37,20 @@ extension JSON {
     /// are not valid JSON give no meaningful answer.
     public static func writtenFormVerdict(_ bytes: UnsafeRawBufferPointer) -> WrittenFormVerdict {
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), !bytes.isEmpty else { return .unproven }
-        // Its bookkeeping on the stack: arrays made and freed per document were a fifth of it.
-        return withUnsafeTemporaryAllocation(
-            of: Int.self, capacity: 2 * WrittenFormCheck.maximumDepth + 3 * WrittenFormCheck.maximumKeys
-        ) {
+        // Its bookkeeping on the stack: arrays made and freed per document were a fifth of it. A
+        // temporary allocation past 1 KiB is a heap one on Linux (~400 instructions a document),
+        // so the check runs with room for 32 keys 16 levels deep first, and again with room for
+        // its limits only for a document that needs more.
+        return verdict(base, bytes.count, room: .small) ?? verdict(base, bytes.count, room: .limits) ?? .unproven
+    }
+
+    /// The verdict on `end` bytes at `base`, with `room` for bookkeeping; `nil` when that was not
+    /// enough.
+    private static func verdict(_ base: UnsafePointer<UInt8>, _ end: Int, room: WrittenFormCheck.Room) -> WrittenFormVerdict? {
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: room.capacity) {
             guard let scratch = $0.baseAddress else { return .unproven }
-            var form = WrittenFormCheck(base: base, end: bytes.count, scratch: scratch)
-            guard form.check() else { return .unproven }
+            var form = WrittenFormCheck(base: base, end: end, scratch: scratch, room: room)
+            guard form.check() else { return form.ranOutOfRoom ? nil : .unproven }
             return form.rewritableEscapes ? .rewritableEscapes : .written
         }
     }
@@ -51,9 +58,21 @@ extension JSON {
 
 /// One pass of ``JSON/writtenFormVerdict(_:)`` over a document's bytes.
 struct WrittenFormCheck {
-    /// The deepest nesting and the most keys of the open objects it follows; past them it says
-    /// no (the caller prints the value instead).
-    static let maximumDepth = 64, maximumKeys = 512
+    /// The deepest nesting and the most keys of the open objects a check follows.
+    struct Room {
+        let depth: Int, keys: Int
+        /// What fits 1 KiB of the stack.
+        static let small = Room(depth: 16, keys: 32)
+        /// The limits: past them a document is unproven (the caller prints the value instead).
+        static let limits = Room(depth: 64, keys: 512)
+        /// The scratch words a check with this room uses.
+        var capacity: Int { 2 * depth + 3 * keys }
+    }
+
+    let room: Room
+    /// Whether the check said no because the document nests deeper or has more keys open than
+    /// ``room`` holds.
+    private(set) var ranOutOfRoom = false
 
     let base: UnsafePointer<UInt8>
     let end: Int
@@ -74,12 +93,20 @@ struct WrittenFormCheck {
     /// Whether a string value had an escape the writer writes otherwise, or a raw DEL.
     private(set) var rewritableEscapes = false
 
-    init(base: UnsafePointer<UInt8>, end: Int, scratch: UnsafeMutablePointer<Int>) {
+    /// A check of `end` bytes at `base`, its bookkeeping in `scratch` (``Room/capacity`` words).
+    init(base: UnsafePointer<UInt8>, end: Int, scratch: UnsafeMutablePointer<Int>, room: Room) {
         self.base = base
         self.end = end
+        self.room = room
         keyStarts = scratch
-        keyBits = UnsafeMutableRawPointer(scratch + Self.maximumDepth).assumingMemoryBound(to: UInt64.self)
-        keys = scratch + 2 * Self.maximumDepth
+        keyBits = UnsafeMutableRawPointer(scratch + room.depth).assumingMemoryBound(to: UInt64.self)
+        keys = scratch + 2 * room.depth
+    }
+
+    /// Notes that the document needs more room; `false`.
+    private mutating func outOfRoom() -> Bool {
+        ranOutOfRoom = true
+        return false
     }
 
     private var innermostIsObject: Bool { depth > 0 && objects >> UInt64(depth - 1) & 1 == 1 }
@@ -91,7 +118,7 @@ struct WrittenFormCheck {
             case UInt8(ascii: "\""):
                 guard string(key: false) else { return false }
             case UInt8(ascii: "{"):
-                guard depth < Self.maximumDepth else { return false }
+                guard depth < room.depth else { return outOfRoom() }
                 objects |= 1 << UInt64(depth)
                 depth += 1
                 keyStarts[objectDepth] = keyCount
@@ -100,7 +127,7 @@ struct WrittenFormCheck {
                 i += 1
                 guard i < end, base[i] == UInt8(ascii: "}") || member() else { return false }
             case UInt8(ascii: "["):
-                guard depth < Self.maximumDepth else { return false }
+                guard depth < room.depth else { return outOfRoom() }
                 objects &= ~(1 << UInt64(depth))
                 depth += 1
                 i += 1
@@ -148,7 +175,8 @@ struct WrittenFormCheck {
         let start = i + 1
         guard string(key: true) else { return false }
         let count = i - 1 - start
-        guard keyCount < Self.maximumKeys, objectDepth > 0 else { return false }
+        guard objectDepth > 0 else { return false }
+        guard keyCount < room.keys else { return outOfRoom() }
         // Compared by length and first eight bytes (a key is followed by at least `":` and a
         // value's byte, so a word read from its start lies in the document when 8 bytes do).
         let word = start + 8 <= end ? Self.prefixWord(base + start, count) : Self.prefixWordSlowly(base + start, count)
