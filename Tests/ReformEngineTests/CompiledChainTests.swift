@@ -32,7 +32,8 @@ struct CompiledChainTests {
         #"{"id":14,"name":"n","price":"  42 ","when":"2024-05-01T10:00:00Z","loc":{"city":"z","lat":99999999999999.9},"ok":true,"tags":["t"],"floor":"high"}"#,
         #"{ "id":15, "name":"spaced", "price":1, "when":"2024-05-01", "loc":{"city":"q","lat":32}, "ok":true, "tags":["t"] }"#,
         #"{"id":16,"name":"esc \u00e9","price":2,"when":"2024-05-01","loc":{"city":"q","lat":33},"ok":true,"tags":["t"]}"#,
-        // Escapes the writer writes otherwise, in values: rewritten on the compiled path.
+        // Escapes the writer writes otherwise, in values: rewritten on the compiled path (as is
+        // line 15's whitespace).
         #"{"id":17,"name":"https:\/\/x.example\/a","price":3,"when":"2024-05-01","loc":{"city":"\u4E0A\u6d77","lat":31.5},"ok":true,"tags":["\ud83c\udfe0","\ud83d","a\u0041"]}"#,
         "{\"id\":18,\"name\":\"del \u{7F} \\u000A \\u0022 \\/\",\"price\":4,\"when\":\"2024-05-01\",\"loc\":{\"city\":\"c\\/d\",\"lat\":32},\"ok\":true,\"tags\":[],\"floor\":\"\\u00e9\"}",
         // One in a key: left to the general path.
@@ -196,19 +197,19 @@ struct CompiledChainTests {
         #expect(compiled.direct > 0)
     }
 
-    /// Lines whose string values have escapes the writer writes otherwise (`\/`, `\u4E0A`, a
-    /// surrogate pair or a lone one, a raw DEL) pass whole-record filters, drops and renames with
-    /// their escapes rewritten, not parsed and printed on the general path; a line with such an
-    /// escape in a key is left to the general path.
+    /// Lines with whitespace between their members, or whose string values have escapes the
+    /// writer writes otherwise (`\/`, `\u4E0A`, a surrogate pair or a lone one, a raw DEL), pass
+    /// whole-record filters, drops and renames rewritten, not parsed and printed on the general
+    /// path; a line with such an escape in a key is left to the general path.
     @Test(arguments: ["raw-filtered", "raw-dropped-last", "raw-renamed"])
-    func escapesInValuesAreRewrittenWithoutTheGeneralPath(_ runName: String) throws {
-        let escaped = Array(Self.lines[19...21])
-        let general = try PathRun.run(Self.pipeline, lines: escaped, runName: runName, direct: false)
-        let compiled = try PathRun.run(Self.pipeline, lines: escaped, runName: runName, direct: true)
+    func spacedAndEscapedLinesAreRewrittenWithoutTheGeneralPath(_ runName: String) throws {
+        let rewritable = [Self.lines[17]] + Array(Self.lines[19...21])
+        let general = try PathRun.run(Self.pipeline, lines: rewritable, runName: runName, direct: false)
+        let compiled = try PathRun.run(Self.pipeline, lines: rewritable, runName: runName, direct: true)
         #expect(compiled.out == general.out)
         #expect(compiled.summary == general.summary)
-        #expect(general.out.split(separator: "\n").count == 3)
-        #expect(compiled.direct == 2)
+        #expect(general.out.split(separator: "\n").count == 4)
+        #expect(compiled.direct == 3)
     }
 
     /// A chain the compiled path covers only in part (a sort and dedupe after it, or rows): its

@@ -103,7 +103,7 @@ import Testing
         let tooMany = "{" + members(600) + "}"
         let tooDeep = String(repeating: "[", count: 70) + String(repeating: "]", count: 70)
         let cases: [(String, JSON.WrittenFormVerdict)] = [
-            (many, .written), (nested, .written), (deep, .rewritableEscapes), (repeated, .unproven), (tooMany, .unproven),
+            (many, .written), (nested, .written), (deep, .rewritable), (repeated, .unproven), (tooMany, .unproven),
             (tooDeep, .unproven),
         ]
         for (text, expected) in cases {
@@ -113,10 +113,13 @@ import Testing
         }
     }
 
-    /// Documents that differ from the writer's bytes only in their strings' escapes (`\/`, a
-    /// `\u` escape the writer would not write, a surrogate pair or a lone surrogate, a raw DEL):
-    /// rewritten, they are what printing the parsed value gives.
+    /// Documents that differ from the writer's bytes only in whitespace outside strings and their
+    /// strings' escapes (`\/`, a `\u` escape the writer would not write, a surrogate pair or a
+    /// lone surrogate, a raw DEL): rewritten, they are what printing the parsed value gives.
     static let rewritable = [
+        #"{"id": 1, "name": "spaced", "tags": ["a", "b"], "loc": {"lat": 31.25}}"#,
+        " { \"a\" :\t[ 1 ,\r\n2 ] , \"e\" : { } , \"l\" : [ ] , \"s\" : \" keep  inner \\\" spaces \" }\n",
+        #"[ "\/" , "\u00e9" ]"#, "  42  ", #"{"a":1}   "#,
         #"{"url":"https:\/\/img.example.com\/a.jpg","n":1}"#,
         #"{"s":"\u00e9\u4E0A \u00C9","t":"plain"}"#,
         #"{"pair":"\ud83d\ude00","upper":"\uD83C\uDFE0"}"#,
@@ -127,23 +130,23 @@ import Testing
         #""\u00e9\/""#,
     ]
 
-    /// Differences that are not only escapes in values: not rewritten.
+    /// Differences that are not only whitespace and escapes in values: not rewritten.
     static let notRewritable = [
-        #"{"k\/":1}"#, #"{"\u0041":1}"#, "{\"k\u{7F}\":1}", #"[ "\/" ]"#, #"{"s":"\/","n":1.0}"#,
+        #"{"k\/":1}"#, #"{"\u0041":1}"#, "{\"k\u{7F}\":1}", #"{ "n" : 1.0 }"#, #"{"s":"\/","n":1.0}"#,
         #"{"s":"\/","a":1,"a":2}"#, #"{"é":"\/"}"#,
     ]
 
-    /// What the escapes of a rewritable document are rewritten to: the writer's bytes.
+    /// What a rewritable document is rewritten to: the writer's bytes.
     @Test(arguments: rewritable)
-    func escapesOfValuesAreRewrittenAsTheWriterWritesThem(_ text: String) throws {
+    func whitespaceAndEscapesOfValuesAreRewrittenAsTheWriterWritesThem(_ text: String) throws {
         let bytes = Array(text.utf8)
         let printed = JSON.compactString(try JSON.parse(bytes))
         #expect(printed != text, "not vacuous")
-        #expect(bytes.withUnsafeBytes { JSON.writtenFormVerdict($0) } == .rewritableEscapes)
+        #expect(bytes.withUnsafeBytes { JSON.writtenFormVerdict($0) } == .rewritable)
         #expect(!bytes.withUnsafeBytes { JSON.isWrittenForm($0) })
         var parser = JSONParser()
         var out: [UInt8] = [1]
-        #expect(bytes.withUnsafeBytes { parser.appendRewritingEscapes($0, to: &out) })
+        #expect(bytes.withUnsafeBytes { parser.appendWrittenForm(of: $0, to: &out) })
         #expect(String(decoding: out.dropFirst(), as: UTF8.self) == printed)
     }
 
@@ -162,7 +165,7 @@ import Testing
         #expect(bytes.withUnsafeBytes { JSON.writtenFormVerdict($0) } == .written)
         var parser = JSONParser()
         var out: [UInt8] = []
-        #expect(bytes.withUnsafeBytes { parser.appendRewritingEscapes($0, to: &out) })
+        #expect(bytes.withUnsafeBytes { parser.appendWrittenForm(of: $0, to: &out) })
         #expect(out == bytes)
     }
 
@@ -178,11 +181,11 @@ import Testing
             guard let value = try? JSON.parse(bytes) else { continue }
             let verdict = bytes.withUnsafeBytes { JSON.writtenFormVerdict($0) }
             guard verdict != .unproven else { continue }
-            if verdict == .rewritableEscapes { rewritten += 1 }
+            if verdict == .rewritable { rewritten += 1 }
             var printed: [UInt8] = []
             JSON.write(value, into: &printed)
             var out: [UInt8] = []
-            #expect(bytes.withUnsafeBytes { parser.appendRewritingEscapes($0, to: &out) }, "\(name)")
+            #expect(bytes.withUnsafeBytes { parser.appendWrittenForm(of: $0, to: &out) }, "\(name)")
             #expect(out == printed, "\(name)")
         }
         #expect(rewritten > 5, "not vacuous")
@@ -190,8 +193,8 @@ import Testing
 
     /// Random documents whose strings are written with escapes other than the writer's (every
     /// `/` as `\/`, some characters as `\u` escapes in either case, astral ones as surrogate
-    /// pairs): rewritable when their keys are ASCII and unescaped, and then rewritten to the
-    /// writer's bytes.
+    /// pairs), and the same documents pretty-printed: rewritable when their keys are ASCII and
+    /// unescaped, and then rewritten to the writer's bytes.
     @Test func randomDocumentsWithOtherEscapesAreRewritten() throws {
         var random = SeededGenerator(seed: 0xE5C_A9E5)
         var rewritten = 0
@@ -208,11 +211,17 @@ import Testing
             let asciiKeys = !Self.keys(of: value).contains { !$0.utf8.allSatisfy { $0 < 0x80 } }
             #expect((verdict == .unproven) == !asciiKeys, "\(text)")
             guard verdict != .unproven else { continue }
-            #expect(verdict == (escaped ? .rewritableEscapes : .written), "\(text)")
+            #expect(verdict == (escaped ? .rewritable : .written), "\(text)")
             var out: [UInt8] = []
-            #expect(bytes.withUnsafeBytes { parser.appendRewritingEscapes($0, to: &out) })
+            #expect(bytes.withUnsafeBytes { parser.appendWrittenForm(of: $0, to: &out) })
             #expect(out == printed, "\(text)")
             if escaped { rewritten += 1 }
+            // Pretty-printed, the writer's bytes are whitespace away.
+            let pretty = Array(JSON.prettyString(value).utf8)
+            out.removeAll()
+            #expect(pretty.withUnsafeBytes { JSON.writtenFormVerdict($0) } != .unproven)
+            #expect(pretty.withUnsafeBytes { parser.appendWrittenForm(of: $0, to: &out) })
+            #expect(out == printed, "\(String(decoding: pretty, as: UTF8.self))")
         }
         #expect(rewritten > 80, "not vacuous")
     }

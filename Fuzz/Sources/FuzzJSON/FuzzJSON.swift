@@ -5,8 +5,8 @@ private let plan = JSONLocatePlan(levels: [JSONProjection(keys: ["keep"])], chil
 
 /// libFuzzer entry: parse the bytes as JSON; whatever parses must write and re-parse to the same
 /// value, and when `JSON.isWrittenForm` says the bytes are the writer's own, writing the value
-/// must give them back (and rewriting their escapes, when that is said to be enough, must give
-/// what writing the value gives). The locator the compiled chains read records with (whose
+/// must give them back (and rewriting them, when the verdict says that is enough, must give what
+/// writing the value gives). The locator the compiled chains read records with (whose
 /// strings a vector kernel skips) must accept the bytes as a skipped member and as a kept one
 /// exactly when parsing accepts them.
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -21,8 +21,8 @@ public func fuzzJSON(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     }
     var parser = JSONParser(limits: limits)
     var rewritten: [UInt8] = []
-    if parser.appendRewritingEscapes(bytes, to: &rewritten), rewritten != Array(written.utf8) {
-        fatalError("rewriting escapes gave \(String(decoding: rewritten, as: UTF8.self)), the writer prints \(written)")
+    if parser.appendWrittenForm(of: bytes, to: &rewritten), rewritten != Array(written.utf8) {
+        fatalError("rewriting gave \(String(decoding: rewritten, as: UTF8.self)), the writer prints \(written)")
     }
     guard let again = try? JSON.parse(written, limits: JSONLimits(maximumDepth: 513, maximumDocumentSize: 1 << 24)) else {
         fatalError("written JSON does not parse again: \(written)")

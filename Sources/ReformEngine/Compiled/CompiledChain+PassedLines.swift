@@ -2,10 +2,11 @@ import ReformSDK
 
 extension CompiledChain {
     /// Appends a line that passed a chain of `filter`, `drop` and `rename` steps in the writer's
-    /// form (``writePassed(_:into:)``): as it came when it is the writer's bytes; with its string
-    /// values' escapes rewritten when only those differ (an API that writes `\/` or `\u00e9`),
-    /// located again in the rewritten bytes when members are dropped or renamed; `false` (nothing
-    /// appended) otherwise, for the general path to parse and print.
+    /// form (``writePassed(_:into:)``): as it came when it is the writer's bytes; rewritten when
+    /// only its whitespace and string values' escapes differ (a program that writes `": "` and
+    /// `", "`, an API that writes `\/` or `\u00e9`), and located again in the rewritten bytes when
+    /// members are dropped or renamed; `false` (nothing appended) otherwise, for the general path
+    /// to parse and print.
     mutating func writePassedInWrittenForm(_ line: UnsafeRawBufferPointer, into out: inout [UInt8]) -> Bool {
         let verdict = JSON.writtenFormVerdict(line)
         switch verdict {
@@ -13,13 +14,13 @@ extension CompiledChain {
             return writePassed(line, into: &out)
         case .unproven:
             return false
-        case .rewritableEscapes:
+        case .rewritable:
             // Taken out of the chain while it is read, as the methods below use the chain.
             var bytes: [UInt8] = []
             swap(&bytes, &rewritten)
             defer { swap(&bytes, &rewritten) }
             bytes.removeAll(keepingCapacity: true)
-            guard parser.appendRewritingEscapes(line, verdict: verdict, to: &bytes) else { return false }
+            guard parser.appendWrittenForm(of: line, verdict: verdict, to: &bytes) else { return false }
             return bytes.withUnsafeBytes { bytes in
                 if droppedMembers.isEmpty && renamedMembers.isEmpty { return writePassed(bytes, into: &out) }
                 return locator.locate(bytes, parser: &parser) && writePassed(bytes, into: &out)

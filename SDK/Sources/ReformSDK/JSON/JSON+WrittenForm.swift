@@ -9,10 +9,11 @@ extension JSON {
     public enum WrittenFormVerdict: Sendable, Equatable {
         /// The bytes are what the writer prints.
         case written
-        /// They differ only in the escapes of string values (never keys): `\/`, a `\u` escape the
-        /// writer writes otherwise or not at all (`\u00e9`, `\u000A`, a surrogate pair or a lone
-        /// surrogate), a raw DEL. ``JSONParser/appendRewritingEscapes(_:verdict:to:)`` rewrites them.
-        case rewritableEscapes
+        /// They differ only in whitespace outside strings and in the escapes of string values
+        /// (never keys): `\/`, a `\u` escape the writer writes otherwise or not at all (`\u00e9`,
+        /// `\u000A`, a surrogate pair or a lone surrogate), a raw DEL.
+        /// ``JSONParser/appendWrittenForm(of:verdict:to:)`` rewrites them.
+        case rewritable
         /// Anything else, or not proven: the value has to be parsed and printed.
         case unproven
     }
@@ -26,10 +27,10 @@ extension JSON {
     }
 
     /// How `bytes`, a valid JSON document (one ``JSONParser`` accepts), stand to the bytes
-    /// ``write(_:into:)`` prints for the value they parse to: the same, different only in their
-    /// string values' escapes, or unproven.
+    /// ``write(_:into:)`` prints for the value they parse to: the same, different only in
+    /// whitespace and their string values' escapes, or unproven.
     ///
-    /// Unproven, conservatively, is anything else: whitespace outside strings; a key with an escape
+    /// Unproven, conservatively, is anything else: a key with an escape
     /// other than the writer's own (`\"`, `\\`, `\b \f \n \r \t`, and `\u00XX` in lowercase for the
     /// other control characters and DEL) or with a raw DEL; a number not in the writer's form (see
     /// `JSONParser.isCanonicalNumber`); an object key with a byte past ASCII (keys equal under
@@ -51,7 +52,7 @@ extension JSON {
             guard let scratch = $0.baseAddress else { return .unproven }
             var form = WrittenFormCheck(base: base, end: end, scratch: scratch, room: room)
             guard form.check() else { return form.ranOutOfRoom ? nil : .unproven }
-            return form.rewritableEscapes ? .rewritableEscapes : .written
+            return form.rewritable ? .rewritable : .written
         }
     }
 }
@@ -90,8 +91,9 @@ struct WrittenFormCheck {
     private let keyBits: UnsafeMutablePointer<UInt64>
     private var keyCount = 0
     private var objectDepth = 0
-    /// Whether a string value had an escape the writer writes otherwise, or a raw DEL.
-    private(set) var rewritableEscapes = false
+    /// Whether the document had whitespace outside strings, or a string value an escape the writer
+    /// writes otherwise or a raw DEL.
+    private(set) var rewritable = false
 
     /// A check of `end` bytes at `base`, its bookkeeping in `scratch` (``Room/capacity`` words).
     init(base: UnsafePointer<UInt8>, end: Int, scratch: UnsafeMutablePointer<Int>, room: Room) {
@@ -125,6 +127,7 @@ struct WrittenFormCheck {
                 keyBits[objectDepth] = 0
                 objectDepth += 1
                 i += 1
+                skipWhitespace()
                 guard i < end, base[i] == UInt8(ascii: "}") || member() else { return false }
             case UInt8(ascii: "["):
                 guard depth < room.depth else { return outOfRoom() }
@@ -154,20 +157,35 @@ struct WrittenFormCheck {
                 if i < end, base[i] == UInt8(ascii: ".") { i = Scanner.digitEnd(base, from: i + 1, end: end) }
                 guard i == end || (base[i] | 0x20) != UInt8(ascii: "e"), JSONParser.isCanonicalNumber(base, from: start, to: i)
                 else { return false }
+            case 0x20, 0x09, 0x0A, 0x0D:
+                skipWhitespace()
             default:
-                // Whitespace, or anything a valid document does not hold here.
+                // Anything a valid document does not hold here.
                 return false
             }
         }
         return true
     }
 
-    /// A member's key at the cursor and the colon after it (the writer puts nothing between).
+    /// A member's key at or after the cursor and the colon after it (whitespace around them is
+    /// rewritten: the writer puts nothing between).
     @inline(__always)
     private mutating func member() -> Bool {
-        guard i < end, base[i] == UInt8(ascii: "\""), key(), i < end, base[i] == UInt8(ascii: ":") else { return false }
+        skipWhitespace()
+        guard i < end, base[i] == UInt8(ascii: "\""), key() else { return false }
+        skipWhitespace()
+        guard i < end, base[i] == UInt8(ascii: ":") else { return false }
         i += 1
         return true
+    }
+
+    /// Moves past whitespace at the cursor, noting that it is to be rewritten.
+    @inline(__always)
+    private mutating func skipWhitespace() {
+        while i < end, base[i] == 0x20 || base[i] == 0x0A || base[i] == 0x0D || base[i] == 0x09 {
+            rewritable = true
+            i += 1
+        }
     }
 
     /// An object's key at the cursor: ASCII, in the writer's form, and not one its object had.
@@ -210,7 +228,7 @@ struct WrittenFormCheck {
     }
 
     /// The string at the cursor (its opening quote) in the writer's form, or a value whose escapes
-    /// only need rewriting (noted in ``rewritableEscapes``); moves past it. A key's bytes must be
+    /// only need rewriting (noted in ``rewritable``); moves past it. A key's bytes must be
     /// ASCII, its escapes the writer's.
     @inline(__always)
     private mutating func string(key: Bool) -> Bool {
@@ -241,16 +259,16 @@ struct WrittenFormCheck {
                         }
                     }
                     guard !key else { return false }
-                    rewritableEscapes = true
+                    rewritable = true
                     i += 6
                 default:
                     // `\/`: the only other escape a valid document has.
                     guard !key else { return false }
-                    rewritableEscapes = true
+                    rewritable = true
                     i += 2
                 }
             case 0x7F where !key:
-                rewritableEscapes = true
+                rewritable = true
                 i += 1
             default:
                 // In a key, DEL or a byte past ASCII.
