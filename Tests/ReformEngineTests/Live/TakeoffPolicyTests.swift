@@ -34,9 +34,13 @@ final class Consumer: ManagerDelegate {
         return (manager, consumer)
     }
 
+    /// The second load must start while the first is in flight: the first takes 20 s (with 5 s,
+    /// the whole suite once starved this test's tasks past the first response while a plugin
+    /// built beside it, and a second request went out after the first landed). The suite runs
+    /// beside longer ones, so the wait adds little to `swift test`.
     @Test func ignoreNewSendsExactlyOneRequest() async throws {
         let server = try TestServer()
-        let (manager, consumer) = try slowManager(server, takeoff: "ignore-new", delay: 5)
+        let (manager, consumer) = try slowManager(server, takeoff: "ignore-new", delay: 20)
         async let first = manager.load()
         try await server.waitForRequest(path: "/slow")
         async let second = manager.load()
