@@ -9,9 +9,10 @@ extension JSON {
     public enum WrittenFormVerdict: Sendable, Equatable {
         /// The bytes are what the writer prints.
         case written
-        /// They differ only in whitespace outside strings and in the escapes of string values
-        /// (never keys): `\/`, a `\u` escape the writer writes otherwise or not at all (`\u00e9`,
-        /// `\u000A`, a surrogate pair or a lone surrogate), a raw DEL.
+        /// They differ only in whitespace outside strings, in the form of numbers (`1.0`, `12.50`,
+        /// `1E+2`, `-0`, more than 15 digits) and in the escapes of string values (never keys):
+        /// `\/`, a `\u` escape the writer writes otherwise or not at all (`\u00e9`, `\u000A`, a
+        /// surrogate pair or a lone surrogate), a raw DEL.
         /// ``JSONParser/appendWrittenForm(of:verdict:to:)`` rewrites them.
         case rewritable
         /// Anything else, or not proven: the value has to be parsed and printed.
@@ -28,14 +29,14 @@ extension JSON {
 
     /// How `bytes`, a valid JSON document (one ``JSONParser`` accepts), stand to the bytes
     /// ``write(_:into:)`` prints for the value they parse to: the same, different only in
-    /// whitespace and their string values' escapes, or unproven.
+    /// whitespace, numbers' forms and their string values' escapes, or unproven.
     ///
-    /// Unproven, conservatively, is anything else: a key with an escape
-    /// other than the writer's own (`\"`, `\\`, `\b \f \n \r \t`, and `\u00XX` in lowercase for the
-    /// other control characters and DEL) or with a raw DEL; a number not in the writer's form (see
-    /// `JSONParser.isCanonicalNumber`); an object key with a byte past ASCII (keys equal under
-    /// Unicode equivalence are one key once parsed); a key that repeats in its object. Bytes that
-    /// are not valid JSON give no meaningful answer.
+    /// Unproven, conservatively, is anything else: a key with an escape other than the writer's
+    /// own (`\"`, `\\`, `\b \f \n \r \t`, and `\u00XX` in lowercase for the other control
+    /// characters and DEL) or with a raw DEL; an object key with a byte past ASCII (keys equal
+    /// under Unicode equivalence are one key once parsed); a key that repeats in its object. A
+    /// number is the writer's when `JSONParser.isCanonicalNumber` says so. Bytes that are not valid
+    /// JSON give no meaningful answer.
     public static func writtenFormVerdict(_ bytes: UnsafeRawBufferPointer) -> WrittenFormVerdict {
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), !bytes.isEmpty else { return .unproven }
         // Its bookkeeping on the stack: arrays made and freed per document were a fifth of it. A
@@ -91,8 +92,8 @@ struct WrittenFormCheck {
     private let keyBits: UnsafeMutablePointer<UInt64>
     private var keyCount = 0
     private var objectDepth = 0
-    /// Whether the document had whitespace outside strings, or a string value an escape the writer
-    /// writes otherwise or a raw DEL.
+    /// Whether the document had whitespace outside strings, a number in another form than the
+    /// writer's, or a string value with an escape the writer writes otherwise or a raw DEL.
     private(set) var rewritable = false
 
     /// A check of `end` bytes at `base`, its bookkeeping in `scratch` (``Room/capacity`` words).
@@ -150,13 +151,20 @@ struct WrittenFormCheck {
             case UInt8(ascii: "t"), UInt8(ascii: "n"): i += 4
             case UInt8(ascii: "f"): i += 5
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                // Digits, and a fraction's: an exponent is never the writer's form here.
+                // Digits, a fraction's and an exponent's: a number in another form than the
+                // writer's (an exponent, a trailing zero, more than 15 digits) is rewritten.
                 let start = i
                 if c == UInt8(ascii: "-") { i += 1 }
                 i = Scanner.digitEnd(base, from: i, end: end)
                 if i < end, base[i] == UInt8(ascii: ".") { i = Scanner.digitEnd(base, from: i + 1, end: end) }
-                guard i == end || (base[i] | 0x20) != UInt8(ascii: "e"), JSONParser.isCanonicalNumber(base, from: start, to: i)
-                else { return false }
+                if i < end, base[i] | 0x20 == UInt8(ascii: "e") {
+                    i += 1
+                    if i < end, base[i] == UInt8(ascii: "+") || base[i] == UInt8(ascii: "-") { i += 1 }
+                    i = Scanner.digitEnd(base, from: i, end: end)
+                    rewritable = true
+                } else if !JSONParser.isCanonicalNumber(base, from: start, to: i) {
+                    rewritable = true
+                }
             case 0x20, 0x09, 0x0A, 0x0D:
                 skipWhitespace()
             default:

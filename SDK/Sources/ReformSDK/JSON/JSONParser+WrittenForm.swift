@@ -2,11 +2,11 @@ extension JSONParser {
     /// Appends to `out` the bytes ``JSON/write(_:into:)`` prints for the valid document `bytes`,
     /// when ``JSON/writtenFormVerdict(_:)`` says they are ``JSON/WrittenFormVerdict/written`` (they
     /// are copied) or ``JSON/WrittenFormVerdict/rewritable``: then whitespace outside strings is
-    /// left out, each string that has an escape or a raw DEL is decoded as ``parse(_:)`` decodes it
-    /// and written as the writer writes it, and the rest is copied — without building the
-    /// document's values. A record from an API that writes `\/` or `\u00e9`, or from a program that
-    /// puts a space after each colon and comma (Python's `json.dumps`), is then passed on at the
-    /// cost of a pass over its bytes.
+    /// left out, each string that has an escape or a raw DEL and each number not in the writer's
+    /// form is read as ``parse(_:)`` reads it and written as the writer writes it, and the rest is
+    /// copied — without building the document's values. A record from an API that writes `\/` or
+    /// `\u00e9`, or from a program that puts a space after each colon and comma (Python's
+    /// `json.dumps`) or writes `4.0`, is then passed on at the cost of a pass over its bytes.
     ///
     /// `verdict` is the document's verdict when the caller has it already (so it is not worked out
     /// twice); a verdict that is not the document's makes the bytes appended meaningless.
@@ -35,8 +35,8 @@ extension JSONParser {
     }
 
     /// Copies the document `s` holds to `sink` without its whitespace outside strings, each string
-    /// with an escape or a raw DEL decoded and written again; `false` if a string does not parse
-    /// (the document was not valid).
+    /// with an escape or a raw DEL and each number not in the writer's form read and written
+    /// again; `false` if one does not parse (the document was not valid).
     private mutating func rewrite(_ document: Scanner, sink: inout ByteSink, out: inout [UInt8]) -> Bool {
         var s = document
         let base = s.base
@@ -65,6 +65,18 @@ extension JSONParser {
                 sink.string(text, &out)
                 copied = s.pos
                 i = s.pos
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                // A number (its bytes up to the `,`, `]`, `}` or whitespace after it).
+                let start = i
+                i += 1
+                while i < s.end, Self.continuesNumber(base[i]) { i += 1 }
+                guard !JSONParser.isCanonicalNumber(base, from: start, to: i) else { continue }
+                sink.bytes(base + copied, start - copied, &out)
+                s.pos = start
+                guard let number = try? parseNumber(&s) else { return false }
+                sink.value(number, into: &out)
+                copied = s.pos
+                i = s.pos
             case 0x20, 0x09, 0x0A, 0x0D:
                 sink.bytes(base + copied, i - copied, &out)
                 i += 1
@@ -76,5 +88,15 @@ extension JSONParser {
         }
         sink.bytes(base + copied, s.end - copied, &out)
         return true
+    }
+
+    /// Whether `byte` may follow a number's first byte in it: a digit, `.`, `e`, `E`, `+`, `-`.
+    private static func continuesNumber(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"), UInt8(ascii: "+"),
+            UInt8(ascii: "-"):
+            true
+        default: false
+        }
     }
 }
