@@ -3,10 +3,10 @@ import ReformSDK
 extension CompiledChain {
     /// Appends a line that passed a chain of `filter`, `drop` and `rename` steps in the writer's
     /// form (``writePassed(_:into:)``): as it came when it is the writer's bytes; rewritten when
-    /// only its whitespace and string values' escapes differ (a program that writes `": "` and
-    /// `", "`, an API that writes `\/` or `\u00e9`), and located again in the rewritten bytes when
-    /// members are dropped or renamed; `false` (nothing appended) otherwise, for the general path
-    /// to parse and print.
+    /// only its whitespace, numbers' forms and string values' escapes differ (a program that
+    /// writes `": "`, `", "` and `4.0`, an API that writes `\/` or `\u00e9`), and located again in
+    /// the rewritten bytes when members are dropped or renamed; `false` (nothing appended)
+    /// otherwise, for the general path to parse and print.
     mutating func writePassedInWrittenForm(_ line: UnsafeRawBufferPointer, into out: inout [UInt8]) -> Bool {
         let verdict = JSON.writtenFormVerdict(line)
         switch verdict {

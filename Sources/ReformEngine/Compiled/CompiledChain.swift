@@ -20,7 +20,7 @@ struct CompiledChain {
     /// Whether the chain only filters whole records, drops and renames top-level members (every
     /// reformer `steps` of `filter`, `drop` and `rename`): a line that passes is written as it
     /// came, less the members dropped and with the renamed ones' keys written anew, when it is in
-    /// the writer's form or only its whitespace and strings' escapes differ
+    /// the writer's form or only its whitespace, numbers' forms and strings' escapes differ
     /// (``JSON/writtenFormVerdict(_:)``, then rewritten); its slots are only the filters' paths.
     let passesLines: Bool
     /// The top-level members a passed line loses: each key's located path and its length in bytes.
@@ -334,8 +334,8 @@ struct CompiledChain {
         }
         if passesLines {
             // The record is the line, less the members dropped: its bytes are written when they
-            // are what the writer prints for it (or rewritten when only whitespace and escapes
-            // differ), and it is parsed and printed on the general path otherwise.
+            // are what the writer prints for it (or rewritten when only whitespace, numbers and
+            // escapes differ), and it is parsed and printed on the general path otherwise.
             guard absentPaths.allSatisfy({ locator.ranges[$0] == nil }), writePassedInWrittenForm(line, into: &out)
             else { return .generalPath }
         } else {
