@@ -46,7 +46,9 @@ extension JSONParser {
         while i < s.end {
             switch base[i] {
             case UInt8(ascii: "\""):
-                // A string: passed over when it has neither a backslash nor DEL.
+                // A string: passed over when it has neither a backslash nor DEL. (Asking
+                // `skipCanonical` instead would check each string's UTF-8 again: 13% more
+                // instructions on lines from `json.dumps`.)
                 let start = i
                 var plain = true
                 i += 1
