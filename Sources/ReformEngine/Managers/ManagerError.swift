@@ -33,6 +33,10 @@ public struct ManagerError: Error, Sendable, CustomStringConvertible {
         case notRecorded = "not-recorded"
         /// The pipeline or environment does not allow the request to be built.
         case configuration
+        /// The request would go to another origin than the service's (a next-page link to another
+        /// host or port, a resumed request saved for another `base_url`): the service's
+        /// credentials are not sent there, so it is not sent.
+        case otherOrigin = "other-origin"
     }
 
     /// The kind of failure.

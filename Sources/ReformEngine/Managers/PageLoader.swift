@@ -231,6 +231,14 @@ public struct PageLoader: Sendable {
             let pathStart = afterScheme.firstIndex(of: "/") ?? afterScheme.endIndex
             origin = String(rest[..<pathStart])
             rest = pathStart < afterScheme.endIndex ? afterScheme[pathStart...] : "/"
+        } else if rest.hasPrefix("//") {
+            // A network-path reference (RFC 3986 4.2): another authority, the current scheme
+            // (the service client puts it in front; ``Redirects/absoluteOrigin(_:base:)``).
+            let authority = rest.dropFirst(2)
+            let pathStart = authority.firstIndex { $0 == "/" || $0 == "?" } ?? authority.endIndex
+            origin = "//" + authority[..<pathStart]
+            rest = pathStart < authority.endIndex ? authority[pathStart...] : "/"
+            if rest.hasPrefix("?") { rest = Substring("/" + rest) }
         }
         let parts = rest.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
         var query: [QueryItem] = []

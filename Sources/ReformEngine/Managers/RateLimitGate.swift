@@ -8,13 +8,49 @@ final class RateLimitGate: Sendable {
         var remaining: Int
         /// When the budget refills, in seconds on the monotonic clock.
         var resetAt: Double?
+        /// Which response reported it (counted from 1): a request that waited tells a newer
+        /// report from the one it was counted against.
+        var generation = 0
     }
 
     private let window = Guarded<Window?>(nil)
+    /// The reset (monotonic seconds) the last "waiting for the reset" was announced for: requests
+    /// waiting for the same reset announce it once.
+    private let announced = Guarded<Double?>(nil)
 
     /// Takes what a response said about the limit (`now`: the monotonic clock).
     func update(_ headers: RateLimitHeaders, now: Double) {
-        window.withLock { $0 = Window(limit: headers.limit, remaining: headers.remaining, resetAt: headers.resetIn.map { now + $0 }) }
+        window.withLock { window in
+            window = Window(
+                limit: headers.limit, remaining: headers.remaining, resetAt: headers.resetIn.map { now + $0 },
+                generation: (window?.generation ?? 0) + 1)
+        }
+    }
+
+    /// Which report the current window comes from (0: none yet).
+    var generation: Int { window.withLock { $0?.generation ?? 0 } }
+
+    /// Seconds until the reset when a response that came after report `generation` says the
+    /// budget is spent (none left and the reset still to come), without counting a request: what
+    /// a request that waited checks again before it goes.
+    func spentWait(now: Double, after generation: Int) -> Double? {
+        window.withLock { window in
+            guard let current = window, current.generation != generation, let resetAt = current.resetAt, current.remaining <= 0,
+                resetAt > now
+            else { return nil }
+            return resetAt - now
+        }
+    }
+
+    /// Whether a wait for the reset due in `seconds` (from `now`) is the first of its window to be
+    /// announced: several requests waiting for one reset say so once.
+    func announces(reset seconds: Double, now: Double) -> Bool {
+        let resetAt = now + seconds
+        return announced.withLock { last in
+            if let last, abs(last - resetAt) < 1 { return false }
+            last = resetAt
+            return true
+        }
     }
 
     /// Seconds to wait before the next request, counting it against the budget: none while the

@@ -95,21 +95,38 @@ extension ServiceClient {
 
     /// Waits before sending while the service's rate limit runs low or is spent; throws
     /// `rate-limited` when the reset is further away than the retry policy waits.
+    ///
+    /// Pacing while requests remain waits at most `retry.max` at a time when the service or
+    /// manager has a retry policy (a slower pace is not worth waiting longer than it allows); a request that waited checks again
+    /// before it goes, since a response that came meanwhile may have spent the budget. Only a
+    /// wait for the reset is announced (``ServiceEvent/rateLimited(service:manager:retryAfter:)``),
+    /// once per reset however many requests wait for it.
     private func paceForRateLimit(_ call: Call) async throws(ManagerError) {
-        let (pause, spent) = rateLimit.delay(now: MonotonicClock.now())
-        guard pause > 0 else { return }
         let longest = call.retry.attempts > 1 ? call.retry.max : 0
-        // Pacing while requests remain always waits; only a spent limit can be too far away.
-        if spent && pause > longest && pause > 1 {
-            throw ManagerError(
-                .rateLimited, manager: call.manager.ref.name, request: call.request.matchKey,
-                message: rateLimitMessage(resetIn: pause, retry: call.retry))
+        var generation = rateLimit.generation
+        var (pause, spent) = rateLimit.delay(now: MonotonicClock.now())
+        while pause > 0 {
+            if spent && pause > longest && pause > 1 {
+                throw ManagerError(
+                    .rateLimited, manager: call.manager.ref.name, request: call.request.matchKey,
+                    message: rateLimitMessage(resetIn: pause, retry: call.retry))
+            }
+            // With a retry policy, pacing waits at most its max at a time; without one it paces as
+            // the window asks (waiting is all it can do to stay within the limit).
+            if !spent, call.retry.attempts > 1 { pause = min(pause, call.retry.max) }
+            guard pause > 0 else { return }
+            if spent, rateLimit.announces(reset: pause, now: MonotonicClock.now()) {
+                events.emit(.rateLimited(service: service.name, manager: call.manager.ref.name, retryAfter: pause))
+            }
+            logger?.info(
+                spent ? "waiting for the rate limit to reset" : "pacing: the rate limit runs low",
+                metadata: metadata(call, ["wait": .string(pause.clean + " s")]))
+            do { try await Task.sleep(for: .seconds(saturating: pause)) } catch { throw cancelled(call.manager, call.request) }
+            // A response that came meanwhile may have spent the budget: check again.
+            guard let wait = rateLimit.spentWait(now: MonotonicClock.now(), after: generation) else { return }
+            generation = rateLimit.generation
+            (pause, spent) = (wait, true)
         }
-        events.emit(.rateLimited(service: service.name, manager: call.manager.ref.name, retryAfter: pause))
-        logger?.info(
-            spent ? "waiting for the rate limit to reset" : "pacing: the rate limit runs low",
-            metadata: metadata(call, ["wait": .string(pause.clean + " s")]))
-        do { try await Task.sleep(for: .seconds(saturating: pause)) } catch { throw cancelled(call.manager, call.request) }
     }
 
     /// Why a request gives up on a spent rate limit, when it resets, and what to change.
@@ -132,12 +149,23 @@ extension ServiceClient {
             !call.manager.expect.status.contains(response.status)
         else { return nil }
         let wait = retryAfter ?? limits?.resetIn ?? call.retry.backoff(beforeAttempt: call.attempt + 1)
-        events.emit(.rateLimited(service: service.name, manager: call.manager.ref.name, retryAfter: wait))
         let longest = call.retry.attempts > 1 ? call.retry.max : 0
-        guard wait <= longest, call.rateLimitWaits < ServiceClient.maxRateLimitWaits else {
+        guard call.rateLimitWaits < ServiceClient.maxRateLimitWaits else {
+            throw ManagerError(
+                .rateLimited, manager: call.manager.ref.name, request: call.request,
+                message: "status \(response.status): service '\(service.name)' still answers rate limited after this request waited "
+                    + "\(ServiceClient.maxRateLimitWaits) times for its reset; the service may count requests some other way (another "
+                    + "client sharing the credentials?): run again later, or lower the service's rate_limit", response: response)
+        }
+        guard wait <= longest else {
             throw ManagerError(
                 .rateLimited, manager: call.manager.ref.name, request: call.request,
                 message: "status \(response.status), " + rateLimitMessage(resetIn: wait, retry: call.retry), response: response)
+        }
+        // Announced only when it is waited for (a wait past retry.max fails at once, above), once
+        // per reset however many requests wait.
+        if rateLimit.announces(reset: wait, now: MonotonicClock.now()) {
+            events.emit(.rateLimited(service: service.name, manager: call.manager.ref.name, retryAfter: wait))
         }
         call.rateLimitWaits += 1
         call.attempt -= 1
@@ -160,6 +188,16 @@ extension ServiceClient {
     private func prepared(_ call: Call, context: CallContext) async throws(ManagerError) -> (HTTPRequest, token: String?) {
         let request = call.request
         var outgoing = request
+        outgoing.origin = outgoing.origin.map { Redirects.absoluteOrigin($0, base: baseURL) }
+        if let origin = outgoing.origin, !Redirects.isSameOrigin(origin, baseURL) {
+            throw ManagerError(
+                .otherOrigin, manager: call.manager.ref.name, request: redact(request.url),
+                message:
+                    "the next page is on \(redact(origin)), another origin than the service's \(redact(Redirects.origin(of: baseURL) ?? baseURL)) "
+                    + "(a Link or next-url from the API, or a resumed request saved for another base_url); the service's credentials are "
+                    + "never sent to another origin, so the request was not sent. If the API really pages across hosts, fetch that host "
+                    + "with a manager of its own service")
+        }
         if outgoing.origin == nil { outgoing.baseURL = baseURL }
         outgoing.timeout = call.manager.timeout ?? service.timeout ?? 60
         for interceptor in call.chain where !(await interceptor.shouldCall(outgoing, context: context)) {

@@ -63,6 +63,21 @@ public final class ServiceClient: Sendable {
     /// `text` with this service's secret values replaced by `***`.
     public func redact(_ text: String) -> String { redactor.redact(text) }
 
+    /// `request` without the query items and headers that hold one of the service's secrets (an
+    /// API key a server echoed into a next-page link), and without the API key parameter its
+    /// `auth` adds: what may be saved in a state file. The client adds its credentials again
+    /// when the request is sent.
+    func withoutSecrets(_ request: HTTPRequest) -> HTTPRequest {
+        var request = request
+        var keyInQuery: String?
+        if case .apiKey(let name, true, _)? = service.auth { keyInQuery = name }
+        request.query.removeAll { $0.name == keyInQuery || redactor.reveals($0.value) || redactor.reveals($0.name) }
+        request.headers.removeAll { redactor.reveals($0.value) }
+        if let origin = request.origin { request.origin = redactor.redact(origin) }
+        request.path = redactor.redact(request.path)
+        return request
+    }
+
     func cancelled(_ manager: ManagerPlan, _ request: HTTPRequest) -> ManagerError {
         ManagerError(.cancelled, manager: manager.ref.name, request: request.matchKey, message: "cancelled")
     }

@@ -55,7 +55,7 @@ extension Runner {
                 let live = liveSource(
                     manager, params: sourceParams(manager, partition: "", state: state), client: client,
                     recorder: recorder, ahead: 8, resumeAt: state.incremental?.resumePoint(ref.name, partition: ""))
-                follow(live, of: manager, partition: "", state: state)
+                follow(live, of: manager, partition: "", state: state, client: client)
                 sources = [live]
             } else if manager.fixtures != nil {
                 let fixtures = try FixtureSource(
@@ -64,9 +64,11 @@ extension Runner {
                 follow(fixtures, of: manager, partition: "", state: state)
                 sources = [fixtures]
             } else {
+                let live =
+                    manager.service == nil ? "" : "pass --live to call its API (or --record to keep what it answers as fixtures), or "
                 throw SourceError(
                     manager: ref.name,
-                    message: "nothing to read: it has no 'fixtures:' folder; pass --input \(ref.name)=FILE")
+                    message: "nothing to read: it has no 'fixtures:' folder to replay; \(live)pass --input \(ref.name)=FILE")
             }
             if let sample = options.sample { sources = [try SampleSource(sources, count: sample)] }
             return (.sequential(sources), meter)
@@ -236,7 +238,7 @@ extension Runner {
                 let live = liveSource(
                     manager, params: partitionParams(partition), client: client, recorder: recorder, ahead: ahead,
                     resumeAt: incremental?.resumePoint(manager.ref.name, partition: partition.label))
-                follow(live, of: manager, partition: partition.label, state: runState)
+                follow(live, of: manager, partition: partition.label, state: runState, client: client)
                 return live
             }
             // The first partitions start fetching now (side by side with managers landing earlier).
@@ -268,10 +270,15 @@ extension Runner {
     }
 
     /// Lets an incremental run follow `source`'s pages (for checkpoints) and its end.
-    private func follow(_ source: some PagedRecordSource, of manager: ManagerPlan, partition: String, state: RunState) {
+    /// `client`: the live service's, whose secrets never go into the state file (a key a server
+    /// echoed into a next-page link is left out; the client adds its credentials when it sends).
+    private func follow(
+        _ source: some PagedRecordSource, of manager: ManagerPlan, partition: String, state: RunState, client: ServiceClient? = nil
+    ) {
         guard manager.incremental != nil, let incremental = state.incremental else { return }
         let name = manager.ref.name
         source.onPageEnd = { next, pages in
+            let next = next.map { client?.withoutSecrets($0) ?? $0 }
             incremental.pageEnded(name, partition: partition, next: next, pagesDone: pages)
             if next == nil { incremental.partitionEnded(name, partition: partition) }
         }

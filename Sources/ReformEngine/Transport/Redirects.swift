@@ -35,6 +35,29 @@ enum Redirects {
         return next
     }
 
+    /// Whether `origin` (`scheme://authority`) is the origin of `url`: scheme and host compared
+    /// without case, a default port (80 for http, 443 for https) the same as none. Userinfo
+    /// (`user:pw@`) makes another origin.
+    static func isSameOrigin(_ origin: String, _ url: String) -> Bool {
+        guard let other = self.origin(of: url) else { return false }
+        return normalized(origin) == normalized(other)
+    }
+
+    /// `origin` with the scheme of `base` in front when it is a network-path origin (`//host:port`,
+    /// from a link written without a scheme); other origins as they are.
+    static func absoluteOrigin(_ origin: String, base: String) -> String {
+        guard origin.hasPrefix("//"), let schemeEnd = base.firstRange(of: "://") else { return origin }
+        return base[..<schemeEnd.lowerBound].lowercased() + ":" + origin
+    }
+
+    /// `origin` lower-cased, without the scheme's default port.
+    private static func normalized(_ origin: String) -> String {
+        var text = origin.lowercased()
+        if text.hasPrefix("http://"), text.hasSuffix(":80") { text.removeLast(3) }
+        if text.hasPrefix("https://"), text.hasSuffix(":443") { text.removeLast(4) }
+        return text
+    }
+
     /// `scheme://authority` of an absolute http(s) URL.
     static func origin(of url: String) -> String? {
         guard let schemeEnd = url.firstRange(of: "://") else { return nil }

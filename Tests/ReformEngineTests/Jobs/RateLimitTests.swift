@@ -1,3 +1,4 @@
+import Logging
 import ReformEngine
 import ReformEngineTesting
 import ReformSDK
@@ -90,6 +91,39 @@ import Testing
         transport.on("/issues", query: ["page": "2"], .json(#"[{"id": 3}]"#, headers: low))
         let summary = try await harness.run("pipeline.yaml", transport: transport)
         #expect(summary.recordsIn == 3, "paced, not failed: requests remained")
+    }
+
+    @Test func aResetPastRetryMaxFailsWithoutAnnouncingAWait() async throws {
+        let harness = try RunHarness()
+        try harness.write("pipeline.yaml", Self.pipeline(retry: ", retry: { attempts: 2, max: 5s }"))
+        let transport = ScriptedTransport()
+        let far: [(String, String)] = [("X-RateLimit-Limit", "60"), ("X-RateLimit-Remaining", "0"), ("X-RateLimit-Reset", "100000")]
+        transport.on("/issues", query: ["page": "1"], .json(#"{"message": "API rate limit exceeded"}"#, status: 403, headers: far))
+        let events = EventLog()
+        var options = RunOptions()
+        options.onEvent = { events.add($0) }
+        await #expect(throws: RunError.self) { try await harness.run("pipeline.yaml", options: options, transport: transport) }
+        #expect(!events.all.contains { if case .rateLimited = $0 { true } else { false } }, "no 'waiting 100000 s' before failing")
+    }
+
+    @Test func pacingWaitsNoLongerThanRetryMaxAndIsNotAnnouncedAsTheLimitReached() async throws {
+        let harness = try RunHarness()
+        try harness.write("pipeline.yaml", Self.pipeline(retry: ", retry: { attempts: 2, max: 1s }"))
+        let transport = ScriptedTransport()
+        // One of forty left, the window resets in 60 s: pacing would wait 30 s; retry.max is 1 s.
+        let low: [(String, String)] = [("X-RateLimit-Limit", "40"), ("X-RateLimit-Remaining", "1"), ("X-RateLimit-Reset", "60")]
+        transport.on("/issues", query: ["page": "1"], .json(#"[{"id": 1}, {"id": 2}]"#, headers: low))
+        transport.on("/issues", query: ["page": "2"], .json(#"[{"id": 3}]"#))
+        let events = EventLog()
+        let lines = LoggingTests.CapturingHandler.Lines()
+        var options = RunOptions()
+        options.onEvent = { events.add($0) }
+        options.logger = Logger(label: "test") { _ in LoggingTests.CapturingHandler(lines: lines) }
+        let summary = try await harness.run("pipeline.yaml", options: options, transport: transport)
+        #expect(summary.recordsIn == 3)
+        let waits = lines.all.filter { $0.message.hasPrefix("pacing") }.map { $0.metadata["wait"] }
+        #expect(waits == ["1 s"], "\(waits)")
+        #expect(!events.all.contains { if case .rateLimited = $0 { true } else { false } })
     }
 
     @Test func aForbiddenAnswerWithoutRateLimitSignsStillBlamesTheCredentials() async throws {
