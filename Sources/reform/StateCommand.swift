@@ -31,18 +31,31 @@ struct StateCommand: ParsableCommand {
 
         /// The state file and the pipeline, or an exit with the load error.
         func store() throws -> (StateStore, Pipeline) {
+            let (path, loaded) = try statePath()
+            do { return (try StateStore.load(path: path), loaded) } catch {
+                Terminal.error("reform: error: \(error.description)")
+                throw ExitCode(ExitStatus.runFailed.rawValue)
+            }
+        }
+
+        /// The state file's path and the pipeline, or an exit with the load error.
+        func statePath() throws -> (String, Pipeline) {
             let loaded: Pipeline
             do { loaded = try load.loader().load(path: pipeline) } catch {
                 Terminal.error(error.description)
                 throw ExitCode(ExitStatus.invalid.rawValue)
             }
+            if let run, loaded.run(named: run) == nil {
+                let names = loaded.runs.map(\.name)
+                Terminal.error(
+                    "reform: error: no run called '\(run)' in \(pipeline)" + Suggestions.hint(for: run, in: names)
+                        + " (runs: \(names.joined(separator: ", ")))")
+                throw ExitCode(ExitStatus.usage.rawValue)
+            }
             var options = RunOptions()
             options.runName = run
             options.statePath = state
-            do { return (try StateStore.load(path: StateStore.path(of: loaded, options: options)), loaded) } catch {
-                Terminal.error("reform: error: \(error.description)")
-                throw ExitCode(ExitStatus.runFailed.rawValue)
-            }
+            return (StateStore.path(of: loaded, options: options), loaded)
         }
     }
 
@@ -57,8 +70,9 @@ struct StateCommand: ParsableCommand {
 
         func run() throws {
             let (store, pipeline) = try place.store()
-            if let manager, pipeline.manager(named: manager) == nil {
-                throw ValidationError("no manager '\(manager)' in \(place.pipeline)")
+            // A manager the pipeline no longer has (renamed, removed) can still be shown and forgotten.
+            if let manager, pipeline.manager(named: manager) == nil, !store.managers.contains(manager) {
+                throw ValidationError("no manager '\(manager)' in \(place.pipeline) or its state file")
             }
             var document = store.document
             if let manager {
@@ -82,9 +96,18 @@ struct StateCommand: ParsableCommand {
         var manager: String?
 
         func run() throws {
-            var (store, pipeline) = try place.store()
-            if let manager, pipeline.manager(named: manager) == nil {
-                throw ValidationError("no manager '\(manager)' in \(place.pipeline)")
+            // Forgetting everything needs nothing of the old file (which may be damaged or edited).
+            var store: StateStore
+            let pipeline: Pipeline
+            if manager == nil {
+                let (path, loaded) = try place.statePath()
+                (store, pipeline) = (StateStore(path: path), loaded)
+            } else {
+                (store, pipeline) = try place.store()
+            }
+            // A manager the pipeline no longer has (renamed, removed) can still be shown and forgotten.
+            if let manager, pipeline.manager(named: manager) == nil, !store.managers.contains(manager) {
+                throw ValidationError("no manager '\(manager)' in \(place.pipeline) or its state file")
             }
             store.reset(manager: manager)
             do { try store.save() } catch {

@@ -26,8 +26,18 @@ final class PartitionedSource: RecordSource {
     private let open: Opener
     private var opened: [(partition: Partition, source: any RecordSource)] = []
     private var nextToOpen = 0
-    /// Partitions read to their end, in order, with their source (for stop reasons and requests).
-    private(set) var finished: [(partition: Partition, source: any RecordSource)] = []
+    /// A partition read to its end and what it did. Only this is kept of it (not its source, its
+    /// feed and its paging state), so a fan-out's memory does not grow with the partitions it has
+    /// read (reliability audit M10).
+    struct Finished {
+        /// The partition.
+        let partition: Partition
+        /// Its pages, requests and why its paging stopped.
+        let report: SourceReport
+    }
+
+    /// Partitions read to their end, in order.
+    private(set) var finished: [Finished] = []
     /// Partitions skipped after a failure, in order.
     private(set) var failures: [Failure] = []
     private var bytesObserver: ((Int) -> Void)?
@@ -63,7 +73,7 @@ final class PartitionedSource: RecordSource {
                 guard let (partition, source) = opened.first else { return nil }
                 if let landed = try source.next() { return tagged(landed, partition) }
                 opened.removeFirst()
-                finished.append((partition, source))
+                finished.append(Finished(partition: partition, report: SourceReport(source)))
                 bytesBefore = bytes
             } catch {
                 guard policy == .skip, let (partition, _) = opened.first else { throw failed(error) }
@@ -106,6 +116,32 @@ final class PartitionedSource: RecordSource {
         guard case .record(.object(var object), let line, let page) = landed else { return landed }
         object["_partition"] = partition.object
         return .record(.object(object), line: line, page: page)
+    }
+}
+
+/// What a source that pages an API (live or replayed) did: its pages, requests and why its
+/// paging stopped.
+struct SourceReport {
+    /// Pages landed.
+    let pages: Int
+    /// HTTP calls made (retries included) or exchanges replayed.
+    let requests: Int
+    /// The exchanges replayed from fixtures, in order (none for a live source).
+    let answered: [AnsweredRequest]
+    /// Why its paging stopped, when it pages.
+    let stopReason: StopReason?
+
+    /// What `source` did (nothing, for a source that does not page).
+    init(_ source: any RecordSource) {
+        if let fixtures = source as? FixtureSource {
+            (pages, requests, answered, stopReason) = (
+                fixtures.answered.count, fixtures.answered.count, fixtures.answered, fixtures.stopReason
+            )
+        } else if let live = source as? LiveSource {
+            (pages, requests, answered, stopReason) = (live.pages, live.requests, [], live.stopReason)
+        } else {
+            (pages, requests, answered, stopReason) = (0, 0, [], nil)
+        }
     }
 }
 

@@ -61,11 +61,6 @@ public final class ResponseCache: Sendable {
 
     private func path(for key: String) -> String? {
         guard let folder else { return nil }
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in key.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x100_0000_01b3
-        }
-        return FilePaths.resolve(String(hash, radix: 16) + ".json", against: folder)
+        return FilePaths.resolve(FNV1a.hex(key.utf8) + ".json", against: folder)
     }
 }

@@ -42,6 +42,18 @@ final class IncrementalRun {
         var done = false
         /// How many records `nearTop` kept at its last compaction.
         var compacted = 0
+        /// The highest floor a compaction of `nearTop` kept records from: what was landed below
+        /// it is no longer known one by one.
+        var compactedFloor: IncrementalCursor.Position?
+        /// `highest` before the last record was taken, to put back when an output rejects it.
+        var highestBefore: (position: IncrementalCursor.Position, value: Value)?
+        /// The lowest cursor among the records an output rejected in this run: the bookmark
+        /// stays at or below it, so the next run fetches them again.
+        var lowestRejected: (position: IncrementalCursor.Position, value: Value)?
+        /// How many records of this partition an output rejected in this run.
+        var rejected = 0
+        /// The position of the cursor this run sent (`.some(nil)`: none; `nil`: not worked out yet).
+        var sentFloor: IncrementalCursor.Position??
     }
 
     private(set) var store: StateStore
@@ -59,10 +71,17 @@ final class IncrementalRun {
     /// Set when a checkpoint is due (checked between records).
     private(set) var checkpointDue = false
     private let plans: [String: IncrementalPlan]
+    /// Each file output's shape (format, csv columns), by output index, as the state saves it.
+    private var shapes: [Int: Object] = [:]
+    /// What the run should say about the state before it started (outputs it no longer describes).
+    private var notes: [String] = []
     /// Records dropped because the last run landed them already (the lookback edge).
     private(set) var skippedAsSeen = 0
     /// Records per manager whose cursor was missing or not of the declared format.
     private(set) var withoutCursor: [String: Int] = [:]
+    /// Records per manager older than the cursor the run sent for them (the API may not honour
+    /// the cursor parameter).
+    private(set) var olderThanAsked: [String: Int] = [:]
 
     /// The incremental run of `runPlan`, or `nil` when none of its managers is incremental.
     init?(runner: Runner, runPlan: RunPlan) throws(RunError) {
@@ -92,9 +111,11 @@ final class IncrementalRun {
         } else {
             store = options.fullRefresh ? StateStore(path: path, document: Object()) : try StateStore.load(path: path)
         }
+        var shapes: [Int: Object] = [:]
         for (index, plan) in runPlan.outputs.enumerated() {
             if plan.table != nil { continue }
             let format = (plan.path == nil ? options.format : nil) ?? plan.format ?? (plan.rows != nil ? .table : .ndjson)
+            shapes[index] = IncrementalRun.outputShape(of: plan, format: format)
             guard format == .ndjson || format == .csv || OutputRuntime.path(of: plan, options: options) == nil else {
                 throw RunError(
                     .output,
@@ -146,6 +167,12 @@ final class IncrementalRun {
                 }
             }
         }
+        if !options.fullRefresh, tableState == nil {
+            notes = try IncrementalRun.checkUnchanged(
+                store: store, plans: plans, outputs: outputs.map { index, path in (path, shapes[index] ?? Object()) },
+                described: described, resuming: resuming)
+        }
+        self.shapes = shapes
         if !resuming {
             store.document["running"] = nil
             // The outputs are not the ones the state describes (or there are none yet): start again
@@ -160,10 +187,17 @@ final class IncrementalRun {
                 output: index, path: path, written: appending ? path : IncrementalRun.stagingPath(of: path),
                 offset: offsets[path] ?? 0)
         }
+        if appending, !resuming, tableState == nil, !targets.isEmpty {
+            // Marks the outputs as being written from here: a run killed before its first
+            // checkpoint leaves them longer than the state says, and that is told apart from bytes
+            // another program appended.
+            try saveStart()
+        }
         for (manager, _) in plans {
             for member in store.document["managers"]?.objectValue?[manager]?.objectValue?.members ?? [] {
-                progress[manager, default: [:]][member.key] = IncrementalRun.progress(
-                    from: member.value.objectValue ?? Object(), resuming: resuming, format: plans[manager]?.format ?? .opaque)
+                let place = { "the state file \(path), manager '\(manager)'" + (member.key.isEmpty ? "" : " partition \(member.key)") }
+                progress[manager, default: [:]][member.key] = try IncrementalRun.progress(
+                    from: member.value.objectValue ?? Object(), resuming: resuming, format: plans[manager]?.format ?? .opaque, at: place)
             }
         }
     }
@@ -222,15 +256,38 @@ final class IncrementalRun {
         return nil
     }
 
-    private static func progress(from saved: Object, resuming: Bool, format: IncrementalPlan.Format) -> PartitionProgress {
+    private static func progress(from saved: Object, resuming: Bool, format: IncrementalPlan.Format, at place: () -> String)
+        throws(RunError) -> PartitionProgress
+    {
         var progress = PartitionProgress()
-        if let bookmark = saved["bookmark"], !bookmark.isNull { progress.bookmark = bookmark }
+        // A bookmark the cursor cannot read would be sent as it is (and the API refuse it, or
+        // worse, take it); an edge that is not a list would drop nothing and land records twice.
+        if let bookmark = saved["bookmark"], !bookmark.isNull {
+            guard IncrementalCursor(format: format).position(of: bookmark) != nil else {
+                throw RunError(
+                    .system,
+                    "\(place()) has the bookmark \(JSON.compactString(bookmark).prefix(80)), which is not a \(format.rawValue) cursor: "
+                        + "the file was edited or belongs to another pipeline; run 'reform state reset' (or --full-refresh) to start "
+                        + "from nothing")
+            }
+            progress.bookmark = bookmark
+        }
+        if let edge = saved["edge"], edge.arrayValue?.allSatisfy({ $0.stringValue != nil }) != true {
+            throw RunError(
+                .system,
+                "\(place()) has an 'edge' that is not a list of texts: the file was edited or damaged; run 'reform state reset' "
+                    + "(or --full-refresh) to start from nothing")
+        }
         for entry in saved["edge"]?.arrayValue ?? [] { if let text = entry.stringValue { progress.edge.insert(text) } }
         if resuming {
             if case .bool(true)? = saved["done"] { progress.done = true }
             // What the stopped run landed before its checkpoint counts for the bookmark it leaves.
             let cursor = IncrementalCursor(format: format)
             if let highest = saved["highest"], let position = cursor.position(of: highest) { progress.highest = (position, highest) }
+            if let rejected = saved["lowest_rejected"], let position = cursor.position(of: rejected) {
+                progress.lowestRejected = (position, rejected)
+                if case .int(let count)? = saved["rejected"] { progress.rejected = count }
+            }
             for pair in saved["near_top"]?.arrayValue ?? [] {
                 guard let items = pair.arrayValue, items.count == 2, let id = items[1].stringValue,
                     let position = cursor.position(of: items[0])
@@ -255,6 +312,16 @@ final class IncrementalRun {
     /// resumes from (it is not fetched again).
     func isDone(_ manager: String, partition: String) -> Bool {
         progress[manager]?[partition]?.done ?? false
+    }
+
+    /// The origins of the saved resume requests that are not the service's base URL (an
+    /// absolute next-page link): manager, partition, origin.
+    var resumeOrigins: [(manager: String, partition: String, origin: String)] {
+        progress.keys.sorted().flatMap { manager in
+            (progress[manager] ?? [:]).compactMap { partition, entry in
+                entry.resume?.request.origin.map { (manager, partition, $0) }
+            }.sorted { $0.partition < $1.partition }
+        }
     }
 
     /// Where `manager`'s partition resumes, when the run resumes from a checkpoint inside it.
@@ -288,15 +355,43 @@ final class IncrementalRun {
             withoutCursor[manager, default: 0] += 1
             return !seen
         }
+        entry.highestBefore = entry.highest
         if entry.highest.map({ position > $0.position }) ?? true { entry.highest = (position, cursorValue) }
         // Seen or not, it is in this run's window: the next run's edge may need it.
         entry.nearTop.append((position, identity, cursorValue))
         if seen { return false }
+        if entry.sentFloor == nil {
+            let sent = (entry.bookmark ?? plan.start).map { IncrementalCursor(format: plan.format).sent($0, lookback: plan.lookback) }
+            entry.sentFloor = .some(sent.flatMap { IncrementalCursor(format: plan.format).position(of: $0) })
+        }
+        if case .some(.some(let sent)) = entry.sentFloor, position < sent { olderThanAsked[manager, default: 0] += 1 }
         if entry.nearTop.count > max(4096, 2 * entry.compacted) {
-            entry.nearTop = IncrementalRun.edge(of: entry.nearTop, top: entry.highest?.position, lookback: plan.lookback)
+            // A rejected record holds the bookmark back: what was written above it stays known.
+            let top = [entry.highest?.position, entry.lowestRejected?.position].compactMap { $0 }.min()
+            entry.nearTop = IncrementalRun.edge(of: entry.nearTop, top: top, lookback: plan.lookback)
             entry.compacted = entry.nearTop.count
+            if let floor = IncrementalRun.floor(below: top, lookback: plan.lookback) {
+                entry.compactedFloor = max(entry.compactedFloor ?? floor, floor)
+            }
         }
         return true
+    }
+
+    /// Notes that an output rejected the record of `manager`'s partition that ``accept(_:of:partition:)``
+    /// took last: it was not written, so the partition's bookmark must not pass it, and it is not
+    /// part of the next run's edge (the next run fetches it again and writes it then).
+    func rejected(_ record: Value, of manager: String, partition: String) {
+        guard let plan = plans[manager],
+            let position = IncrementalCursor(format: plan.format).position(of: record[path: plan.cursor] ?? .null),
+            var entry = progress[manager]?[partition]
+        else { return }
+        defer { progress[manager, default: [:]][partition] = entry }
+        if entry.nearTop.last?.position == position { entry.nearTop.removeLast() }
+        entry.highest = entry.highestBefore
+        entry.rejected += 1
+        if entry.lowestRejected.map({ position < $0.position }) ?? true {
+            entry.lowestRejected = (position, record[path: plan.cursor] ?? .null)
+        }
     }
 
     /// Notes that every record of a page of `manager`'s partition has been handed out: the run
@@ -320,6 +415,16 @@ final class IncrementalRun {
     /// What the run should say about records without a cursor: their bookmark cannot move, so
     /// they are fetched (and appended) again by every run.
     var warnings: [String] {
+        let older = olderThanAsked.keys.sorted().compactMap { manager -> String? in
+            guard let count = olderThanAsked[manager], let plan = plans[manager] else { return nil }
+            return "\(count) record\(count == 1 ? "" : "s") of manager '\(manager)' had a cursor ('\(plan.cursor)') older than the "
+                + "'\(plan.param)' the run sent, and were written again: does the API honour '\(plan.param)'? Check the parameter's "
+                + "name in the API's documentation (an API ignores a parameter it does not know)"
+        }
+        return notes + rejectionNotes() + older + withoutCursorWarnings
+    }
+
+    private var withoutCursorWarnings: [String] {
         withoutCursor.keys.sorted().compactMap { manager in
             guard let count = withoutCursor[manager], let plan = plans[manager] else { return nil }
             return "\(count) record\(count == 1 ? "" : "s") of manager '\(manager)' had no \(plan.format.rawValue) value at "
@@ -329,6 +434,18 @@ final class IncrementalRun {
     }
 
     // MARK: - Committing
+
+    /// Saves the state with the outputs marked as being written from their saved lengths (a
+    /// checkpoint before the first page).
+    private func saveStart() throws(RunError) {
+        var written = Object()
+        for target in targets {
+            written[target.path] = .object(["written": .string(target.written), "bytes": .int(target.offset)])
+        }
+        var store = store
+        store.document["running"] = .object(["appending": .bool(appending), "outputs": .object(written)])
+        try store.save()
+    }
 
     /// Syncs the resumable outputs and saves the state with the position reached: a killed run's
     /// next run goes on from here.
@@ -374,11 +491,15 @@ final class IncrementalRun {
             guard let identity = fileIdentity(target.written) else {
                 throw RunError(.output, "\(target.written): the output being written is gone", cause: nil)
             }
-            marks[target.path] = .object(["bytes": .int(identity.bytes), "inode": .int(identity.inode)])
+            var mark: Object = ["bytes": .int(identity.bytes), "inode": .int(identity.inode)]
+            for member in (shapes[target.output] ?? Object()).members { mark[member.key] = member.value }
+            if let tail = IncrementalRun.tailHash(of: target.written, bytes: identity.bytes) { mark["tail"] = .string(tail) }
+            marks[target.path] = .object(mark)
         }
         var store = store
         store.document["running"] = nil
         store.document["outputs"] = .object(marks)
+        store.document["pipeline"] = .object(["managers": IncrementalRun.managerShapes(plans)])
         for (manager, partitions) in progress {
             for (partition, entry) in partitions {
                 store.setPartition(partition, of: manager, to: saved(entry, final: true, manager: manager))
@@ -395,29 +516,24 @@ final class IncrementalRun {
 
     private func saved(_ entry: PartitionProgress, final: Bool, manager: String) -> Object {
         let lookback = plans[manager]?.lookback ?? 0
-        let format = plans[manager]?.format ?? .opaque
+        let cursor = IncrementalCursor(format: plans[manager]?.format ?? .opaque)
         var object = Object()
         if final {
-            // A partition read only in part (skipped after a failure) keeps its bookmark: what it
-            // did not land is still to come.
-            let moved =
-                entry.done
-                && entry.highest.map { highest in
-                    entry.bookmark.flatMap { IncrementalCursor(format: plans[manager]?.format ?? .opaque).position(of: $0) }.map {
-                        highest.position > $0
-                    } ?? true
-                } ?? false
-            object["bookmark"] = moved ? entry.highest?.value : entry.bookmark
-            let edge =
-                moved
-                ? IncrementalRun.edge(of: entry.nearTop, top: entry.highest?.position, lookback: lookback).map(\.id)
-                : Array(entry.edge)
-                    + IncrementalRun.edge(
-                        of: entry.nearTop, top: entry.bookmark.flatMap { IncrementalCursor(format: format).position(of: $0) },
-                        lookback: lookback
-                    ).map(\.id)
+            let old = entry.bookmark.flatMap { bookmark in cursor.position(of: bookmark).map { (position: $0, value: bookmark) } }
+            // The bookmark moves to the highest cursor landed when the partition was read to its
+            // end (one read only in part, skipped after a failure, keeps its bookmark: what it did
+            // not land is still to come) — but never past a record an output rejected: the next
+            // run fetches that one again.
+            var target = old
+            if entry.done, let highest = entry.highest, old.map({ highest.position > $0.position }) ?? true { target = highest }
+            if let rejected = entry.lowestRejected, target.map({ rejected.position < $0.position }) ?? true { target = rejected }
+            object["bookmark"] = target?.value ?? entry.bookmark ?? .null
+            // The records written at or above the bookmark's floor are the next run's edge (it
+            // fetches them again and drops them); the last run's edge still counts while the
+            // bookmark has not moved past it.
+            var edge = IncrementalRun.edge(of: entry.nearTop, top: target?.position, lookback: lookback).map(\.id)
+            if let old, target.map({ $0.position <= old.position }) ?? true { edge += entry.edge }
             object["edge"] = .array(Set(edge).sorted().map { .string($0) })
-            if object["bookmark"] == nil { object["bookmark"] = .null }
             return object
         }
         object["bookmark"] = entry.bookmark ?? .null
@@ -425,8 +541,13 @@ final class IncrementalRun {
         object["done"] = .bool(entry.done)
         if let highest = entry.highest {
             object["highest"] = highest.value
-            let near = IncrementalRun.edge(of: entry.nearTop, top: highest.position, lookback: lookback)
+            let top = [highest.position, entry.lowestRejected?.position].compactMap { $0 }.min()
+            let near = IncrementalRun.edge(of: entry.nearTop, top: top, lookback: lookback)
             object["near_top"] = .array(near.map { .array([$0.cursor, .string($0.id)]) })
+        }
+        if let rejected = entry.lowestRejected {
+            object["lowest_rejected"] = rejected.value
+            object["rejected"] = .int(entry.rejected)
         }
         if let resume = entry.resume {
             object["resume"] = .object(["request": IncrementalRun.value(of: resume.request), "pages_done": .int(resume.pagesDone)])
@@ -434,13 +555,48 @@ final class IncrementalRun {
         return object
     }
 
+    /// What the final state says about the partitions whose rejected records hold their bookmark
+    /// back, and where the next run's edge may be incomplete.
+    private func rejectionNotes() -> [String] {
+        var notes: [String] = []
+        for manager in progress.keys.sorted() {
+            guard let plan = plans[manager], let partitions = progress[manager] else { continue }
+            let held = partitions.filter { $0.value.lowestRejected != nil }
+            guard !held.isEmpty else { continue }
+            let count = held.values.reduce(0) { $0 + $1.rejected }
+            let labels = held.keys.sorted().filter { !$0.isEmpty }
+            let which =
+                labels.isEmpty
+                ? ""
+                : " (partition\(labels.count == 1 ? "" : "s") \(labels.prefix(5).joined(separator: ", "))\(labels.count > 5 ? ", …" : ""))"
+            var note =
+                "\(count) record\(count == 1 ? "" : "s") of manager '\(manager)'\(which) were rejected, so its bookmark does not move "
+                + "past them: the next run fetches them again and writes them once the pipeline takes them (see the dead-letter file)"
+            let incomplete = held.values.contains { entry in
+                guard let floor = entry.compactedFloor, let rejected = entry.lowestRejected else { return false }
+                return IncrementalRun.floor(below: rejected.position, lookback: plan.lookback).map { $0 < floor } ?? false
+            }
+            if incomplete {
+                note +=
+                    "; more than 4096 records had landed above a rejected one, so some of them may be written again by the next run"
+            }
+            notes.append(note)
+        }
+        return notes
+    }
+
+    /// The lowest position the edge below `top` keeps (`lookback` seconds below it for time formats).
+    private static func floor(below top: IncrementalCursor.Position?, lookback: Double) -> IncrementalCursor.Position? {
+        guard let top else { return nil }
+        if case .number(let n) = top { return .number(n.subtractingReportingOverflow(Int(lookback.rounded(.up))).partialValue) }
+        return top
+    }
+
     /// The records of `records` within `lookback` seconds (time formats) of the top, or at it.
     private static func edge(
         of records: [(position: IncrementalCursor.Position, id: String, cursor: Value)], top: IncrementalCursor.Position?, lookback: Double
     ) -> [(position: IncrementalCursor.Position, id: String, cursor: Value)] {
-        guard let top else { return [] }
-        let floor: IncrementalCursor.Position
-        if case .number(let n) = top { floor = .number(n - Int(lookback.rounded(.up))) } else { floor = top }
+        guard let floor = floor(below: top, lookback: lookback) else { return [] }
         return records.filter { $0.position >= floor }
     }
 

@@ -8,6 +8,9 @@ public struct RunSummary: Sendable, CustomStringConvertible {
     public var rejected = 0
     /// The dead-letter file, when anything was rejected.
     public var deadLetterPath: String?
+    /// Where the dead-letter file an earlier run left at the same path was moved (`PATH.1`),
+    /// when there was one: a run never deletes an earlier run's rejected records.
+    public var earlierDeadLetter: String?
     /// Records the batch fast path copied straight from input to output (included in the counts).
     public var writtenDirectly = 0
     /// Managers of the run that landed nothing because the run read `--input` files (batch mode)
@@ -62,6 +65,7 @@ public struct RunSummary: Sendable, CustomStringConvertible {
         }
         if !skipped.isEmpty { line += " (batch mode: no --input for \(skipped.joined(separator: ", ")), skipped)" }
         for (folder, count) in recorded { line += "; recorded \(count) exchange\(count == 1 ? "" : "s") to \(folder)" }
+        if let earlierDeadLetter { line += "; the earlier run's dead-letter file was moved to \(earlierDeadLetter)" }
         return line
     }
 }

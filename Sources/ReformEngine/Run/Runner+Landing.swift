@@ -117,24 +117,17 @@ extension Runner {
     private func report(_ source: any RecordSource, of ref: ManagerRef, paging: inout PagingReport, into state: inout RunState)
         throws(RunError)
     {
-        func count(_ source: any RecordSource, as name: String) {
-            if let fixtures = source as? FixtureSource {
-                state.summary.requests += fixtures.answered
-                paging.pages += fixtures.answered.count
-                paging.requests += fixtures.answered.count
-                paging.stop(fixtures.stopReason)
-                if let reason = fixtures.stopReason { state.summary.stopped.append((name, reason)) }
-            } else if let live = source as? LiveSource {
-                paging.pages += live.pages
-                paging.requests += live.requests
-                paging.stop(live.stopReason)
-                if let reason = live.stopReason { state.summary.stopped.append((name, reason)) }
-            }
+        func count(_ report: SourceReport, as name: String) {
+            state.summary.requests += report.answered
+            paging.pages += report.pages
+            paging.requests += report.requests
+            paging.stop(report.stopReason)
+            if let reason = report.stopReason { state.summary.stopped.append((name, reason)) }
         }
         switch source {
         case let partitioned as PartitionedSource:
             paging.partitions = partitioned.finished.count + partitioned.failures.count
-            for (partition, source) in partitioned.finished { count(source, as: "\(ref.name)[\(partition.label)]") }
+            for done in partitioned.finished { count(done.report, as: "\(ref.name)[\(done.partition.label)]") }
             for failure in partitioned.failures {
                 do {
                     try state.deadLetter.add(
@@ -149,7 +142,7 @@ extension Runner {
             }
             state.summary.partitions.append((ref.name, partitioned.finished.count + partitioned.failures.count))
         default:
-            count(source, as: ref.name)
+            count(SourceReport(source), as: ref.name)
         }
     }
 
@@ -187,9 +180,14 @@ extension Runner {
             guard routing.toOutputs else { return }
             let record = Record(value, origin: Origin(manager: ref, sequence: sequence, line: line, page: page))
             let written = source.outputsWrittenForLast
+            let rejectedBefore = state.deadLetter.count
             for i in state.outputs.indices where written?[i] != true {
                 try state.outputs[i].process(
                     record, inputName: source.inputName, deadLetter: state.deadLetter, original: source.originalRecord)
+            }
+            if let incremental = routing.incremental, state.deadLetter.count > rejectedBefore {
+                // Not written (by one output at least): the bookmark must not pass it.
+                incremental.rejected(value, of: ref.name, partition: partitioned?.current?.label ?? "")
             }
         case .reformed(let value, let line, let page, let stages):
             let record = Record(value, origin: Origin(manager: ref, sequence: sequence, line: line, page: page))

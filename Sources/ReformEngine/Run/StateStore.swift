@@ -17,6 +17,12 @@ public struct StateStore: Sendable {
     /// The saved state, as JSON.
     public var document: Object
 
+    /// A state at `path` holding `document` (by default an empty one: nothing remembered).
+    public init(path: String, document: Object = Object()) {
+        self.path = path
+        self.document = document
+    }
+
     /// The format version written in every state file.
     static let version = 1
 
@@ -54,19 +60,37 @@ public struct StateStore: Sendable {
         do { bytes = try FilePaths.readAll(path) } catch {
             throw RunError(.system, "cannot read the state file \(path): \(error)")
         }
-        guard case .object(let document)? = try? JSON.parse(bytes), case .int(StateStore.version)? = document["reform_state"] else {
+        guard case .object(var document)? = try? JSON.parse(bytes), case .int(StateStore.version)? = document["reform_state"] else {
             throw RunError(
                 .system,
                 "the state file \(path) is not a Reform state file (or is from another version); "
                     + "move it away, or run 'reform state reset' to start from nothing")
         }
+        if let saved = document["checksum"] {
+            document["checksum"] = nil
+            guard saved.stringValue == StateStore.checksum(of: document) else {
+                throw RunError(
+                    .system,
+                    "the state file \(path) was changed since a run wrote it (its checksum does not match): edited by hand, "
+                        + "damaged, or written by another program; Reform does not guess what a changed bookmark or output length "
+                        + "means. Run 'reform state reset' (or --full-refresh) to start from nothing, or put the saved file back")
+            }
+        }
         return StateStore(path: path, document: document)
+    }
+
+    /// A hash (``FNV1a``) of `document` written compactly.
+    static func checksum(of document: Object) -> String {
+        FNV1a.hex(JSON.compactString(.object(document)).utf8)
     }
 
     /// Writes the state atomically (beside, synced, renamed).
     public func save() throws(RunError) {
         var document = document
         document["reform_state"] = .int(StateStore.version)
+        document["checksum"] = nil
+        // Any edit of the file is noticed when it is read (``load(path:)``).
+        document["checksum"] = .string(StateStore.checksum(of: document))
         do {
             // Private: a saved request may hold what a server echoed back (a key in a Link URL).
             let file = try OutputFile.atomic(path: path, privateFile: true)
