@@ -150,6 +150,12 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Ignore the incremental managers' saved state: fetch everything again and replace the outputs.")
     var fullRefresh = false
 
+    @Flag(
+        help:
+            "Wait for another run writing the same outputs or state file to finish, instead of stopping with exit 1 (the default, with the other run's pid)."
+    )
+    var waitLock = false
+
     @Option(
         help: ArgumentHelp(
             "The state file of incremental managers (default: .PIPELINE-NAME.reform-state.json beside the first output file, or in the working folder).",
@@ -266,6 +272,7 @@ struct RunCommand: ParsableCommand {
         if let sortMemory { options.sortMemory = sortMemory }
         if let httpClient { options.httpClient = httpClient }
         options.fullRefresh = fullRefresh
+        options.waitsForLock = waitLock
         options.shard = shard.flatMap(RunCommand.parseShard)
         let taggedDeadLetter = taggedStdout ? TaggedStandardOutput.deadLetterPath() : nil
         if let taggedDeadLetter {

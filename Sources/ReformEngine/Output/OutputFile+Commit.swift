@@ -10,13 +10,41 @@ extension OutputFile {
     /// first; then each old file is kept aside (a hard link) until every new one is in place, and
     /// put back if a later rename fails. Standard output and devices are flushed.
     public static func commitAll(_ files: [OutputFile]) throws(OutputError) {
+        try placeAll(files).finish()
+    }
+
+    /// The files ``placeAll(_:)`` put in place, with the old files kept aside until the commit
+    /// they are part of is decided: ``finish()`` drops the old files, ``putBack()`` restores them.
+    struct Placed {
+        fileprivate var done: [(file: OutputFile, kept: String?)] = []
+
+        /// Drops the old files: the new ones stay.
+        func finish() {
+            for (_, kept) in done { if let kept { unlink(kept) } }
+        }
+
+        /// Puts the old files back (and removes new ones that had no old file); returns the
+        /// outputs restored.
+        @discardableResult
+        func putBack() -> [String] {
+            for (replaced, kept) in done.reversed() {
+                guard let final = replaced.finalPath else { continue }
+                if let kept { rename(kept, final) } else { unlink(final) }
+            }
+            return done.map(\.file.displayPath)
+        }
+    }
+
+    /// Puts every file of `files` in place, or none of them, keeping each old file aside so that
+    /// the caller can still put them all back (when a table commit that goes with them fails).
+    static func placeAll(_ files: [OutputFile]) throws(OutputError) -> Placed {
         do throws(OutputError) {
             for file in files { try file.prepareCommit() }
         } catch {
             for file in files { file.abandon() }
             throw error
         }
-        var done: [(file: OutputFile, kept: String?)] = []
+        var placed = Placed()
         for file in files {
             guard let temporary = file.temporaryPath, let final = file.finalPath, file.isPending else { continue }
             do throws(OutputError) {
@@ -27,18 +55,15 @@ extension OutputFile {
                     throw OutputError(path: file.displayPath, message: "cannot move the finished file into place: \(reason)")
                 }
                 file.forget()
-                done.append((file, kept))
+                placed.done.append((file, kept))
             } catch {
                 // Put back what was replaced so far; drop what was not.
-                for (replaced, kept) in done.reversed() {
-                    guard let final = replaced.finalPath else { continue }
-                    if let kept { rename(kept, final) } else { unlink(final) }
-                }
+                let restored = placed.putBack()
                 for file in files { file.abandon() }
-                throw error.describingRollback(done.map(\.file.displayPath))
+                throw error.describingRollback(restored)
             }
         }
-        for (_, kept) in done { if let kept { unlink(kept) } }
+        return placed
     }
 
     /// Whether the temporary file still waits to be renamed into place.

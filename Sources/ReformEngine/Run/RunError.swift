@@ -39,6 +39,9 @@ public struct RunError: Error, Sendable, CustomStringConvertible {
         public static let output = Code("output")
         /// A signal (Ctrl-C, SIGTERM, SIGHUP) asked the run to stop; nothing was written.
         public static let interrupted = Code("interrupted")
+        /// Another run is writing one of the run's files (its outputs or state file):
+        /// the run was refused rather than write them at the same time (``RunOptions/waitsForLock``).
+        public static let locked = Code("locked")
         /// The run needed something of the system it could not have (a temporary folder).
         public static let system = Code("system")
     }

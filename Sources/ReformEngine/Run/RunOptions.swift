@@ -105,6 +105,10 @@ public struct RunOptions: Sendable {
     /// from `ReformEngineTesting` in tests); `nil` sends them through ``LiveTransport``.
     public var transport: (any Transport)?
 
+    /// Whether a run waits for another run writing the same outputs or state file
+    /// to finish (`--wait-lock`) rather than being refused (``RunError/Code/locked``).
+    public var waitsForLock = false
+
     /// Called with each cross-layer event of the run's services (rate-limit waits, token
     /// refreshes, unreachable hosts), on the thread that emits it.
     public var onEvent: (@Sendable (ServiceEvent) -> Void)?

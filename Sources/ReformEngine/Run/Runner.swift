@@ -29,6 +29,8 @@ public struct Runner: Sendable {
         try checkInputs(of: plan)
         try checkParams(of: plan)
         try checkPaths(of: plan)
+        let lock = try takeLock(of: plan)
+        defer { lock.release() }
         let incremental = try IncrementalRun(runner: self, runPlan: plan)
         var state = try prepare(plan, incremental: incremental)
         do throws(RunError) {
@@ -148,6 +150,22 @@ public struct Runner: Sendable {
         try checkPostgresInputs(of: plan)
     }
 
+    /// Locks the files the run writes (``RunLock``): its file outputs and, when it has
+    /// incremental managers, the state file. (Not the dead-letter file: runs in one folder share
+    /// the default one, and most reject nothing; two that do each move the other's file aside
+    /// rather than replace it, see ``DeadLetter``.)
+    private func takeLock(of plan: RunPlan) throws(RunError) -> RunLock {
+        var paths: [(path: String, what: String)] = []
+        for (index, output) in plan.outputs.enumerated() {
+            guard output.table == nil, let path = OutputRuntime.path(of: output, options: options) else { continue }
+            paths.append((path, output.path == nil ? "--output" : "output \(index + 1) of run '\(plan.name)'"))
+        }
+        if !options.isBatch, landingOrder(of: plan).contains(where: { pipeline.managers[$0.index].incremental != nil }) {
+            paths.append((StateStore.path(of: pipeline, options: options), "the state file"))
+        }
+        return try RunLock.take(paths, wait: options.waitsForLock) { message in options.logger?.notice("\(message)") }
+    }
+
     /// Refuses an input that reads a PostgreSQL table the run loads: its read would wait for the
     /// run's own transaction (which holds the table) forever.
     private func checkPostgresInputs(of plan: RunPlan) throws(RunError) {
@@ -201,6 +219,7 @@ public struct Runner: Sendable {
     /// Lands every manager of the run in order (in batch mode, only those given an `--input`).
     private func landManagers(into state: inout RunState) throws(RunError) {
         let sources = try LandingSources(replay: replayTransport(for: state.plan), clients: serviceClients(for: state.plan))
+        try checkResumeOrigins(state.incremental, clients: sources.clients)
         let batch = options.isBatch
         state.children = children(in: state.plan)
         let order = landingOrder(of: state.plan)
@@ -237,6 +256,28 @@ public struct Runner: Sendable {
             let (count, bytes) = try land(ref, sources: sources, prepared: prepared.removeValue(forKey: ref.index), into: &state)
             state.summary.landed.append((ref.name, count))
             state.stats?.managers.append(.init(name: ref.name, records: count, bytes: bytes, seconds: MonotonicClock.now() - started))
+        }
+    }
+
+    /// Refuses a saved resume request (a killed run's checkpoint) on another origin than its
+    /// service's `base_url` now: the pipeline's `base_url` changed since, or the state file was
+    /// edited — either way the service's credentials must not go there (reliability audit M2).
+    private func checkResumeOrigins(_ incremental: IncrementalRun?, clients: [String: ServiceClient]) throws(RunError) {
+        guard let incremental else { return }
+        for (manager, partition, origin) in incremental.resumeOrigins {
+            guard let index = pipeline.managers.firstIndex(where: { $0.ref.name == manager }),
+                let service = pipeline.managers[index].service, let client = clients[service]
+            else { continue }
+            let absolute = Redirects.absoluteOrigin(origin, base: client.baseURL)
+            guard !Redirects.isSameOrigin(absolute, client.baseURL) else { continue }
+            throw RunError(
+                .source,
+                "the state file \(StateStore.path(of: pipeline, options: options)) resumes manager '\(manager)'"
+                    + (partition.isEmpty ? "" : " (partition \(partition))") + " on \(client.redact(absolute)), which is not the origin of "
+                    + "service '\(service)' (\(client.redact(client.baseURL))): its base_url changed since the run that saved it stopped, or "
+                    + "the file was edited; nothing was sent there. Run with --full-refresh to start again, or "
+                    + "'reform state reset \(pipeline.file) --manager \(manager)'",
+                manager: manager)
         }
     }
 
@@ -278,22 +319,26 @@ public struct Runner: Sendable {
     }
 
     /// Puts every output, recording and the dead-letter file in place: all outputs or none (a
-    /// failed rename puts back the ones already replaced). Tables commit first: a database that
-    /// cannot commit (another writer, a full disk) leaves every file as it was.
+    /// failed rename puts back the ones already replaced). The files go in place first, their old
+    /// versions kept aside; then the tables commit, and a database that cannot commit (another
+    /// writer, a full disk) has the old files put back — so files and tables land together or
+    /// not at all (reliability audit M8).
     private func commit(_ state: RunState) throws(RunError) {
         let files = state.outputs.compactMap(\.file)
         do throws(OutputError) {
-            do { try state.tables.commitAll() } catch {
-                for file in files { file.abandon() }
+            let placed: OutputFile.Placed
+            do { placed = try OutputFile.placeAll(files) } catch {
+                state.tables.rollbackAll()
                 throw error
             }
-            do { try OutputFile.commitAll(files) } catch {
-                guard state.outputs.contains(where: { $0.table != nil }) else { throw error }
-                throw OutputError(path: error.path, message: error.message + " (the run's tables were committed before it)")
+            do { try state.tables.commitAll() } catch {
+                let restored = placed.putBack()
+                throw error.describingRollback(restored)
             }
+            placed.finish()
             for recorder in state.recorders { try recorder.commit() }
             try state.deadLetter.commit()
-            if state.deadLetter.count == 0 { state.deadLetter.removeStale() }
+            if state.deadLetter.count == 0 { state.deadLetter.moveEarlierAsideIfClean() }
         } catch {
             try? state.deadLetter.commit()
             var failure = RunError(error)
@@ -311,6 +356,7 @@ public struct Runner: Sendable {
         summary.written = state.outputs.map { ($0.displayName, $0.written) }
         summary.rejected = state.deadLetter.count
         summary.deadLetterPath = state.deadLetter.count > 0 ? state.deadLetter.path : nil
+        summary.earlierDeadLetter = state.deadLetter.movedEarlier
         if var stats = state.stats {
             for (index, output) in state.outputs.enumerated() {
                 for (position, (name, counts)) in zip(output.stageNames, output.stageCounts).enumerated() {
