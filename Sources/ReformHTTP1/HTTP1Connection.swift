@@ -46,13 +46,22 @@ package final class HTTP1Connection: @unchecked Sendable {
         let outcome = Guarded<Result<HTTP1Response, HTTP1Failure>?>(nil)
         await withTaskCancellationHandler {
             await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
-                thread.run {
+                let started = thread.run {
                     let result = Result { () throws(HTTP1Failure) in
                         try self.exchangeHere(
                             request, method: method, deadline: deadline, connectSeconds: connectSeconds,
                             maxBodyBytes: maxBodyBytes)
                     }
                     outcome.withLock { $0 = result }
+                    continuation.resume()
+                }
+                if !started {
+                    outcome.withLock {
+                        $0 = .failure(
+                            .connect(
+                                "no thread could be started for the connection: the process is out of threads or memory "
+                                    + "(check ulimit -u and ulimit -v, or lower the concurrency)"))
+                    }
                     continuation.resume()
                 }
             }

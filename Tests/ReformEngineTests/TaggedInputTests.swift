@@ -56,6 +56,24 @@ import Testing
         #expect(!tagged.exists("dead.ndjson"))
     }
 
+    @Test func aLineOverTheLimitIsRejectedOnceByItsOwnManager() async throws {
+        let harness = try RunHarness()
+        try harness.write("pipeline.yaml", Self.pipeline)
+        // Longer than the reader's buffer (1 MiB), so it is skipped without being held whole.
+        let long = #"{"sale_id":1,"sale_name":""# + String(repeating: "x", count: 1_200_000) + #""}"#
+        try harness.write("mixed.tsv", "rent\t{\"id\":1,\"name\":\"a\"}\nsale\t\(long)\nrent\t{\"id\":2,\"name\":\"b\"}\n")
+        var options = RunOptions()
+        options.taggedInputs = [harness.path("mixed.tsv")]
+        options.deadLetterPath = harness.path("dead.ndjson")
+        options.recordLimits.maximumDocumentSize = 1000
+        let summary = try await harness.run("pipeline.yaml", options: options)
+        #expect(summary.rejected == 1, "one line, one dead letter")
+        #expect(summary.recordsIn == 3)
+        let dead = try harness.lines("dead.ndjson")
+        #expect(dead.count == 1)
+        #expect(dead.first?.contains(#""manager":"sale""#) == true, "\(dead)")
+    }
+
     @Test func linesOfNoManagerAreDeadLettersOnceAndBadJSONIsLocatedAfterTheTag() async throws {
         let harness = try RunHarness()
         try harness.write("pipeline.yaml", Self.pipeline)

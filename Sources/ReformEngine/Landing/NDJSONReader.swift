@@ -150,11 +150,21 @@ public struct NDJSONReader: RecordReader, ~Copyable {
                     file.discardAll()
                     scanFrom = file.start
                 } else {
-                    let record = tooLong(at: lineStart, line: line)
+                    // A tagged line is one manager's: only its reader (the first one, for a line
+                    // with no or an unknown tag) reports it, once (reliability audit L2).
+                    let others: Bool
+                    if let lineTags,
+                        case .skip = lineTags.verdict(on: UnsafeRawBufferPointer(start: base + lineStart, count: file.filled - lineStart))
+                    {
+                        others = true
+                    } else {
+                        others = false
+                    }
+                    let record = others ? nil : tooLong(at: lineStart, line: line)
                     skipping = true
                     file.discardAll()
                     scanFrom = file.start
-                    return record
+                    if let record { return record }
                 }
             }
             if file.atEnd {
