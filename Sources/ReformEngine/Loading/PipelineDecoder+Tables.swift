@@ -46,6 +46,12 @@ extension PipelineDecoder {
                         "'sqlite' of \(what) must be the database file's path, as in sqlite: out/listings.db", at: databaseNode.location)
                     return nil
                 }
+                if let problem = SQLitePath.problem(path) {
+                    context.error(
+                        "'sqlite' of \(what) is '\(path)', \(problem); give the database file's path, as in sqlite: out/listings.db",
+                        at: databaseNode.location)
+                    return nil
+                }
                 return checkedOutputPath(path, what, at: databaseNode.location)
             }
         case .postgres:
