@@ -66,6 +66,13 @@ struct RunCommand: ParsableCommand {
         help: "Start every CSV output with the UTF-8 byte-order mark, which spreadsheet programs need to read CJK text.")
     var csvByteOrderMark = false
 
+    @Flag(
+        name: .customLong("csv-raw"),
+        help:
+            "Write CSV cells as they are: no ' before text starting with = + - @ tab or CR, which a file output gets so that a spreadsheet does not run it as a formula."
+    )
+    var csvRaw = false
+
     @Option(
         name: .customLong("dead-letter"),
         help:
@@ -243,6 +250,7 @@ struct RunCommand: ParsableCommand {
                 .replacing("{pid}", with: String(getpid()))
         }
         options.csvByteOrderMark = csvByteOrderMark
+        options.csvRaw = csvRaw
         options.maxWidth = Terminal.width
         if let mode = ColourMode(rawValue: colour), mode != .auto { options.colour = mode == .always }
         options.jobs = jobs

@@ -29,7 +29,7 @@ extension PipelineDecoder {
             return nil
         }
         let output = "the \(engine.rawValue) output of \(what)"
-        for other in ["rows", "format", "path"] {
+        for other in ["rows", "format", "path", "escape_formulas"] {
             if let entry = settings.entry(other) {
                 context.error(
                     "'\(other)' does not apply to \(output): it writes rows into a table (its columns are the chain's keys); "
