@@ -283,6 +283,7 @@ struct RunCommand: ParsableCommand {
             options.collectsStats = true
         }
         options.statePath = state
+        if let statsFile { options.alsoWrites.append((statsFile, "--stats-file")) }
         if !quiet { options.onEvent = RunCommand.describe }
         var summary: RunSummary
         Interruptions.install()
