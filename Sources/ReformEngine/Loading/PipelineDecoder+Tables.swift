@@ -8,6 +8,9 @@ extension PipelineDecoder {
     /// The keys of a table output, besides the chain's `reform`.
     static let tableOutputKeys = PipelineSchema.tableKeys.map(\.name)
 
+    /// How many bytes of a name PostgreSQL keeps (`NAMEDATALEN - 1`): it cuts longer ones silently.
+    static let postgresNameBytes = 63
+
     /// The table `settings` declares, checked against the chain's keys (its columns) and what the
     /// chain makes of each key (their types); `nil` with errors when it cannot be loaded.
     func decodeTable(
@@ -75,6 +78,11 @@ extension PipelineDecoder {
                     "'table' of \(what) must be a table name, and names starting with sqlite_, pg_ or _reform_ belong to SQLite, "
                         + "PostgreSQL and Reform; give one such as listings",
                     at: node.location)
+            } else if engine == .postgres, name.utf8.count > PipelineDecoder.postgresNameBytes {
+                context.error(
+                    "'table' of \(what) is \(name.utf8.count) bytes long, but PostgreSQL keeps only the first "
+                        + "\(PipelineDecoder.postgresNameBytes) bytes of a name (tables alike in those would be one); give a shorter name",
+                    at: node.location)
             } else {
                 tableName = name
             }
@@ -122,6 +130,15 @@ extension PipelineDecoder {
                 return TableColumn(name: key.constant, key: key.name, type: made.type, isKnown: true)
             }
             return TableColumn(name: key.constant, key: key.name, type: .text, isKnown: false)
+        }
+        if engine == .postgres {
+            for column in columns where column.name.utf8.count > PipelineDecoder.postgresNameBytes {
+                context.error(
+                    "\(output) has column '\(column.name)' (the constant of key '\(column.key)'), \(column.name.utf8.count) bytes long, "
+                        + "but PostgreSQL keeps only the first \(PipelineDecoder.postgresNameBytes) bytes of a name; "
+                        + "give the key a shorter constant",
+                    at: databaseNode.location)
+            }
         }
         for conflict in conflicts {
             context.error(
