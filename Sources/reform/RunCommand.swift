@@ -208,6 +208,12 @@ struct RunCommand: ParsableCommand {
         for input in inputs where !input.contains("=") {
             throw ValidationError("--input '\(input)' must be MANAGER=PATH, as in --input zufang=zufang.ndjson")
         }
+        // A malformed byte range is a usage error, not a file that is missing (a file of that name is read).
+        for (flag, path) in inputs.map({ ("--input", String($0.drop { $0 != "=" }.dropFirst())) })
+            + taggedInputs.map({ ("--tagged-input", $0) })
+        where !FilePaths.isFile(path) {
+            if let problem = InputRange.problem(in: path) { throw ValidationError("\(flag): \(problem)") }
+        }
         if let bad = RunCommand.paramNotUTF8() {
             throw ValidationError("--param value #\(bad) is not valid UTF-8; parameters are sent as UTF-8 text (check the shell's locale)")
         }
