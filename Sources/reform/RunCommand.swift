@@ -66,6 +66,13 @@ struct RunCommand: ParsableCommand {
         help: "Start every CSV output with the UTF-8 byte-order mark, which spreadsheet programs need to read CJK text.")
     var csvByteOrderMark = false
 
+    @Flag(
+        name: .customLong("csv-raw"),
+        help:
+            "Write CSV cells as they are: no ' before text starting with = + - @ tab or CR, which a file output gets so that a spreadsheet does not run it as a formula."
+    )
+    var csvRaw = false
+
     @Option(
         name: .customLong("dead-letter"),
         help:
@@ -207,6 +214,12 @@ struct RunCommand: ParsableCommand {
         for input in inputs where !input.contains("=") {
             throw ValidationError("--input '\(input)' must be MANAGER=PATH, as in --input zufang=zufang.ndjson")
         }
+        // A malformed byte range is a usage error, not a file that is missing (a file of that name is read).
+        for (flag, path) in inputs.map({ ("--input", String($0.drop { $0 != "=" }.dropFirst())) })
+            + taggedInputs.map({ ("--tagged-input", $0) })
+        where !FilePaths.isFile(path) {
+            if let problem = InputRange.problem(in: path) { throw ValidationError("\(flag): \(problem)") }
+        }
         if let bad = RunCommand.paramNotUTF8() {
             throw ValidationError("--param value #\(bad) is not valid UTF-8; parameters are sent as UTF-8 text (check the shell's locale)")
         }
@@ -249,6 +262,7 @@ struct RunCommand: ParsableCommand {
                 .replacing("{pid}", with: String(getpid()))
         }
         options.csvByteOrderMark = csvByteOrderMark
+        options.csvRaw = csvRaw
         options.maxWidth = Terminal.width
         if let mode = ColourMode(rawValue: colour), mode != .auto { options.colour = mode == .always }
         options.jobs = jobs
@@ -282,6 +296,7 @@ struct RunCommand: ParsableCommand {
             options.collectsStats = true
         }
         options.statePath = state
+        if let statsFile { options.alsoWrites.append((statsFile, "--stats-file")) }
         if !quiet { options.onEvent = RunCommand.describe }
         var summary: RunSummary
         Interruptions.install()

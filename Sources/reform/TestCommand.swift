@@ -39,6 +39,8 @@ struct TestCommand: ParsableCommand {
         var updated: [String] = []
         var tested: Set<String> = []
         var junitReport = JUnitReport()
+        // What the tests read, which the JUnit report must not replace.
+        var reads = (found.testFiles + found.pipelines).map { PathCollisions.Role(path: $0, what: "a file reform test reads") }
         let runner = PipelineTestRunner(update: update, environment: Terminal.environment)
         for path in found.testFiles {
             let file: PipelineTestFile
@@ -54,6 +56,7 @@ struct TestCommand: ParsableCommand {
                 continue
             }
             tested.insert(file.pipeline)
+            reads += TestCommand.files(of: file).map { PathCollisions.Role(path: $0, what: "a file of \(path)") }
             let pipeline: Result<Pipeline, PipelineLoadError> = Result {
                 () throws(PipelineLoadError) in try load.loader().load(path: file.pipeline)
             }
@@ -85,6 +88,13 @@ struct TestCommand: ParsableCommand {
         for path in updated { print("updated \(path)") }
         print("\(passed) passed, \(failed) failed")
         if let junit {
+            var paths = PathCollisions()
+            paths.writes = [PathCollisions.Role(path: junit, what: "--junit")]
+            paths.reads = reads
+            do { try paths.check(unwritten: "the report was not written") } catch {
+                Terminal.error("reform: error: \(error.message)")
+                throw ExitCode(ExitStatus.runFailed.rawValue)
+            }
             do { try junitReport.write(to: junit) } catch {
                 Terminal.error("reform: error: the JUnit report: \(error.description)")
                 throw ExitCode(ExitStatus.runFailed.rawValue)
@@ -92,6 +102,16 @@ struct TestCommand: ParsableCommand {
         }
         if invalid { throw ExitCode(ExitStatus.invalid.rawValue) }
         if failed > 0 || passed == 0 { throw ExitCode(ExitStatus.runFailed.rawValue) }
+    }
+
+    /// The files a test file's tests read: the file, its pipeline, inputs and golden files.
+    private static func files(of file: PipelineTestFile) -> [String] {
+        var files = [file.file, file.pipeline]
+        for test in file.cases {
+            files += test.inputs.map(\.path)
+            for case .golden(let golden)? in [test.expect.output] + test.expect.outputs.map(\.expected) { files.append(golden) }
+        }
+        return files
     }
 
     /// `Pipelines/orders.yaml` → `orders`.

@@ -35,6 +35,18 @@ import Testing
         return try await harness.run("pipeline.yaml", options: options)
     }
 
+    /// A library caller gets the command line's reason for a malformed range, not a missing file.
+    @Test func aMalformedRangeSaysWhatIsWrong() async throws {
+        let harness = try RunHarness()
+        try harness.write("pipeline.yaml", Self.pipeline)
+        try harness.write("in.ndjson", Self.input())
+        await #expect {
+            try await run(harness, input: "in.ndjson@100:50", dead: "dead.ndjson")
+        } throws: { error in
+            (error as? RunError)?.message.contains("in.ndjson@100:50' ends (50) before it starts (100); write PATH@START:END") == true
+        }
+    }
+
     @Test(arguments: [1, 2, 3, 7, 16])
     func rangesCoveringTheFileReadEveryRecordOnceInOrder(splits: Int) async throws {
         let text = Self.input()

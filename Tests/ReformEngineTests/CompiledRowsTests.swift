@@ -24,6 +24,8 @@ struct CompiledRowsTests {
         #"{"id":10,"name":"\u0022","loc":{"city":"\t"},"price":12.50}"#,
         "{\"id\":11,\"name\":\"del \u{7F}\",\"loc\":{\"city\":\",\"},\"price\":false}",
         #"{"id":12,"name":"a long name, with a comma well past its first eight bytes","loc":{"city":"nothing to quote here"}}"#,
+        #"{"id":13,"name":"=1+1","loc":{"city":"-x"},"price":-5,"tags":"@SUM(A1)"}"#,
+        #"{"id":14,"name":"\t=1+1","loc":{"city":"+\u0031"},"price":-1500,"tags":["=x"]}"#,
     ]
 
     static let pipeline = """
@@ -71,5 +73,16 @@ struct CompiledRowsTests {
         #expect(out.first == "id,name,city,price,tags,again")
         #expect(out[1] == #"1,plain,sh,120,"[""a"",""b""]",plain"#)
         #expect(out[2] == #"2,"comma, and ""quotes""",bj,99.5,,"comma, and ""quotes""""#)
+    }
+
+    /// A file output's text cells that a spreadsheet would run as formulas get a `'` and quotes on
+    /// both paths; numbers and JSON cells stay as they are (reliability audit M9).
+    @Test func formulaCellsOfAFileAreEscapedOnBothPaths() throws {
+        for direct in [false, true] {
+            let out = try run("rows", direct: direct).out.split(separator: "\n").filter { $0.hasPrefix("13,") || $0.hasPrefix("14,") }
+            #expect(
+                out == [#"13,"'=1+1","'-x",-5,"'@SUM(A1)","'=1+1""#, "14,\"'\t=1+1\",\"'+1\",-1500,\"[\"\"=x\"\"]\",\"'\t=1+1\""],
+                "\(direct)")
+        }
     }
 }

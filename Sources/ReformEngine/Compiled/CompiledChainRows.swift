@@ -19,7 +19,8 @@ struct CompiledChainRows {
     /// rows as CSV after a chain: the compiled path must cover both.
     static func make(for manager: ManagerRef, outputs: [OutputPlan], format: OutputFormat, limits: JSONLimits) -> CompiledChainRows? {
         guard format == .csv, outputs.count == 1, let output = outputs.first, let shape = output.rows, !output.chain.isEmpty,
-            let rows = CompiledRows.make(rows: shape, manager: manager, limits: limits),
+            !output.escapesControls,
+            let rows = CompiledRows.make(rows: shape, manager: manager, limits: limits, escapeFormulas: output.escapeFormulas == true),
             let chain = CompiledChain.make(chain: output.chain[...], manager: manager, limits: limits)
         else { return nil }
         return CompiledChainRows(chain: chain, rows: rows)

@@ -11,24 +11,29 @@ import ReformSDK
 /// (their bytes when they are already that). Anything unusual — an invalid line, a value that
 /// needs re-encoding is parsed and written through ``CellText`` — keeps the general path's answer;
 /// a line the locator cannot read goes down the general path, which rejects it. Held to the
-/// general path by `CompiledRowsTests`.
+/// general path by `CompiledRowsTests`. Text cells a spreadsheet would run as formulas get their
+/// `'` as the general path gives it (``CellSafety``); an output to a terminal, whose control
+/// characters are escaped, takes the general path.
 struct CompiledRows {
     private var locator: FieldLocator
     private var parser: JSONParser
     /// For each column, the located path that fills it.
     private let columns: [Int]
+    /// Whether text cells starting like a formula get a `'` (``CellSafety/escapeFormulas``).
+    private let escapeFormulas: Bool
 
     /// The encoder for `manager`'s records when a run has exactly these outputs and the only one
     /// renders rows as CSV in a way the compiled path covers.
     static func make(for manager: ManagerRef, outputs: [OutputPlan], format: OutputFormat, limits: JSONLimits) -> CompiledRows? {
-        guard format == .csv, outputs.count == 1, let output = outputs.first, let rows = output.rows, output.chain.isEmpty
+        guard format == .csv, outputs.count == 1, let output = outputs.first, let rows = output.rows, output.chain.isEmpty,
+            !output.escapesControls
         else { return nil }
-        return make(rows: rows, manager: manager, limits: limits)
+        return make(rows: rows, manager: manager, limits: limits, escapeFormulas: output.escapeFormulas == true)
     }
 
     /// The encoder of `rows` for records of `manager` (as they come out of any chain before the
-    /// rows), when the compiled path covers the shape.
-    static func make(rows: RowsPlan, manager: ManagerRef, limits: JSONLimits) -> CompiledRows? {
+    /// rows), when the compiled path covers the shape; `escapeFormulas` as ``CellSafety`` says.
+    static func make(rows: RowsPlan, manager: ManagerRef, limits: JSONLimits, escapeFormulas: Bool) -> CompiledRows? {
         guard rows.sortColumn == nil, rows.columns.allSatisfy({ $0.format == nil }) else { return nil }
         let rules = PipelineRecord.Rules.all(for: rows)
         let managerRules = rules.byManager[manager.index] ?? rules.other
@@ -49,7 +54,8 @@ struct CompiledRows {
                 paths.append(keys)
             }
         }
-        return CompiledRows(locator: FieldLocator(paths: paths), parser: JSONParser(limits: limits), columns: columns)
+        return CompiledRows(
+            locator: FieldLocator(paths: paths), parser: JSONParser(limits: limits), columns: columns, escapeFormulas: escapeFormulas)
     }
 
     /// Appends the CSV line of the record in `line`; `false` (and nothing appended) sends it down
@@ -62,29 +68,31 @@ struct CompiledRows {
             // The cell is written where its field goes and quoted there when it must be (seldom):
             // a cell built apart and copied over was a fifth of the line's work.
             let start = out.count
-            guard appendCell(path, line, into: &out) else {
+            guard let text = appendCell(path, line, into: &out) else {
                 out.removeSubrange(mark...)
                 return false
             }
-            CSVWriter.quoteField(in: &out, from: start, lone: columns.count == 1)
+            let formula = text && escapeFormulas && start < out.count && CellSafety.startsFormula(out[start])
+            CSVWriter.quoteField(in: &out, from: start, lone: columns.count == 1, formula: formula)
         }
         out.append(UInt8(ascii: "\n"))
         return true
     }
 
-    /// Appends the cell text of the value at located path `path`; `false` when the value's bytes
-    /// do not parse (the general path then says why).
-    private mutating func appendCell(_ path: Int, _ line: UnsafeRawBufferPointer, into out: inout [UInt8]) -> Bool {
-        guard let range = locator.ranges[path] else { return true }  // missing: an empty cell
+    /// Appends the cell text of the value at located path `path` and says whether it was a
+    /// string's; `nil` when the value's bytes do not parse (the general path then says why).
+    private mutating func appendCell(_ path: Int, _ line: UnsafeRawBufferPointer, into out: inout [UInt8]) -> Bool? {
+        guard let range = locator.ranges[path] else { return false }  // missing: an empty cell
         let first = line[range.lowerBound]
-        if first == UInt8(ascii: "n") { return true }  // null
+        if first == UInt8(ascii: "n") { return false }  // null
+        let text = first == UInt8(ascii: "\"")
         if locator.canonical[path], first != UInt8(ascii: "{"), first != UInt8(ascii: "[") {
-            let quoted = first == UInt8(ascii: "\"") ? 1 : 0
+            let quoted = text ? 1 : 0
             out.append(contentsOf: UnsafeRawBufferPointer(rebasing: line[(range.lowerBound + quoted)..<(range.upperBound - quoted)]))
-            return true
+            return text
         }
-        guard let value = parser.parsedValue(UnsafeRawBufferPointer(rebasing: line[range])) else { return false }
+        guard let value = parser.parsedValue(UnsafeRawBufferPointer(rebasing: line[range])) else { return nil }
         CellText.append(value, into: &out)
-        return true
+        return text
     }
 }

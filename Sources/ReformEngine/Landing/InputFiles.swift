@@ -29,6 +29,9 @@ enum InputFiles {
             }
             return [path]
         }
+        if !FilePaths.isFile(path), let problem = InputRange.problem(in: path) {
+            throw SourceError(manager: manager, message: problem)
+        }
         guard path != "-", TableAddress(path) == nil, FilePaths.isDirectory(path) else { return [path] }
         let names = (FilePaths.contents(of: path) ?? []).filter { name in
             !name.hasPrefix(".") && extensions.contains { name.hasSuffix($0) }

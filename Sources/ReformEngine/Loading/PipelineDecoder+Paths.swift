@@ -30,8 +30,10 @@ extension PipelineDecoder {
         }
     }
 
-    /// An output `path:` is written relative to the working folder and must stay inside it: an
-    /// absolute path or one that climbs out with `..` (after `${VAR}` substitution) is refused
+    /// An output's file (`path:`, or the database of `sqlite:`) is written relative to the working
+    /// folder and must stay inside it: an absolute path, one that climbs out with `..` (after
+    /// `${VAR}` substitution), or one that a symbolic link (a folder on the way, or the file
+    /// itself, even one whose target does not exist yet) leads out of the working folder is refused
     /// unless outside paths are allowed, so an untrusted pipeline cannot write anywhere.
     func checkedOutputPath(_ path: String, _ what: String, at location: SourceLocation) -> String? {
         guard !allowOutsidePaths, !["/dev/null", "/dev/stdout", "/dev/stderr"].contains(path) else { return path }
@@ -40,7 +42,17 @@ extension PipelineDecoder {
             depth += component == ".." ? -1 : 1
             if depth < 0 { break }
         }
-        guard path.hasPrefix("/") || depth < 0 else { return path }
+        guard path.hasPrefix("/") || depth < 0 else {
+            let working = FilePaths.workingDirectory()
+            let resolved = FilePaths.resolve(path, against: working)
+            guard !FilePaths.isInside(resolved, folder: working) else { return path }
+            context.error(
+                "output path '\(path)' of \(what) leads outside the working folder through a symbolic link (it resolves to "
+                    + "\(FilePaths.canonical(resolved))); give a path inside it that no link leads out of, "
+                    + "or pass --allow-outside-paths to allow it",
+                at: location)
+            return nil
+        }
         context.error(
             "output path '\(path)' of \(what) leads outside the working folder; give a relative path inside it "
                 + "(run reform from where the outputs belong), or pass --allow-outside-paths to allow it",

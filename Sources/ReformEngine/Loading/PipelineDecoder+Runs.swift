@@ -124,6 +124,16 @@ extension PipelineDecoder {
                     at: node.location)
             }
         }
+        var escapeFormulas: Bool?
+        if let node = settings?["escape_formulas"], let escape = context.bool(node, "'escape_formulas' of \(what)") {
+            escapeFormulas = escape
+            if let format, format != .csv {
+                context.error(
+                    "'escape_formulas' (a ' before CSV cells a spreadsheet would run as formulas) is for csv outputs; "
+                        + "this output is \(format.rawValue)",
+                    at: node.location)
+            }
+        }
         let (chain, keys) = checkChain(names, managers: managers, reformers: reformers, what)
         if let settings, settings["sqlite"] != nil || settings["postgres"] != nil {
             // A table that cannot be loaded has its errors already; no stand-in output is made.
@@ -149,7 +159,7 @@ extension PipelineDecoder {
         }
         return OutputPlan(
             chain: chain, rows: rowsPlan, format: format, path: path, keys: keys?.constants, byteOrderMark: byteOrderMark, table: nil,
-            location: chainSource.node.location)
+            location: chainSource.node.location, escapeFormulas: escapeFormulas)
     }
 }
 

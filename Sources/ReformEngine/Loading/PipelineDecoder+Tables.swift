@@ -8,6 +8,9 @@ extension PipelineDecoder {
     /// The keys of a table output, besides the chain's `reform`.
     static let tableOutputKeys = PipelineSchema.tableKeys.map(\.name)
 
+    /// How many bytes of a name PostgreSQL keeps (`NAMEDATALEN - 1`): it cuts longer ones silently.
+    static let postgresNameBytes = 63
+
     /// The table `settings` declares, checked against the chain's keys (its columns) and what the
     /// chain makes of each key (their types); `nil` with errors when it cannot be loaded.
     func decodeTable(
@@ -29,7 +32,7 @@ extension PipelineDecoder {
             return nil
         }
         let output = "the \(engine.rawValue) output of \(what)"
-        for other in ["rows", "format", "path"] {
+        for other in ["rows", "format", "path", "escape_formulas"] {
             if let entry = settings.entry(other) {
                 context.error(
                     "'\(other)' does not apply to \(output): it writes rows into a table (its columns are the chain's keys); "
@@ -44,6 +47,12 @@ extension PipelineDecoder {
                 guard !path.isEmpty else {
                     context.error(
                         "'sqlite' of \(what) must be the database file's path, as in sqlite: out/listings.db", at: databaseNode.location)
+                    return nil
+                }
+                if let problem = SQLitePath.problem(path) {
+                    context.error(
+                        "'sqlite' of \(what) is '\(path)', \(problem); give the database file's path, as in sqlite: out/listings.db",
+                        at: databaseNode.location)
                     return nil
                 }
                 return checkedOutputPath(path, what, at: databaseNode.location)
@@ -68,6 +77,11 @@ extension PipelineDecoder {
                 context.error(
                     "'table' of \(what) must be a table name, and names starting with sqlite_, pg_ or _reform_ belong to SQLite, "
                         + "PostgreSQL and Reform; give one such as listings",
+                    at: node.location)
+            } else if engine == .postgres, name.utf8.count > PipelineDecoder.postgresNameBytes {
+                context.error(
+                    "'table' of \(what) is \(name.utf8.count) bytes long, but PostgreSQL keeps only the first "
+                        + "\(PipelineDecoder.postgresNameBytes) bytes of a name (tables alike in those would be one); give a shorter name",
                     at: node.location)
             } else {
                 tableName = name
@@ -116,6 +130,15 @@ extension PipelineDecoder {
                 return TableColumn(name: key.constant, key: key.name, type: made.type, isKnown: true)
             }
             return TableColumn(name: key.constant, key: key.name, type: .text, isKnown: false)
+        }
+        if engine == .postgres {
+            for column in columns where column.name.utf8.count > PipelineDecoder.postgresNameBytes {
+                context.error(
+                    "\(output) has column '\(column.name)' (the constant of key '\(column.key)'), \(column.name.utf8.count) bytes long, "
+                        + "but PostgreSQL keeps only the first \(PipelineDecoder.postgresNameBytes) bytes of a name; "
+                        + "give the key a shorter constant",
+                    at: databaseNode.location)
+            }
         }
         for conflict in conflicts {
             context.error(

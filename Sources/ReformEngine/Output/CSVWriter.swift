@@ -12,6 +12,8 @@ public import ReformSDK
 /// column in a streamed header and are left out. No records and no explicit columns write nothing.
 /// With `byteOrderMark`, the header is preceded by the UTF-8 byte-order mark (`EF BB BF`), which
 /// spreadsheet programs need to read the file as UTF-8 rather than the system's code page.
+/// ``CellSafety`` says whether text cells a spreadsheet would run as formulas get a `'` (the
+/// header's names too) and whether control characters are escaped for a terminal.
 public struct CSVWriter: RecordWriter {
     private let output: OutputFile
     private var columns: [OutputColumn]
@@ -19,13 +21,16 @@ public struct CSVWriter: RecordWriter {
     private var headerWritten = false
     private var cell: [UInt8] = []
     private let byteOrderMark: Bool
+    private let safety: CellSafety
 
     /// A writer into `output`; `columns` empty (or `nil`) takes them from the first record;
-    /// `byteOrderMark` starts the file with the UTF-8 byte-order mark.
-    public init(output: OutputFile, columns: [OutputColumn]? = nil, byteOrderMark: Bool = false) {
+    /// `byteOrderMark` starts the file with the UTF-8 byte-order mark; `safety` says what is
+    /// escaped in cells (nothing by default).
+    public init(output: OutputFile, columns: [OutputColumn]? = nil, byteOrderMark: Bool = false, safety: CellSafety = CellSafety()) {
         self.output = output
         self.columns = columns ?? []
         self.byteOrderMark = byteOrderMark
+        self.safety = safety
         // Given columns make the header whatever comes (records or none): it goes first, so that
         // a fast path may append rows to the file's buffer (`CompiledRows`).
         if !self.columns.isEmpty, output.resumedAt == 0 { writeHeader() }
@@ -40,8 +45,9 @@ public struct CSVWriter: RecordWriter {
         for (i, column) in columns.enumerated() {
             if i > 0 { output.buffer.append(UInt8(ascii: ",")) }
             cell.removeAll(keepingCapacity: true)
-            if let value = object[column.key] { CellText.append(value, into: &cell) }
-            appendField(lone: columns.count == 1)
+            let value = object[column.key]
+            if let value { CellText.append(value, into: &cell) }
+            appendField(lone: columns.count == 1, text: CSVWriter.isText(value))
         }
         output.buffer.append(UInt8(ascii: "\n"))
         try output.flushIfFull()
@@ -56,7 +62,7 @@ public struct CSVWriter: RecordWriter {
             if i > 0 { output.buffer.append(UInt8(ascii: ",")) }
             cell.removeAll(keepingCapacity: true)
             CellText.append(value, into: &cell)
-            appendField(lone: cells.count == 1)
+            appendField(lone: cells.count == 1, text: CSVWriter.isText(value))
         }
         output.buffer.append(UInt8(ascii: "\n"))
         try output.flushIfFull()
@@ -74,30 +80,39 @@ public struct CSVWriter: RecordWriter {
             if i > 0 { output.buffer.append(UInt8(ascii: ",")) }
             cell.removeAll(keepingCapacity: true)
             CellText.appendUTF8(column.header, into: &cell)
-            appendField(lone: columns.count == 1)
+            appendField(lone: columns.count == 1, text: true)
         }
         output.buffer.append(UInt8(ascii: "\n"))
     }
 
-    /// Appends ``cell`` as one field, quoted when it must be.
-    private func appendField(lone: Bool) {
-        CSVWriter.appendField(cell, lone: lone, into: &output.buffer)
+    /// Appends ``cell`` as one field, quoted when it must be; `text`: the cell is a string's (a
+    /// formula to a spreadsheet when it starts like one).
+    private func appendField(lone: Bool, text: Bool) {
+        let start = output.buffer.count
+        output.buffer.append(contentsOf: cell)
+        // A formula's first byte (a tab, a carriage return) is judged before it is escaped.
+        let formula = text && safety.escapeFormulas && cell.first.map(CellSafety.startsFormula) == true
+        if safety.escapeControls { ControlEscapes.escape(&output.buffer, from: start) }
+        CSVWriter.quoteField(in: &output.buffer, from: start, lone: lone, formula: formula)
     }
 
-    /// Appends `cell` as one field to `buffer`, quoted when it must be; `lone`: the line's only
-    /// field (an empty one is then quoted, so that the line is not blank).
-    static func appendField(_ cell: [UInt8], lone: Bool, into buffer: inout [UInt8]) {
-        let start = buffer.count
-        buffer.append(contentsOf: cell)
-        quoteField(in: &buffer, from: start, lone: lone)
+    /// Whether `value` is a string, whose cell a spreadsheet may take for a formula.
+    private static func isText(_ value: Value?) -> Bool {
+        if case .string = value { return true }
+        return false
     }
 
     /// Quotes the field `buffer[start...]` in place when it must be quoted: it holds a comma, a
     /// quote (doubled inside the quotes) or a line break, or it is a `lone` field that is empty.
-    static func quoteField(in buffer: inout [UInt8], from start: Int, lone: Bool) {
-        let needsQuotes = buffer.withUnsafeBytes { bytes in
-            holdsSpecialByte(UnsafeRawBufferPointer(rebasing: bytes[start...]))
-        }
+    /// A `formula` (text a spreadsheet would run, see ``CellSafety``) gets a `'` before it and is
+    /// always quoted.
+    static func quoteField(in buffer: inout [UInt8], from start: Int, lone: Bool, formula: Bool = false) {
+        if formula { buffer.insert(UInt8(ascii: "'"), at: start) }
+        let needsQuotes =
+            formula
+            || buffer.withUnsafeBytes { bytes in
+                holdsSpecialByte(UnsafeRawBufferPointer(rebasing: bytes[start...]))
+            }
         guard needsQuotes || (lone && buffer.count == start) else { return }
         let field = Array(buffer[start...])
         buffer.removeSubrange(start...)

@@ -44,6 +44,14 @@ public enum ControlEscapes {
         escaping(Array(text.utf8), keepingLineBreaks: keepingLineBreaks)
     }
 
+    /// Escapes the control characters of `buffer[start...]` in place, line feeds and tabs kept
+    /// (a cell written to a terminal).
+    static func escape(_ buffer: inout [UInt8], from start: Int) {
+        guard buffer[start...].contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 }) else { return }
+        let escaped = escaping(Array(buffer[start...]), keepingLineBreaks: true)
+        buffer.replaceSubrange(start..., with: escaped.utf8)
+    }
+
     private static func appendEscape(of code: UInt8, into bytes: inout [UInt8]) {
         let hex = Array("0123456789abcdef".utf8)
         bytes.append(contentsOf: "\\u00".utf8)

@@ -11,17 +11,21 @@ public import ReformSDK
 /// ``RowStyle/Emphasis/highlight`` or ``RowStyle/Emphasis/bold`` have bold cells (`**…**`),
 /// ``RowStyle/Emphasis/dim`` italic ones (`_…_`); colours are not shown. Columns are the explicit
 /// list, or the keys of the first record; keys first seen later are left out. No records and no
-/// explicit columns write nothing.
+/// explicit columns write nothing. Written to a terminal, control characters in cells (an ESC
+/// sequence from the data) are escaped as the table format escapes them (`\u001b`).
 public struct MarkdownWriter: RecordWriter {
     private let output: OutputFile
     private var columns: [OutputColumn]
     private var count = 0
     private var cell: [UInt8] = []
+    private let escapeControls: Bool
 
-    /// A writer into `output`; `columns` empty (or `nil`) takes them from the first record.
-    public init(output: OutputFile, columns: [OutputColumn]? = nil) {
+    /// A writer into `output`; `columns` empty (or `nil`) takes them from the first record;
+    /// `escapeControls` escapes control characters in cells (for a terminal).
+    public init(output: OutputFile, columns: [OutputColumn]? = nil, escapeControls: Bool = false) {
         self.output = output
         self.columns = columns ?? []
+        self.escapeControls = escapeControls
     }
 
     /// Appends the record's row (after the header, for the first), and flushes when full.
@@ -67,7 +71,10 @@ public struct MarkdownWriter: RecordWriter {
 
     /// Appends ` cell |`, escaped, between the row style's `mark`s.
     private func appendCell(mark: String? = nil) {
+        let start = output.buffer.count
         MarkdownWriter.appendEscaped(cell, mark: mark, into: &output.buffer)
+        // Line breaks are `<br>` by now: what is left are controls a terminal would obey.
+        if escapeControls { ControlEscapes.escape(&output.buffer, from: start) }
     }
 
     /// The escaping loop, with the output buffer borrowed once rather than once a byte.

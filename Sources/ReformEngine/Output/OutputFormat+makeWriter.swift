@@ -14,6 +14,9 @@ extension OutputFormat {
     ///     NDJSON writer escapes them once instead of per record. Other formats ignore it.
     ///   - byteOrderMark: Whether CSV starts with the UTF-8 byte-order mark (before the header);
     ///     other formats ignore it.
+    ///   - safety: What CSV escapes in cells (formulas, control characters) and Markdown
+    ///     (control characters); other formats ignore it (the table format always escapes
+    ///     control characters).
     public func makeWriter(
         columns: [OutputColumn]? = nil,
         output: OutputFile,
@@ -21,14 +24,15 @@ extension OutputFormat {
         maxWidth: Int? = nil,
         title: String? = nil,
         expectedKeys: [String]? = nil,
-        byteOrderMark: Bool = false
+        byteOrderMark: Bool = false,
+        safety: CellSafety = CellSafety()
     ) -> any RecordWriter {
         switch self {
         case .ndjson: NDJSONWriter(output: output, columns: columns, expectedKeys: expectedKeys)
         case .json: JSONArrayWriter(output: output, columns: columns)
         case .table: TableWriter(output: output, columns: columns, colour: colour, maxWidth: maxWidth)
-        case .csv: CSVWriter(output: output, columns: columns, byteOrderMark: byteOrderMark)
-        case .markdown: MarkdownWriter(output: output, columns: columns)
+        case .csv: CSVWriter(output: output, columns: columns, byteOrderMark: byteOrderMark, safety: safety)
+        case .markdown: MarkdownWriter(output: output, columns: columns, escapeControls: safety.escapeControls)
         case .html: HTMLWriter(output: output, columns: columns, title: title ?? "reform")
         }
     }

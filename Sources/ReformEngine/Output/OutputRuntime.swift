@@ -48,7 +48,12 @@ struct OutputRuntime {
         let split =
             options.directWrites && plan.table == nil && given == nil
             ? HeldLines.split(plan, format: format, sortMemory: options.sortMemory) : nil
-        self.plan = split?.plan ?? plan
+        var resolved = split?.plan ?? plan
+        let path = OutputRuntime.path(of: plan, options: options)
+        let isTerminal = path == nil && plan.table == nil && isatty(1) == 1
+        resolved.escapeFormulas = !options.csvRaw && (plan.escapeFormulas ?? (path != nil))
+        resolved.escapesControls = isTerminal
+        self.plan = resolved
         heldLines = split?.tail
         heldLines?.timing = options.collectsStats
         heldLines?.writesInParallel = options.jobs > 1
@@ -70,7 +75,6 @@ struct OutputRuntime {
             writer = nil
             return
         }
-        let path = OutputRuntime.path(of: plan, options: options)
         let file: OutputFile
         do {
             if let given {
@@ -96,12 +100,12 @@ struct OutputRuntime {
         } else {
             columns = plan.keys.map { $0.map { OutputColumn(header: $0, key: $0) } }
         }
-        let isTerminal = path == nil && isatty(1) == 1
         let colour = ColourMode.auto.isEnabled(isTerminal: isTerminal, noColour: getenv("NO_COLOR").map { String(cString: $0) })
         writer = format.makeWriter(
             columns: columns, output: file, colour: options.colour ?? colour,
             maxWidth: isTerminal ? options.maxWidth : nil, title: plan.rows?.name ?? title,
-            expectedKeys: plan.rows == nil ? plan.keys : nil, byteOrderMark: plan.byteOrderMark || options.csvByteOrderMark)
+            expectedKeys: plan.rows == nil ? plan.keys : nil, byteOrderMark: plan.byteOrderMark || options.csvByteOrderMark,
+            safety: CellSafety(escapeFormulas: resolved.escapeFormulas ?? false, escapeControls: isTerminal))
         file.heldLines = heldLines
         self.file = file
         self.format = format

@@ -4,23 +4,37 @@ import Glibc
 
 /// Refuses a run whose files would overwrite each other before anything is written: two outputs
 /// on one file, the dead-letter file on an output, an output or the dead-letter file on an input
-/// or on the pipeline itself (reliability audit D5, D6). Files are compared as the file system
+/// or on the pipeline itself (reliability audit D5, D6), and the same for the state file,
+/// `--stats-file` and `reform test --junit` (audit M6). Files are compared as the file system
 /// sees them (device and inode, so a symlink or hard link to an input counts), paths that do not
 /// exist yet by their canonical form. Standard output, devices and FIFOs are never compared.
-struct PathCollisions {
+package struct PathCollisions {
     /// A file the run reads or writes, and how to name it in a message.
-    struct Role {
+    package struct Role {
+        /// The file's path.
         let path: String
+        /// What it is to the run, for messages (`the dead-letter file`).
         let what: String
+
+        /// `path`, named `what` in messages.
+        package init(path: String, what: String) {
+            self.path = path
+            self.what = what
+        }
     }
 
-    /// What the run writes: outputs, then the dead-letter file.
-    var writes: [Role] = []
+    /// What the run writes: outputs, then the dead-letter file, the state file, then what the
+    /// caller writes after the run.
+    package var writes: [Role] = []
     /// What the run reads: the pipeline and its input files.
-    var reads: [Role] = []
+    package var reads: [Role] = []
 
-    /// Throws a message naming both roles of the first file used twice.
-    func check() throws(RunError) {
+    /// No files yet.
+    package init() {}
+
+    /// Throws a message naming both roles of the first file used twice, ending with `unwritten`
+    /// in parentheses (what the refusal kept from being written).
+    package func check(unwritten: String = "nothing was written") throws(RunError) {
         var seen: [Identity: Role] = [:]
         for role in writes {
             guard let identity = Identity(role.path) else { continue }
@@ -28,7 +42,7 @@ struct PathCollisions {
                 throw RunError(
                     .pathCollision,
                     "\(role.path): \(role.what) and \(other.what) are the same file, so one would replace the other; "
-                        + "give each its own path (nothing was written)")
+                        + "give each its own path (\(unwritten))")
             }
             seen[identity] = role
         }
@@ -37,7 +51,7 @@ struct PathCollisions {
             throw RunError(
                 .pathCollision,
                 "\(writer.path): \(writer.what) is \(role.what), which writing it would replace; "
-                    + "write to another path (nothing was written)")
+                    + "write to another path (\(unwritten))")
         }
     }
 

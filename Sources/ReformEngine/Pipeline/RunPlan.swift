@@ -36,6 +36,15 @@ public struct OutputPlan: Sendable {
     public let table: TablePlan?
     /// Where the output is declared.
     public let location: SourceLocation
+    /// Whether CSV cells a spreadsheet would run as a formula (text starting with `=`, `+`, `-`,
+    /// `@`, a tab or a carriage return) are written with a `'` before them, quoted (OWASP's
+    /// advice): `escape_formulas:` as declared, where `nil` leaves it to where the output goes
+    /// (on for a file, off for standard output). Decided for good when a run starts
+    /// (``RunOptions/csvRaw`` turns it off for every output). Numbers are never touched.
+    public internal(set) var escapeFormulas: Bool? = nil
+    /// Whether CSV and Markdown cells have their control characters escaped (`\u001b`), set when
+    /// the run writes the output to a terminal, as the table format always does.
+    var escapesControls = false
 }
 
 extension OutputPlan {

@@ -83,6 +83,15 @@ final class IncrementalRun {
     /// the cursor parameter).
     private(set) var olderThanAsked: [String: Int] = [:]
 
+    /// The state file a run of `runPlan` reads and writes, or `nil`: none of its managers is
+    /// incremental, it is a batch run (`--input`), or its outputs are tables (which keep it).
+    static func stateFile(runner: Runner, runPlan: RunPlan) -> String? {
+        guard !runner.options.isBatch, runPlan.outputs.allSatisfy({ $0.table == nil }),
+            runner.landingOrder(of: runPlan).contains(where: { runner.pipeline.managers[$0.index].incremental != nil })
+        else { return nil }
+        return StateStore.path(of: runner.pipeline, options: runner.options)
+    }
+
     /// The incremental run of `runPlan`, or `nil` when none of its managers is incremental.
     init?(runner: Runner, runPlan: RunPlan) throws(RunError) {
         var plans: [String: IncrementalPlan] = [:]

@@ -44,6 +44,13 @@ public struct RunOptions: Sendable {
     /// which spreadsheet programs need to read CJK text as UTF-8; an output can ask for it alone
     /// with `bom: true`.
     public var csvByteOrderMark = false
+    /// Whether CSV cells are written as they are, with no `'` before those a spreadsheet would run
+    /// as formulas (`--csv-raw`), for CSV another program reads; see ``OutputPlan/escapeFormulas``.
+    public var csvRaw = false
+    /// Files the caller writes after the run (`--stats-file`), each named for messages: the
+    /// run refuses, before writing anything, one that is the same file as an input, the
+    /// pipeline, an output, the dead-letter or state file, or another of them.
+    public var alsoWrites: [(path: String, what: String)] = []
 
     /// Whether the batch fast paths may run: chains compiled to run on input bytes (see
     /// `DirectMapping`, `CompiledChain`), and a last `sort`/`dedupe`/`limit` reformer of an NDJSON

@@ -28,7 +28,7 @@ public struct Runner: Sendable {
         let plan = try chosenRun()
         try checkInputs(of: plan)
         try checkParams(of: plan)
-        try checkPaths(of: plan)
+        try checkPaths(of: plan, stateFile: IncrementalRun.stateFile(runner: self, runPlan: plan))
         let lock = try takeLock(of: plan)
         defer { lock.release() }
         let incremental = try IncrementalRun(runner: self, runPlan: plan)
@@ -118,8 +118,9 @@ public struct Runner: Sendable {
         }
     }
 
-    /// Refuses files that would overwrite each other or an input (see ``PathCollisions``).
-    private func checkPaths(of plan: RunPlan) throws(RunError) {
+    /// Refuses files that would overwrite each other or an input (see ``PathCollisions``):
+    /// outputs, the dead-letter file, `stateFile` and ``RunOptions/alsoWrites``.
+    private func checkPaths(of plan: RunPlan, stateFile: String?) throws(RunError) {
         var paths = PathCollisions()
         for (index, output) in plan.outputs.enumerated() {
             if let table = output.table {
@@ -135,6 +136,8 @@ public struct Runner: Sendable {
             paths.writes.append(.init(path: path, what: what))
         }
         paths.writes.append(.init(path: deadLetterPath, what: "the dead-letter file"))
+        if let stateFile { paths.writes.append(.init(path: stateFile, what: "the state file")) }
+        for file in options.alsoWrites { paths.writes.append(.init(path: file.path, what: file.what)) }
         paths.reads.append(.init(path: pipeline.file, what: "the pipeline file"))
         for input in options.inputs {
             let files: [String]

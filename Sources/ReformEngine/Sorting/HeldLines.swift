@@ -73,7 +73,8 @@ final class HeldLines {
         }
         let streamed = OutputPlan(
             chain: Array(plan.chain.dropLast()), rows: plan.rows, format: plan.format, path: plan.path, keys: plan.keys,
-            byteOrderMark: plan.byteOrderMark, table: plan.table, location: plan.location)
+            byteOrderMark: plan.byteOrderMark, table: plan.table, location: plan.location, escapeFormulas: plan.escapeFormulas,
+            escapesControls: plan.escapesControls)
         return (streamed, HeldLines(reformer: last.name, steps: LineSteps(steps: steps, paths: paths, sortMemory: sortMemory)))
     }
 

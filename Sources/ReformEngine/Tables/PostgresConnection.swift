@@ -115,6 +115,17 @@ final class PostgresConnection: @unchecked Sendable {
     /// The COPY in progress (its statement and what it loads, for messages), if any.
     private var openCopy: (sql: String, what: String)?
 
+    /// How many temporary tables ``temporaryTableName()`` named.
+    private var temporaryTables = 0
+
+    /// A temporary table's name no other of this session's takes: numbered, not made from a
+    /// table's name, which PostgreSQL would cut at 63 bytes (two long names alike in their start
+    /// would then be one table).
+    func temporaryTableName() -> String {
+        temporaryTables += 1
+        return "_reform_upsert_\(temporaryTables)"
+    }
+
     /// Sends `data` (rows in COPY's text format) with `copy` (`COPY t (…) FROM STDIN`). The
     /// COPY stays open while the same statement sends more, so the server loads one batch while
     /// the next is made; another COPY, any other statement, and ``endCopy()`` end it (tables of

@@ -13,8 +13,8 @@ final class PostgresCopy {
     private let connection: PostgresConnection
     /// `COPY target (columns) FROM STDIN`.
     private let copySQL: String
-    /// The temporary table of an upsert.
-    private let staging: String?
+    /// The temporary table of an upsert and its arrival-order column (both quoted).
+    private let staging: (table: String, arrival: String)?
     private var buffer: [UInt8] = []
     /// Whether a column is jsonb (by index): its text is JSON, where `\u0000` is a NUL.
     private let isJSON: [Bool]
@@ -41,13 +41,14 @@ final class PostgresCopy {
             staging = nil
             copySQL = "COPY \(table) (\(columns)) FROM STDIN"
         case .upsert:
-            let temporary = PostgresConnection.quoted("_reform_upsert_" + plan.name)
+            let temporary = PostgresConnection.quoted(connection.temporaryTableName())
+            let arrival = PostgresConnection.quoted(PostgresCopy.arrivalColumn(besides: plan.columns))
             try connection.execute(
                 "CREATE TEMPORARY TABLE \(temporary) ON COMMIT DROP AS SELECT \(columns) FROM \(table) WITH NO DATA; "
-                    + "ALTER TABLE \(temporary) ADD COLUMN \"_reform_arrival\" bigint",
+                    + "ALTER TABLE \(temporary) ADD COLUMN \(arrival) bigint",
                 doing: "cannot make the upsert's temporary table for '\(plan.name)'")
-            staging = temporary
-            copySQL = "COPY \(temporary) (\(columns), \"_reform_arrival\") FROM STDIN"
+            staging = (temporary, arrival)
+            copySQL = "COPY \(temporary) (\(columns), \(arrival)) FROM STDIN"
         }
         buffer.reserveCapacity(PostgresCopy.batchBytes + 64 * 1024)
     }
@@ -124,9 +125,17 @@ final class PostgresCopy {
         let update = others.isEmpty ? "NOTHING" : "UPDATE SET " + others.map { "\($0) = EXCLUDED.\($0)" }.joined(separator: ", ")
         try connection.execute(
             "INSERT INTO \(PostgresConnection.quoted(plan.name)) (\(columns.joined(separator: ", "))) "
-                + "SELECT DISTINCT ON (\(key)) \(columns.joined(separator: ", ")) FROM \(staging) "
-                + "ORDER BY \(key), \"_reform_arrival\" DESC ON CONFLICT (\(key)) DO \(update)",
+                + "SELECT DISTINCT ON (\(key)) \(columns.joined(separator: ", ")) FROM \(staging.table) "
+                + "ORDER BY \(key), \(staging.arrival) DESC ON CONFLICT (\(key)) DO \(update)",
             doing: "cannot upsert the run's rows into '\(plan.name)'")
+    }
+
+    /// The name of the upsert's arrival-order column: `_reform_arrival`, with `_` added until it
+    /// is none of the table's columns (a key's constant may be anything).
+    static func arrivalColumn(besides columns: [TableColumn]) -> String {
+        var name = "_reform_arrival"
+        while columns.contains(where: { $0.name == name }) { name += "_" }
+        return name
     }
 
     private func nulRejection(_ index: Int) -> RecordError {

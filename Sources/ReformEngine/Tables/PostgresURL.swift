@@ -3,82 +3,143 @@
 ///
 /// The password in the URL's user part, a `password=` query parameter or keyword, and any other
 /// parameter whose name says it is a secret (`sslpassword`) are hidden as `***` in
-/// ``displayName`` and in every message ``redact(_:)`` passes.
+/// ``displayName`` and in every message ``redact(_:)`` passes — whole, whatever they hold: a
+/// keyword value in quotes (`password='two words'`), a URL password holding `@`, `/`, `#` or `:`
+/// (as `postgres://user:${PGPASSWORD}@host/db` gives when the variable holds them), percent-encoded
+/// or not (reliability audit M4).
 struct PostgresURL: Sendable {
-    /// The string libpq connects with (secrets included).
+    /// The string libpq connects with (secrets included): as written, but for a URL password's
+    /// `@` and `/`, percent-encoded, which libpq would otherwise take for the end of the password
+    /// (and then print the rest as a host or database name).
     let connectionString: String
     /// The string with every secret replaced by `***`: for messages, logs and `--stats`.
     let displayName: String
+    /// The string as written.
+    private let written: String
     private let redactor: Redactor
 
     init(_ text: String) {
-        connectionString = text
-        let secrets = PostgresURL.secrets(in: text)
+        written = text
+        let ranges = PostgresURL.secretRanges(in: text)
+        var secrets = ranges.map { String(text[$0]) }
+        secrets += secrets.compactMap { secret in secret.removingPercentEncodingIfValid.flatMap { $0 == secret ? nil : $0 } }
+        secrets += secrets.compactMap { secret in PostgresURL.unquoted(secret).flatMap { $0 == secret ? nil : $0 } }
+        var connecting = text
+        if let password = PostgresURL.userPassword(in: text), text[password].contains(where: { $0 == "@" || $0 == "/" }) {
+            let encoded = String(text[password]).replacing("@", with: "%40").replacing("/", with: "%2F")
+            connecting.replaceSubrange(password, with: encoded)
+            secrets.append(encoded)
+        }
+        connectionString = connecting
         redactor = Redactor(values: secrets)
         var shown = text
-        // Short secrets (which the redactor keeps, to not garble text) are hidden where they stand.
-        for secret in secrets.sorted(by: { $0.count > $1.count }) where !secret.isEmpty {
-            shown = PostgresURL.hide(secret, in: shown)
-        }
+        for range in ranges.reversed() { shown.replaceSubrange(range, with: "***") }
         displayName = shown
     }
 
     /// `text` with the URL's secrets hidden.
     func redact(_ text: String) -> String {
-        var out = redactor.redact(text)
-        if out.contains(connectionString) { out = out.replacing(connectionString, with: displayName) }
-        return out
+        var out = text
+        for form in [connectionString, written] where out.contains(form) { out = out.replacing(form, with: displayName) }
+        return redactor.redact(out)
     }
 
-    /// The password of the user part, and the values of `password=`-like parameters.
+    /// The password of the user part, and the values of `password=`-like parameters, as written.
     static func secrets(in text: String) -> [String] {
-        var found: [String] = []
-        if let scheme = text.firstRange(of: "://") {
-            let rest = text[scheme.upperBound...]
-            let authorityEnd = rest.firstIndex(where: { $0 == "/" || $0 == "?" }) ?? rest.endIndex
-            let authority = rest[..<authorityEnd]
-            if let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") {
-                let password = String(authority[authority.index(after: colon)..<at])
-                found.append(password)
-                if let decoded = password.removingPercentEncodingIfValid, decoded != password { found.append(decoded) }
+        secretRanges(in: text).map { String(text[$0]) }
+    }
+
+    /// Where the secrets stand in `text`, in order: the user part's password and every value of
+    /// a parameter whose name says it is a secret (in a keyword string, with its quotes).
+    static func secretRanges(in text: String) -> [Range<String.Index>] {
+        guard let scheme = text.firstRange(of: "://") else { return keywordSecretRanges(in: text) }
+        var ranges: [Range<String.Index>] = []
+        let password = userPassword(in: text)
+        if let password { ranges.append(password) }
+        let afterUser = password?.upperBound ?? scheme.upperBound
+        guard let question = text[afterUser...].firstIndex(of: "?") else { return ranges }
+        var start = text.index(after: question)
+        while start < text.endIndex {
+            let end = text[start...].firstIndex(of: "&") ?? text.endIndex
+            if let equals = text[start..<end].firstIndex(of: "="), isSecretName(String(text[start..<equals])) {
+                let value = text.index(after: equals)..<end
+                if !value.isEmpty { ranges.append(value) }
             }
-            if let question = rest.firstIndex(of: "?") {
-                for pair in rest[rest.index(after: question)...].split(separator: "&") {
-                    let parts = pair.split(separator: "=", maxSplits: 1)
-                    if parts.count == 2, isSecretName(String(parts[0])) { found.append(String(parts[1])) }
-                }
-            }
-        } else {
-            // Keyword form: key=value pairs separated by spaces (values may be quoted).
-            for pair in text.split(separator: " ") {
-                let parts = pair.split(separator: "=", maxSplits: 1)
-                if parts.count == 2, isSecretName(String(parts[0])) {
-                    found.append(String(parts[1]).trimmingCharacters(in: "'"))
-                }
-            }
+            start = end < text.endIndex ? text.index(after: end) : end
         }
-        return found.filter { !$0.isEmpty }
+        return ranges
+    }
+
+    /// The password of a URL's user part (`user:PASSWORD@host`), or nil. The user part ends at
+    /// the last `@` before the query (`?`), so that a password holding `@`, `/`, `#` or `:` is
+    /// taken whole; when none comes before it, the `?` is the password's (`user:a?b@host`) if no
+    /// `/` comes between the user's `:` and it (`host:5432/db?password=a@b` has no user part).
+    static func userPassword(in text: String) -> Range<String.Index>? {
+        guard let scheme = text.firstRange(of: "://") else { return nil }
+        let rest = text[scheme.upperBound...]
+        let query = rest.firstIndex(of: "?") ?? rest.endIndex
+        if let at = rest[..<query].lastIndex(of: "@") {
+            guard let colon = rest[..<at].firstIndex(of: ":") else { return nil }
+            return rest.index(after: colon) < at ? rest.index(after: colon)..<at : nil
+        }
+        guard let at = rest.lastIndex(of: "@"), let colon = rest[..<query].firstIndex(of: ":"), !rest[colon..<query].contains("/")
+        else { return nil }
+        return rest.index(after: colon)..<at
+    }
+
+    /// The values of secret keywords in libpq's keyword form (`key=value`, spaces allowed around
+    /// `=`, values in single quotes with `\'` and `\\` escapes, or up to the next space).
+    private static func keywordSecretRanges(in text: String) -> [Range<String.Index>] {
+        var ranges: [Range<String.Index>] = []
+        var i = text.startIndex
+        func skipSpaces() { while i < text.endIndex, text[i].isWhitespace { i = text.index(after: i) } }
+        while true {
+            skipSpaces()
+            guard i < text.endIndex else { return ranges }
+            let keyStart = i
+            while i < text.endIndex, !text[i].isWhitespace, text[i] != "=" { i = text.index(after: i) }
+            let key = String(text[keyStart..<i])
+            skipSpaces()
+            guard i < text.endIndex, text[i] == "=" else { continue }
+            i = text.index(after: i)
+            skipSpaces()
+            let valueStart = i
+            if i < text.endIndex, text[i] == "'" {
+                i = text.index(after: i)
+                while i < text.endIndex, text[i] != "'" {
+                    if text[i] == "\\", text.index(after: i) < text.endIndex { i = text.index(after: i) }
+                    i = text.index(after: i)
+                }
+                if i < text.endIndex { i = text.index(after: i) }
+            } else {
+                while i < text.endIndex, !text[i].isWhitespace {
+                    if text[i] == "\\", text.index(after: i) < text.endIndex { i = text.index(after: i) }
+                    i = text.index(after: i)
+                }
+            }
+            if isSecretName(key), valueStart < i { ranges.append(valueStart..<i) }
+        }
+    }
+
+    /// A quoted keyword value without its quotes and escapes (what libpq takes), or nil.
+    private static func unquoted(_ value: String) -> String? {
+        guard value.count >= 2, value.first == "'", value.last == "'" else { return nil }
+        var out = ""
+        var escaped = false
+        for character in value.dropFirst().dropLast() {
+            if !escaped, character == "\\" {
+                escaped = true
+                continue
+            }
+            escaped = false
+            out.append(character)
+        }
+        return out
     }
 
     private static func isSecretName(_ name: String) -> Bool {
         let lower = name.lowercased()
         return lower.contains("password") || lower.contains("secret") || lower.contains("token")
-    }
-
-    /// `text` with `secret` replaced where it stands as a whole value (after `:` or `=`).
-    private static func hide(_ secret: String, in text: String) -> String {
-        var out = text
-        for prefix in [":", "="] {
-            for suffix in ["@", "&", " ", "'", ""] where suffix.isEmpty ? out.hasSuffix(prefix + secret) : true {
-                let whole = prefix + secret + suffix
-                if suffix.isEmpty {
-                    out = String(out.dropLast(whole.count)) + prefix + "***"
-                } else if out.contains(whole) {
-                    out = out.replacing(whole, with: prefix + "***" + suffix)
-                }
-            }
-        }
-        return out
     }
 }
 
@@ -98,13 +159,5 @@ extension String {
             }
         }
         return String(validating: bytes, as: UTF8.self)
-    }
-
-    /// The string without `character` at either end.
-    fileprivate func trimmingCharacters(in character: Character) -> String {
-        var out = self[...]
-        while out.first == character { out = out.dropFirst() }
-        while out.last == character { out = out.dropLast() }
-        return String(out)
     }
 }

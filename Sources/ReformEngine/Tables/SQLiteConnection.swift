@@ -9,13 +9,14 @@ final class SQLiteConnection {
     let displayPath: String
     private let handle: OpaquePointer
 
-    /// Opens the database at `path`; `create` makes the file when it is missing (outputs), else
+    /// Opens the database file at `path`, always as a file (``SQLitePath/plain(_:)``: never as a
+    /// URI or an in-memory database); `create` makes the file when it is missing (outputs), else
     /// a missing file is an error (inputs, opened read-only).
     init(path: String, displayPath: String? = nil, create: Bool) throws(SQLiteError) {
         self.displayPath = displayPath ?? path
         var db: OpaquePointer?
         let flags = (create ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READONLY) | SQLITE_OPEN_NOMUTEX
-        let status = sqlite3_open_v2(path, &db, flags, nil)
+        let status = sqlite3_open_v2(SQLitePath.plain(path), &db, flags, nil)
         guard status == SQLITE_OK, let db else {
             let reason = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(status))
             if let db { sqlite3_close_v2(db) }

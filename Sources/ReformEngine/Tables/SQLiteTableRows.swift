@@ -18,6 +18,10 @@ final class SQLiteTableRows: TableRows {
     init(_ address: TableAddress) throws(InputError) {
         self.address = address
         let name = address.description
+        if let problem = SQLitePath.problem(address.database) {
+            throw InputError(
+                path: name, message: "'\(address.database)' is \(problem); give the database file's path, as in sqlite:data/shop.db")
+        }
         guard FilePaths.isFile(address.database) else {
             throw InputError(path: name, message: "no database file at \(address.database)")
         }

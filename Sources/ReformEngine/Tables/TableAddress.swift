@@ -30,12 +30,16 @@ package struct TableAddress: Sendable, Equatable, CustomStringConvertible {
         } else {
             return nil
         }
-        if let hash = rest.lastIndex(of: "#") {
-            database = String(rest[..<hash])
-            let name = rest[rest.index(after: hash)...]
+        let text = String(rest)
+        // A `#` inside a password (`postgres://u:S3cr#t@host/db`) is the password's, not `#TABLE`.
+        if let hash = text.lastIndex(of: "#"),
+            engine == .sqlite || !PostgresURL.secretRanges(in: text).contains(where: { $0.contains(hash) })
+        {
+            database = String(text[..<hash])
+            let name = text[text.index(after: hash)...]
             table = name.isEmpty ? nil : String(name)
         } else {
-            database = String(rest)
+            database = text
             table = nil
         }
     }

@@ -137,6 +137,9 @@ extension PipelineSchema {
         SchemaKey("format", .choice(of: OutputFormat.self), "The output format (default from the path's extension, else table)."),
         SchemaKey("path", .string(), "The file written, relative to the working folder (default standard output)."),
         SchemaKey("bom", .bool, "Write the UTF-8 byte-order mark spreadsheet programs need (csv)."),
+        SchemaKey(
+            "escape_formulas", .bool,
+            "Write a ' before text cells starting with = + - @ tab or CR, quoted (csv; default: on for a file, off for standard output)."),
     ]
 
     /// `output:` of a run (the chain is the run's `reform`).
