@@ -189,14 +189,16 @@ extension Runner {
             let written = source.outputsWrittenForLast
             for i in state.outputs.indices where written?[i] != true {
                 try state.outputs[i].process(
-                    record, inputName: source.inputName, deadLetter: state.deadLetter, original: source.originalRecord)
+                    record, inputName: source.inputName, position: source.rangePosition, deadLetter: state.deadLetter,
+                    original: source.originalRecord)
             }
         case .reformed(let value, let line, let page, let stages):
             let record = Record(value, origin: Origin(manager: ref, sequence: sequence, line: line, page: page))
             // The run's one output, or the one a fan-out left (the others have the line already).
             let output = source.outputsWrittenForLast?.firstIndex(of: false) ?? 0
             try state.outputs[output].process(
-                record, fromStage: stages, inputName: source.inputName, deadLetter: state.deadLetter, original: source.originalRecord)
+                record, fromStage: stages, inputName: source.inputName, position: source.rangePosition, deadLetter: state.deadLetter,
+                original: source.originalRecord)
         case .bad(let line, let error, let text, let at):
             try state.deadLetter.add(
                 manager: ref.name, sequence: sequence, input: at ?? "\(source.inputName):\(line)", stage: "input",
