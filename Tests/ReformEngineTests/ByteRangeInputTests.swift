@@ -88,6 +88,35 @@ import Testing
         #expect(offsets == starts)
     }
 
+    /// A record its reformer rejects (no `name`: lines 41, 82, …) is named by the offset where its
+    /// line starts in the file, as the input stage names a bad line, not by its line in the
+    /// range (`in.ndjson:3` in a range starting mid-file pointed at another line).
+    @Test func aReformerStepsDeadLettersNameTheFileOffsetInARange() async throws {
+        let lines = (1...120).map { i in
+            i % 41 == 0 ? #"{"id":\#(i)}"# : #"{"id":\#(i),"name":"n\#(String(repeating: "x", count: i % 7))"}"#
+        }
+        let text = lines.joined(separator: "\n") + "\n"
+        var starts: [String] = []
+        var offset = 0
+        for (number, line) in lines.enumerated() {
+            if (number + 1) % 41 == 0 { starts.append("in.ndjson@\(offset)") }
+            offset += line.utf8.count + 1
+        }
+        let size = text.utf8.count
+        var inputs: [String] = []
+        for (start, end) in [(0, size / 3), (size / 3, size * 2 / 3), (size * 2 / 3, size)] {
+            let harness = try RunHarness()
+            try harness.write("pipeline.yaml", Self.pipeline)
+            try harness.write("in.ndjson", text)
+            _ = try await run(harness, input: "in.ndjson@\(start):\(end)", dead: "dead.ndjson")
+            for line in (try? harness.lines("dead.ndjson")) ?? [] {
+                #expect(line.contains(#""stage":"reformer 'item'"#), "\(line)")
+                inputs += line.firstRange(of: #""input":""#).map { [String(line[$0.upperBound...].prefix { $0 != "\"" })] } ?? []
+            }
+        }
+        #expect(inputs.map { $0.split(separator: "/").last.map(String.init) ?? $0 } == starts)
+    }
+
     @Test func aRangeOfACompressedFileIsRefused() async throws {
         let harness = try RunHarness()
         try harness.write("pipeline.yaml", Self.pipeline)

@@ -5,7 +5,8 @@ publishes the parts and writes `_SUCCESS` last.
     OUT/_tasks/TASK/                     the one committed attempt of a task (rename: first wins)
     OUT/part-TASK.ndjson                 published by the driver once every task committed
     OUT/_dead-letters/part-TASK.ndjson   the rejected records of that task (only when any)
-    OUT/_SUCCESS                         written last: the job's totals as JSON
+    OUT/_SUCCESS                         the job's totals as JSON, once every part is in place
+    STATE_FOLDER/shard-I-of-N.json       a fan-out shard's incremental state, put in place last
 
 A retried or speculative attempt of a task that already committed finds `_tasks/TASK` taken and
 drops its own folder, so no part is ever duplicated; Reform's output per split is deterministic,
@@ -17,6 +18,10 @@ import json
 import os
 import shutil
 import uuid
+from typing import Sequence
+
+#: A shard attempt's copy of its incremental state, in its attempt folder.
+STATE_NAME = "state.json"
 
 
 def part_name(index: int) -> str:
@@ -62,9 +67,14 @@ def prepare_output(output: str, overwrite: bool) -> None:
     os.makedirs(output, exist_ok=True)
 
 
-def publish(output: str, count: int, totals: dict, succeed: bool) -> list[str]:
+def publish(output: str, count: int, totals: dict, succeed: bool,
+            states: Sequence[str | None] | None = None) -> list[str]:
     """Moves every committed task's dead letters to `_dead-letters/`, and when `succeed` its part
-    to `OUT/part-N.ndjson` and then writes `_SUCCESS`. Returns the dead-letter files."""
+    to `OUT/part-N.ndjson`, then writes `_SUCCESS`, then puts each task's incremental state in
+    place (`states[i]`: where task i's state is kept between jobs). Returns the dead-letter files.
+
+    The states go last: a driver that dies before they are in place leaves the old ones, and the
+    next job fetches those changes again rather than losing them."""
     tasks = os.path.join(output, "_tasks")
     missing = [i for i in range(count) if not os.path.isdir(os.path.join(tasks, f"{i:05d}"))]
     if missing:
@@ -81,12 +91,29 @@ def publish(output: str, count: int, totals: dict, succeed: bool) -> list[str]:
     if succeed:
         for i in range(count):
             os.rename(os.path.join(tasks, f"{i:05d}", "part.ndjson"), os.path.join(output, part_name(i)))
-        shutil.rmtree(tasks, ignore_errors=True)
-        shutil.rmtree(os.path.join(output, "_temporary"), ignore_errors=True)
         with open(os.path.join(output, "_SUCCESS"), "w") as f:
             json.dump(totals, f)
             f.write("\n")
-    else:
-        shutil.rmtree(tasks, ignore_errors=True)
-        shutil.rmtree(os.path.join(output, "_temporary"), ignore_errors=True)
+        for i, target in enumerate(states or []):
+            saved = os.path.join(tasks, f"{i:05d}", STATE_NAME)
+            if target and os.path.exists(saved):
+                _put_in_place(saved, target)
+    shutil.rmtree(tasks, ignore_errors=True)
+    shutil.rmtree(os.path.join(output, "_temporary"), ignore_errors=True)
     return dead_letters
+
+
+def _put_in_place(source: str, target: str) -> None:
+    """Replaces `target` with `source` atomically, also across file systems (copied beside the
+    target, synced, renamed)."""
+    staging = os.path.join(os.path.dirname(target), f".{os.path.basename(target)}.{uuid.uuid4().hex[:8]}")
+    try:
+        shutil.copy2(source, staging)
+        with open(staging, "rb") as f:
+            os.fsync(f.fileno())
+        os.replace(staging, target)
+    except OSError as error:
+        if os.path.exists(staging):
+            os.remove(staging)
+        raise RuntimeError(f"the job's output is complete, but the incremental state {target} could not be saved "
+                           f"({error}): the next job fetches this job's changes again") from error

@@ -3,12 +3,15 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import shutil
 import subprocess
 import time
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator, Mapping, Sequence
 
 from . import commit
+from .pipelines import RunShape, read_run
 from .shipping import ShippedReform, ship_package, ship_reform
 from .splits import DEFAULT_SPLIT_BYTES, Split, plan_splits
 
@@ -18,7 +21,8 @@ _NO_TASK_LIMIT = str(2**62)
 
 @dataclass(frozen=True)
 class Shard:
-    """One task's share of a fan-out: `--shard INDEX/COUNT`, with its own state file if any."""
+    """One task's share of a fan-out: `--shard INDEX/COUNT`, with its own state file if any
+    (`state`: where the shard's committed state is kept between jobs)."""
 
     index: int
     count: int
@@ -26,8 +30,7 @@ class Shard:
 
     def reform_args(self) -> list[str]:
         """The arguments that make one Reform run fetch this shard."""
-        args = ["--shard", f"{self.index}/{self.count}"]
-        return args + (["--state", self.state] if self.state else [])
+        return ["--shard", f"{self.index}/{self.count}"]
 
     def describe(self) -> str:
         """`shard 2/8`, for messages."""
@@ -72,6 +75,29 @@ class _TaskSpec:
     pipeline: str
     output: str
     common: tuple[str, ...]
+    #: Managers that land in every shard to make its partitions (counted in shard 0 only).
+    parents: tuple[str, ...] = ()
+
+
+def _reform_command(reform: str, spec: _TaskSpec, item: Split | Shard, folder: str) -> list[str]:
+    """The `reform run` of one attempt, writing into its folder.
+
+    A shard's output goes to standard output (its part): Reform keeps its incremental bookmarks
+    for a run whose outputs are not files, where a state describing another file (the part of an
+    earlier job) would start the fetch again from nothing. It works on a copy of the shard's
+    committed state, which goes with the part and is put in place when the job publishes."""
+    command = [reform, "run", spec.pipeline, *spec.common, "--format", "ndjson", "--quiet",
+               "--dead-letter", os.path.join(folder, "dead.ndjson"), "--stats-file", os.path.join(folder, "stats.json"),
+               "--max-rejects", _NO_TASK_LIMIT, *item.reform_args()]
+    if not isinstance(item, Shard):
+        return command + ["--output", os.path.join(folder, "part.ndjson")]
+    # Without a state folder the attempt's state starts empty and is dropped with it (every job
+    # fetches everything), rather than Reform keeping one beside the pipeline that a retried
+    # attempt would resume past what its failed attempt fetched.
+    local = os.path.join(folder, commit.STATE_NAME)
+    if item.state and os.path.exists(item.state):
+        shutil.copy2(item.state, local)
+    return command + ["--state", local]
 
 
 def _run_task(spec: _TaskSpec, items: Iterator[tuple[int, Split | Shard]]) -> Iterator[dict]:
@@ -84,13 +110,11 @@ def _run_task(spec: _TaskSpec, items: Iterator[tuple[int, Split | Shard]]) -> It
     for index, item in items:
         folder = commit.attempt_folder(spec.output, index, attempt)
         stats_path = os.path.join(folder, "stats.json")
-        command = [reform, "run", spec.pipeline, *spec.common, "--format", "ndjson", "--quiet",
-                   "--output", os.path.join(folder, "part.ndjson"),
-                   "--dead-letter", os.path.join(folder, "dead.ndjson"),
-                   "--stats-file", stats_path, "--max-rejects", _NO_TASK_LIMIT, *item.reform_args()]
+        command = _reform_command(reform, spec, item, folder)
         started = time.monotonic()
-        done = subprocess.run(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                              env=env)
+        # A shard writes its part on standard output; a split's Reform writes it itself (`--output`).
+        with open(os.path.join(folder, "part.ndjson"), "wb") if isinstance(item, Shard) else open(os.devnull, "wb") as out:
+            done = subprocess.run(command, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.PIPE, env=env)
         if done.returncode != 0:
             # A damaged input or failed fetch fails the task: Spark retries it, then fails the job.
             raise RuntimeError(f"reform exited {done.returncode} on task {index} ({item.describe()}): "
@@ -98,19 +122,34 @@ def _run_task(spec: _TaskSpec, items: Iterator[tuple[int, Split | Shard]]) -> It
         with open(stats_path) as f:
             stats = json.load(f)
         committed = commit.commit_attempt(spec.output, index, folder)
+        parents_in = sum(m["records"] for m in stats.get("managers", []) if m.get("name") in spec.parents)
         yield {"task": index, "what": item.describe(), "attempt": attempt, "committed": committed,
-               "in": stats["in"], "out": stats["out"], "rejected": stats["rejected"],
+               "in": stats["in"], "out": stats["out"], "rejected": stats["rejected"], "parents_in": parents_in,
                "seconds": time.monotonic() - started, "reform_seconds": stats["seconds"],
                "peak_rss_bytes": stats.get("peak_rss_bytes", 0)}
 
 
+def _inspect_run(sc, shipped: ShippedReform, pipeline: str, run: str | None) -> RunShape:
+    """Reads the run's outputs and parent managers with Reform on an executor (the driver may
+    have no Reform to run: the bundle is for the executors), before any task writes."""
+    found = sc.parallelize([0], 1).map(lambda _: read_run(shipped, pipeline, run)).collect()[0]
+    if isinstance(found, str):
+        raise ValueError(found)
+    return found
+
+
 def _run_job(spark, reform: str, pipeline: str, output: str, items: Sequence[Split | Shard], common: list[str],
-             max_rejects: int, overwrite: bool) -> JobResult:
+             max_rejects: int, overwrite: bool, run: str | None) -> JobResult:
     sc = spark.sparkContext
     output = os.path.abspath(output)
-    commit.prepare_output(output, overwrite)
-    spec = _TaskSpec(ship_reform(sc, reform), os.path.abspath(pipeline), output, tuple(common))
+    pipeline = os.path.abspath(pipeline)
+    shipped = ship_reform(sc, reform)
     ship_package(sc)
+    shape = _inspect_run(sc, shipped, pipeline, run)
+    shape.refuse_shared_outputs()
+    commit.prepare_output(output, overwrite)
+    sharded = any(isinstance(item, Shard) for item in items)
+    spec = _TaskSpec(shipped, pipeline, output, tuple(common), tuple(shape.parents) if sharded else ())
     started = time.monotonic()
     numbered = list(enumerate(items))
     # One task per split: a list of n items in n slices gives one item to each partition.
@@ -122,11 +161,14 @@ def _run_job(spark, reform: str, pipeline: str, output: str, items: Sequence[Spl
         if s["committed"] or s["task"] not in by_task:
             by_task[s["task"]] = s
     tasks = [by_task[i] for i in sorted(by_task)]
-    result = JobResult(output, len(numbered), sum(s["in"] for s in tasks), sum(s["out"] for s in tasks),
+    # Parents land in every shard to make its partitions: one run lands them once (shard 0's).
+    records_in = sum(s["in"] for s in tasks) - sum(s["parents_in"] for s in tasks if s["task"] > 0)
+    result = JobResult(output, len(numbered), records_in, sum(s["out"] for s in tasks),
                        sum(s["rejected"] for s in tasks), 0.0, task_stats=tasks)
     succeed = result.rejected <= max_rejects
     result.seconds = time.monotonic() - started
-    result.dead_letters = commit.publish(output, len(numbered), result.totals(), succeed)
+    states = [item.state if isinstance(item, Shard) else None for item in items]
+    result.dead_letters = commit.publish(output, len(numbered), result.totals(), succeed, states)
     if not succeed:
         raise RejectsExceeded(result, max_rejects)
     result.parts = [os.path.join(output, commit.part_name(i)) for i in range(len(numbered))]
@@ -143,8 +185,11 @@ def _common_args(run: str | None, params: Mapping[str, object] | None, extra: It
 def run_batch(spark, pipeline: str, inputs, output: str, *, reform: str, run: str | None = None,
               params: Mapping[str, object] | None = None, split_bytes: int = DEFAULT_SPLIT_BYTES,
               max_rejects: int = 0, overwrite: bool = False, extra_args: Iterable[str] = ()) -> JobResult:
-    """Transforms NDJSON `inputs` ({manager: path or paths}, in the run's manager order) with the
-    pipeline's run, one Reform process per byte-range split, into `output`/part-N.ndjson.
+    """Transforms `inputs` ({manager: path or paths}, in the run's manager order; a folder
+    stands for the files one `reform run` of it reads) with the pipeline's run, one Reform
+    process per byte-range split (per file for `.gz`, `.json` and `.yaml`), into
+    `output`/part-N.ndjson. A run whose output goes to a file or a table is refused
+    (`ValueError`) before any task starts.
 
     The parts, concatenated in order, are byte for byte what one `reform run` over the whole
     files writes. Fails (`RejectsExceeded`, nothing published) when more than `max_rejects`
@@ -152,7 +197,7 @@ def run_batch(spark, pipeline: str, inputs, output: str, *, reform: str, run: st
     """
     splits = plan_splits(inputs, split_bytes)
     return _run_job(spark, reform, pipeline, output, splits, _common_args(run, params, extra_args), max_rejects,
-                    overwrite)
+                    overwrite, run)
 
 
 def run_fanout(spark, pipeline: str, output: str, *, reform: str, shards: int, run: str | None = None,
@@ -160,12 +205,35 @@ def run_fanout(spark, pipeline: str, output: str, *, reform: str, shards: int, r
                max_rejects: int = 0, overwrite: bool = False, extra_args: Iterable[str] = ()) -> JobResult:
     """Fetches a pipeline's fan-out across `shards` tasks (`--shard i/N`): each task runs its
     contiguous block of the last level's partitions. The parts, concatenated in order, are one
-    run's output. `state_folder` gives each shard its own state file (`shard-I-of-N.json`)."""
+    run's output.
+
+    `state_folder` keeps each shard's incremental state between jobs (`shard-I-of-N.json`): a
+    task runs on a copy of it, and the job puts the copies in place after `_SUCCESS`, so the
+    next job fetches only what changed since this one's parts. A job that fails leaves the
+    states as they were (its changes are fetched again)."""
     if shards < 1:
         raise ValueError(f"shards {shards} must be at least 1")
     if state_folder:
+        state_folder = os.path.abspath(state_folder)
         os.makedirs(state_folder, exist_ok=True)
-    items = [Shard(i, shards, os.path.join(os.path.abspath(state_folder), f"shard-{i}-of-{shards}.json")
-                   if state_folder else None) for i in range(shards)]
+        _refuse_other_shard_count(state_folder, shards)
+    items = [Shard(i, shards, os.path.join(state_folder, _state_name(i, shards)) if state_folder else None)
+             for i in range(shards)]
     common = _common_args(run, params, extra_args) + (["--live"] if live else [])
-    return _run_job(spark, reform, pipeline, output, items, common, max_rejects, overwrite)
+    return _run_job(spark, reform, pipeline, output, items, common, max_rejects, overwrite, run)
+
+
+def _state_name(index: int, count: int) -> str:
+    return f"shard-{index}-of-{count}.json"
+
+
+def _refuse_other_shard_count(state_folder: str, shards: int) -> None:
+    """A shard's bookmarks describe its block of partitions: states of another shard count
+    would be left behind while every partition is fetched again from nothing."""
+    counts = sorted({int(m.group(1)) for m in (re.fullmatch(r"shard-\d+-of-(\d+)\.json", n)
+                                                for n in os.listdir(state_folder)) if m})
+    other = [c for c in counts if c != shards]
+    if other:
+        raise ValueError(f"{state_folder} holds the states of a fan-out in {other[0]} shards, and this job has {shards}: "
+                         f"a shard's bookmarks describe its own block of partitions. Run with shards={other[0]}, or "
+                         "empty the folder to fetch everything again in the new number of shards")

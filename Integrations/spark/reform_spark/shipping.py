@@ -3,11 +3,13 @@ from __future__ import annotations
 
 import atexit
 import glob
+import hashlib
 import os
 import shutil
 import tempfile
 import zipfile
 from dataclasses import dataclass
+from importlib import resources
 
 ARCHIVE_SUFFIXES = (".tar.gz", ".tgz", ".zip")
 
@@ -60,16 +62,23 @@ def ship_reform(sc, reform: str) -> ShippedReform:
 
 
 def ship_package(sc) -> None:
-    """Ships this package to the executors' Python (a zip on `addPyFile`), once per context."""
+    """Ships this package to the executors' Python (a zip on `addPyFile`), once per context.
+
+    The modules are read through the import system, so the package ships itself wherever it
+    was imported from: a folder, or a zip (`spark-submit --py-files reform_spark.zip`)."""
     if getattr(sc, "_reform_spark_shipped", False):
         return
-    package = os.path.dirname(os.path.abspath(__file__))
+    package = resources.files(__package__)
+    modules = {e.name: e.read_bytes() for e in package.iterdir() if e.name.endswith(".py")}
+    digest = hashlib.sha256(b"".join(name.encode() + b"\0" + modules[name] for name in sorted(modules))).hexdigest()
     folder = tempfile.mkdtemp(prefix="reform-spark-")
-    archive = os.path.join(folder, "reform_spark.zip")
+    # Named by its contents: Spark fetches added files by name, and refuses a name it already
+    # fetched with other contents (`--py-files reform_spark.zip` is one).
+    archive = os.path.join(folder, f"reform_spark-{digest[:16]}.zip")
     with zipfile.ZipFile(archive, "w") as z:
-        for name in sorted(os.listdir(package)):
-            if name.endswith(".py"):
-                z.write(os.path.join(package, name), os.path.join("reform_spark", name))
+        for name in sorted(modules):
+            # A fixed date: the same modules make the same zip, byte for byte.
+            z.writestr(zipfile.ZipInfo(f"reform_spark/{name}", date_time=(1980, 1, 1, 0, 0, 0)), modules[name])
     # Executors fetch it when their first task starts: the zip stays until the process ends,
     # and goes with it.
     atexit.register(shutil.rmtree, folder, ignore_errors=True)

@@ -14,6 +14,8 @@ final class NDJSONSource: RecordSource {
     let direct: DirectMapping?
     /// The byte range read, when only part of the file is (dead letters then name byte offsets).
     private var range: InputRange?
+    /// Where the record landed last starts in the file, when a byte range is read.
+    private(set) var rangePosition: RangePosition?
 
     /// The compiled start of the chain, when the run allows one and the fast path does not apply.
     let prefix: ChainPrefix?
@@ -73,8 +75,11 @@ final class NDJSONSource: RecordSource {
                     landed = .bad(line: line, error: RecordError(code: "untagged", message: error.message), text: text, at: at)
                 }
                 // In a byte range, lines count from the range's start: the file's offset says where.
-                if let range, case .bad(let line, let error, let text, _) = landed {
-                    return .bad(line: line, error: error, text: text, at: "\(range.path)@\(record.position.offset)")
+                if let range {
+                    rangePosition = RangePosition(range: range, line: record.position.line, offset: record.position.offset)
+                    if case .bad(let line, let error, let text, _) = landed {
+                        return .bad(line: line, error: error, text: text, at: "\(range.path)@\(record.position.offset)")
+                    }
                 }
                 return landed
             }

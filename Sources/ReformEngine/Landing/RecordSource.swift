@@ -40,6 +40,9 @@ protocol RecordSource: AnyObject {
     var outputsWrittenForLast: [Bool]? { get }
     /// Asks to be told the bytes read so far after each read (sources that read files in chunks).
     func observeBytes(_ handler: @escaping (Int) -> Void)
+    /// Where the record the last ``next()`` landed starts in its file, when the source reads a
+    /// byte range (`nil` otherwise: `inputName` and the record's line say where).
+    var rangePosition: RangePosition? { get }
 }
 
 extension RecordSource {
@@ -48,6 +51,7 @@ extension RecordSource {
     var directCounts: [DirectCounts] { [] }
     var outputsWrittenForLast: [Bool]? { nil }
     func observeBytes(_ handler: @escaping (Int) -> Void) {}
+    var rangePosition: RangePosition? { nil }
 }
 
 /// Replays a manager's recorded exchanges through its paging, page by page.

@@ -146,8 +146,10 @@ struct OutputRuntime {
 
     /// Feeds one landed record; `original` gives the whole record when the landed one was built
     /// only in part, so that a rejection at the first step still dead-letters everything.
+    /// `position` says where the record starts in its file when a byte range was read.
     mutating func process(
-        _ record: Record, fromStage stage: Int = 0, inputName: String, deadLetter: DeadLetter, original: () -> Value?
+        _ record: Record, fromStage stage: Int = 0, inputName: String, position: RangePosition? = nil, deadLetter: DeadLetter,
+        original: () -> Value?
     ) throws(OutputError) {
         chain.process(record, fromStage: stage, into: &produced, rejected: &rejected)
         if !rejected.isEmpty {
@@ -155,7 +157,7 @@ struct OutputRuntime {
                 if let whole = original() { rejected[i].record.value = whole }
             }
         }
-        try drain(deadLetter: deadLetter, inputName: inputName)
+        try drain(deadLetter: deadLetter, inputName: inputName, position: position)
     }
 
     /// The chain's reformers, in order.
@@ -225,14 +227,14 @@ struct OutputRuntime {
         try table?.finish()
     }
 
-    private mutating func drain(deadLetter: DeadLetter, inputName: String?) throws(OutputError) {
+    private mutating func drain(deadLetter: DeadLetter, inputName: String?, position: RangePosition? = nil) throws(OutputError) {
         if let failure = rejected.first(where: { $0.error.isSpillFailure }) {
             throw OutputError(path: displayName, message: failure.error.message)
         }
         for rejection in rejected {
             let origin = rejection.record.origin
             try deadLetter.add(
-                manager: origin.manager.name, sequence: origin.sequence, input: input(origin, inputName),
+                manager: origin.manager.name, sequence: origin.sequence, input: input(origin, inputName, position),
                 stage: "reformer '\(rejection.stage)'" + (plan.destination.map { " (output \($0))" } ?? ""),
                 error: rejection.error, record: rejection.record.value)
         }
@@ -244,7 +246,8 @@ struct OutputRuntime {
                 do { try PipelineRecord(value: record.value, rules: rules).giveData(to: &list) } catch {
                     if error.isSpillFailure { throw OutputError(path: displayName, message: error.message) }
                     try deadLetter.add(
-                        manager: record.origin.manager.name, sequence: record.origin.sequence, input: input(record.origin, inputName),
+                        manager: record.origin.manager.name, sequence: record.origin.sequence,
+                        input: input(record.origin, inputName, position),
                         stage: "row shape '\(plan.rows?.name ?? "")'", error: error, record: record.value)
                 }
             }
@@ -257,7 +260,8 @@ struct OutputRuntime {
             for record in produced {
                 if let rejection = try table.write(record.value) {
                     try deadLetter.add(
-                        manager: record.origin.manager.name, sequence: record.origin.sequence, input: input(record.origin, inputName),
+                        manager: record.origin.manager.name, sequence: record.origin.sequence,
+                        input: input(record.origin, inputName, position),
                         stage: "table \(plan.destination ?? displayName)", error: rejection, record: record.value)
                 } else {
                     written += 1
@@ -281,8 +285,10 @@ struct OutputRuntime {
         try body(&current)
     }
 
-    /// Where a record came from, for its dead-letter entry: `file:line`, `fixtures page 2`.
-    private func input(_ origin: Origin, _ inputName: String?) -> String? {
-        inputName.map { origin.line > 0 ? "\($0):\(origin.line)" : (origin.page > 0 ? "\($0) page \(origin.page)" : $0) }
+    /// Where a record came from, for its dead-letter entry: `file:line`, `fixtures page 2`,
+    /// `file@offset` (a byte range).
+    private func input(_ origin: Origin, _ inputName: String?, _ position: RangePosition?) -> String? {
+        if let position, inputName != nil { return position.describe(origin) }
+        return inputName.map { origin.line > 0 ? "\($0):\(origin.line)" : (origin.page > 0 ? "\($0) page \(origin.page)" : $0) }
     }
 }

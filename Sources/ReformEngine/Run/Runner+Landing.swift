@@ -183,7 +183,8 @@ extension Runner {
             let rejectedBefore = state.deadLetter.count
             for i in state.outputs.indices where written?[i] != true {
                 try state.outputs[i].process(
-                    record, inputName: source.inputName, deadLetter: state.deadLetter, original: source.originalRecord)
+                    record, inputName: source.inputName, position: source.rangePosition, deadLetter: state.deadLetter,
+                    original: source.originalRecord)
             }
             if let incremental = routing.incremental, state.deadLetter.count > rejectedBefore {
                 // Not written (by one output at least): the bookmark must not pass it.
@@ -194,7 +195,8 @@ extension Runner {
             // The run's one output, or the one a fan-out left (the others have the line already).
             let output = source.outputsWrittenForLast?.firstIndex(of: false) ?? 0
             try state.outputs[output].process(
-                record, fromStage: stages, inputName: source.inputName, deadLetter: state.deadLetter, original: source.originalRecord)
+                record, fromStage: stages, inputName: source.inputName, position: source.rangePosition, deadLetter: state.deadLetter,
+                original: source.originalRecord)
         case .bad(let line, let error, let text, let at):
             try state.deadLetter.add(
                 manager: ref.name, sequence: sequence, input: at ?? "\(source.inputName):\(line)", stage: "input",
