@@ -89,13 +89,25 @@ public struct ManagerError: Error, Sendable, CustomStringConvertible {
         self.init(kind, manager: error.manager, request: error.request, message: error.message)
     }
 
-    /// `manager 'x': GET /path: message (status 500; body: …)`.
+    /// `manager 'x': GET /path: message (status 500; body: …)`. A request or message longer than
+    /// a few kilobytes (a megabyte cursor an API sent) is cut in the middle, saying how long it
+    /// was: an error line stays readable.
     public var description: String {
         var text = "manager '\(manager)': "
-        if let request { text += "\(request): " }
-        text += message
+        if let request { text += "\(ManagerError.shortened(request)): " }
+        text += ManagerError.shortened(message)
         if let bodyExcerpt, !bodyExcerpt.isEmpty, !message.contains("body:") { text += "; body: \(bodyExcerpt)" }
         return text
+    }
+}
+
+extension ManagerError {
+    /// `text`, or its start and end around `… (N characters) …` when it is longer than `limit`.
+    static func shortened(_ text: String, limit: Int = 2000) -> String {
+        guard text.utf8.count > limit else { return text }
+        let count = text.count
+        guard count > limit else { return text }
+        return String(text.prefix(limit / 2)) + " … (\(count) characters) … " + String(text.suffix(limit / 4))
     }
 }
 

@@ -146,3 +146,32 @@ final class EventLog: Sendable {
     func add(_ event: ServiceEvent) { events.withLock { $0.append(event) } }
     var all: [ServiceEvent] { events.withLock { $0 } }
 }
+
+/// Error lines stay readable whatever an API sends (reliability audit round 2, L10).
+@Suite struct LongErrorTextTests {
+    @Test func aMegabyteCursorIsCutInTheErrorNotPrintedTwice() async throws {
+        let harness = try RunHarness()
+        try harness.write(
+            "pipeline.yaml",
+            """
+            reform: 1
+            services:
+              gh: { base_url: "http://gh.test" }
+            managers:
+              items: { service: gh, path: /items, records: items, paging: { policy: cursor, param: after, token: next } }
+            runs:
+              default: { managers: [items], output: { format: ndjson, path: out/items.ndjson } }
+            """)
+        let cursor = String(repeating: "c", count: 1_000_000)
+        let transport = ScriptedTransport()
+        transport.on("/items", .json(#"{"items": [{"id": 1}], "next": "\#(cursor)"}"#))
+        transport.on("/items", query: ["after": cursor], .json(#"{"message": "bad cursor"}"#, status: 500))
+        do {
+            _ = try await harness.run("pipeline.yaml", transport: transport)
+            Issue.record("the run succeeded")
+        } catch {
+            #expect(error.description.utf8.count < 10_000, "\(error.description.utf8.count) bytes")
+            #expect(error.description.contains("characters) …"))
+        }
+    }
+}
