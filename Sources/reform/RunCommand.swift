@@ -340,7 +340,8 @@ struct RunCommand: ParsableCommand {
         guard case .rateLimited(let service, let manager, let wait?) = event, wait >= 0.5 else { return }
         if Terminal.standardErrorIsTerminal { ProgressLine.clear() }
         Terminal.error(
-            "reform: service '\(service)' (manager '\(manager)'): rate limit reached; waiting \(Int(wait.rounded(.up))) s for it to reset")
+            "reform: service '\(service)' (manager '\(manager)'): rate limit reached; waiting \(Int(saturating: wait.rounded(.up))) s for it to reset"
+        )
     }
 
     /// Which `--param` value (from 1) on the raw command line is not valid UTF-8: Swift's

@@ -440,7 +440,11 @@ final class IncrementalRun {
     ) -> [(position: IncrementalCursor.Position, id: String, cursor: Value)] {
         guard let top else { return [] }
         let floor: IncrementalCursor.Position
-        if case .number(let n) = top { floor = .number(n - Int(lookback.rounded(.up))) } else { floor = top }
+        if case .number(let n) = top {
+            floor = .number(n.subtractingSaturated(Int(saturating: lookback.rounded(.up))))
+        } else {
+            floor = top
+        }
         return records.filter { $0.position >= floor }
     }
 
