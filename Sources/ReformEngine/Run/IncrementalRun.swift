@@ -90,6 +90,7 @@ final class IncrementalRun {
             // The state is the table's: the state file is neither read nor written.
             store = StateStore(path: path, document: options.fullRefresh ? Object() : ["managers": .object(try tableState.load())])
         } else {
+            try StateStore.checkPlace(path)
             store = options.fullRefresh ? StateStore(path: path, document: Object()) : try StateStore.load(path: path)
         }
         for (index, plan) in runPlan.outputs.enumerated() {
