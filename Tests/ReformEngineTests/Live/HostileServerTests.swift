@@ -44,7 +44,8 @@ import Testing
     func absurdRateLimitHeaders(headers: [String]) async throws {
         let server = try TestServer()
         let path = try Self.pipeline(server, path: "/raw", params: Self.rawParams("200 OK", headers))
-        let result = try await ReformBinary.run(["run", path, "--live"], environment: [:])
+        let result = try await ReformBinary.run(
+            ["run", path, "--live"], environment: [:], in: (path as NSString).deletingLastPathComponent)
         #expect(result.status == 1, "\(result.stderr)")
         #expect(result.stderr.contains("(in 9200000000 s), longer than retry.max (10 s); raise retry.max"), "\(result.stderr)")
     }
@@ -53,7 +54,8 @@ import Testing
         let server = try TestServer()
         let path = try Self.pipeline(
             server, path: "/raw", params: Self.rawParams("429 Too Many Requests", ["Retry-After: 9223372036854775807"]))
-        let result = try await ReformBinary.run(["run", path, "--live"], environment: [:])
+        let result = try await ReformBinary.run(
+            ["run", path, "--live"], environment: [:], in: (path as NSString).deletingLastPathComponent)
         #expect(result.status == 1, "\(result.stderr)")
         #expect(
             result.stderr.contains("the service asks to wait 9200000000 s (Retry-After), longer than retry.max (10.0 s)"),

@@ -42,11 +42,11 @@ import Testing
         }
         let what = kind == "fifo" ? "not a regular file (a FIFO, socket or device)" : "a folder"
         let message = "the state file \(state) is \(what); give --state the path of a file (it need not exist yet)"
-        let run = try await ReformBinary.run(["run", path, "--live", "--state", state], environment: [:])
+        let run = try await ReformBinary.run(["run", path, "--live", "--state", state], environment: [:], in: folder.path)
         #expect(run.status == 1, "\(run.stderr)")
         #expect(run.stderr.contains(message), "\(run.stderr)")
         #expect(try await server.requests(path: "/paged/page").isEmpty, "nothing was fetched")
-        let show = try await ReformBinary.run(["state", "show", path, "--state", state], environment: [:])
+        let show = try await ReformBinary.run(["state", "show", path, "--state", state], environment: [:], in: folder.path)
         #expect(show.status != 0, "\(show.stdout)")
         #expect(show.stderr.contains(message), "\(show.stderr)")
     }
