@@ -145,9 +145,15 @@ enum HTTP1ResponseReader {
                 throw .malformed("a chunk size line is '\(String(text(line).prefix(80)))', not a hexadecimal number")
             }
             if size == 0 {
-                // Trailer fields, if any, up to the empty line; they are not kept.
-                while !(try inbox.line(from: socket, deadline: deadline, limit: lineLimit)).isEmpty {}
-                return
+                // Trailer fields, if any, up to the empty line; they are not kept, and bounded as a
+                // head is (audit r2 H5: a server streamed them without end).
+                var trailers = 0
+                while true {
+                    let line = try inbox.line(from: socket, deadline: deadline, limit: lineLimit)
+                    if line.isEmpty { return }
+                    trailers += line.count + 2
+                    guard trailers <= headLimit else { throw .malformed("the trailer fields are larger than \(headLimit) bytes") }
+                }
             }
             guard body.count + size <= maxBodyBytes else { throw .tooLarge }
             try inbox.take(size, into: &body, from: socket, deadline: deadline)

@@ -136,6 +136,9 @@ final class HTTP1Socket: @unchecked Sendable {
     /// Receives what has arrived (waiting for it by `deadline`) and appends it to `buffer`;
     /// returns how many bytes came (0: the server closed its side).
     func receive(into buffer: inout [UInt8], deadline: Deadline) throws(HTTP1Failure) -> Int {
+        // Checked before every read, not only when one has to wait: bytes that never stop coming
+        // (endless chunks or trailers) never wait (audit r2 H5, D14).
+        if deadline.hasPassed { throw .timeout }
         while true {
             let received = recv(descriptor, scratch.baseAddress, scratch.count, 0)
             let code = errno

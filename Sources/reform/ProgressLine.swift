@@ -15,7 +15,7 @@ enum ProgressLine {
             line += " · \(megabytes(progress.bytes))"
             if let total = progress.totalBytes { line += " of \(megabytes(total))" }
         }
-        line += " · \(grouped(Int(progress.recordsPerSecond))) records/s"
+        line += " · \(grouped(Int(saturating: progress.recordsPerSecond))) records/s"
         if !progress.finished, let left = progress.secondsLeft { line += " · ETA \(clock(left))" }
         Terminal.write(line)
         shown.store(true, ordering: .relaxed)
@@ -39,7 +39,7 @@ enum ProgressLine {
     }
 
     private static func clock(_ seconds: Double) -> String {
-        let s = Int(seconds.rounded())
+        let s = Int(saturating: seconds.rounded())
         let minutes = s / 60
         return minutes >= 60
             ? "\(minutes / 60):\(two(minutes % 60)):\(two(s % 60))" : "\(minutes):\(two(s % 60))"

@@ -117,13 +117,15 @@ struct RunCommand: ParsableCommand {
     /// The deepest nesting `--max-json-depth` may allow: writing a record recurses once per level,
     /// and a 30,000-deep one crashed the dead-letter writer (reliability audit D20).
     static let jsonDepthCeiling = 4_096
+    /// The smallest `--sort-memory` accepted: 1 MiB.
+    static let sortMemoryFloor = 1 << 20
 
     @Option(help: ArgumentHelp("Deepest nesting of arrays and objects in an input record (default 512, at most 4096).", valueName: "N"))
     var maxJsonDepth: Int?
 
     @Option(
         help: ArgumentHelp(
-            "Bytes of records a sort step or sorted row shape keeps in memory before it spills to a temporary file (default 67108864).",
+            "Bytes of records a sort step or sorted row shape keeps in memory before it spills to a temporary file (default 67108864, at least 1048576).",
             valueName: "N"))
     var sortMemory: Int?
 
@@ -175,6 +177,13 @@ struct RunCommand: ParsableCommand {
             ("--sort-memory", sortMemory),
         ] {
             if let value, value < 1 { throw ValidationError("\(flag) \(value) must be at least 1") }
+        }
+        if let sortMemory, sortMemory < RunCommand.sortMemoryFloor {
+            // Below it a sort spills a run every few records, and merging that many runs took more
+            // memory than the budget saved: 1 byte gave 2.1 GB (audit r2 L6).
+            throw ValidationError(
+                "--sort-memory \(sortMemory) must be at least \(RunCommand.sortMemoryFloor) (1 MiB): a smaller budget spills "
+                    + "so many small runs that merging them takes more memory, not less")
         }
         if let maxJsonDepth, maxJsonDepth > RunCommand.jsonDepthCeiling {
             throw ValidationError("--max-json-depth \(maxJsonDepth) must be at most \(RunCommand.jsonDepthCeiling)")
@@ -362,7 +371,8 @@ struct RunCommand: ParsableCommand {
         guard case .rateLimited(let service, let manager, let wait?) = event, wait >= 0.5 else { return }
         if Terminal.standardErrorIsTerminal { ProgressLine.clear() }
         Terminal.error(
-            "reform: service '\(service)' (manager '\(manager)'): rate limit reached; waiting \(Int(wait.rounded(.up))) s for it to reset")
+            "reform: service '\(service)' (manager '\(manager)'): rate limit reached; waiting \(Int(saturating: wait.rounded(.up))) s for it to reset"
+        )
     }
 
     /// Which `--param` value (from 1) on the raw command line is not valid UTF-8: Swift's

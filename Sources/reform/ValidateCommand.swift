@@ -50,13 +50,15 @@ struct ValidateCommand: ParsableCommand {
 
     /// The pipeline piped in: `<stdin>` in messages, its relative paths relative to the working folder.
     private func loadStandardInput() throws(PipelineLoadError) -> Pipeline {
+        let loader = load.loader()
         let bytes: [UInt8]
-        do { bytes = try FilePaths.readStandardInput() } catch {
+        // No more than the size limit plus one byte: an endless `validate -` is refused there.
+        do { bytes = try FilePaths.readStandardInput(limit: loader.limits.maxInputBytes) } catch {
             throw PipelineLoadError(
                 diagnostics: [Diagnostic(file: "<stdin>", location: SourceLocation(line: 1, column: 1), message: error.description)],
                 source: nil)
         }
-        return try load.loader().load(bytes: bytes, file: "<stdin>", folder: ".")
+        return try loader.load(bytes: bytes, file: "<stdin>", folder: ".")
     }
 
     /// Checks a test file: its keys and values, then what it asks of the pipeline it tests.

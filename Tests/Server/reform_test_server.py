@@ -920,6 +920,36 @@ class Handler(BaseHTTPRequestHandler):
         self.wfile.write(b"".join(out))
         self.done(200)
 
+    def stream_for(self, seconds, head, piece, end):
+        """Writes `head`, then `piece` over and over (64 KiB at a time) for `seconds` or until the
+        client hangs up, then `end` and closes: data that never stops arriving, which a client
+        reading it can only stop by its own deadline or size limit."""
+        self.close_connection = True
+        if self.entry is not None:
+            self.entry["status"] = 200
+        block = piece * max(1, (64 << 10) // len(piece))
+        self.wfile.write(head)
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            self.wfile.write(block)  # BrokenPipe/ConnectionReset once the client gives up
+        self.wfile.write(end)
+        self.done(200)
+
+    def ep_endless_chunks(self, q):
+        """A chunked body of one-byte chunks (a space each) streamed for `seconds` (default 30),
+        then `{}`: the body grows slowly while bytes never stop coming."""
+        self.stream_for(float_arg(q, "seconds", 30.0, 0.0, 300.0),
+                        b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n",
+                        b"1\r\n \r\n", b"2\r\n{}\r\n0\r\n\r\n")
+
+    def ep_endless_trailers(self, q):
+        """A valid chunked body `{}`, then trailer fields (`X-T: aaaa...`) streamed for `seconds`
+        (default 30), then the empty line that ends them."""
+        self.stream_for(float_arg(q, "seconds", 30.0, 0.0, 300.0),
+                        b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+                        b"2\r\n{}\r\n0\r\n",
+                        b"X-T: " + b"a" * 58 + b"\r\n", b"\r\n")
+
     def ep_until_close(self, q):
         """A body with neither Content-Length nor chunks: it ends when the server closes."""
         body = dumps({"items": self.server.state.dataset(DEFAULT_TOTAL)[:3]})
@@ -1178,6 +1208,8 @@ ROUTES = {
     "/bench": (GET, Handler.ep_bench),
     "/chunked": (GET, Handler.ep_chunked),
     "/until-close": (GET, Handler.ep_until_close),
+    "/endless-chunks": (GET, Handler.ep_endless_chunks),
+    "/endless-trailers": (GET, Handler.ep_endless_trailers),
     "/idle-close": (GET, Handler.ep_idle_close),
     "/redirect": (None, Handler.ep_redirect),
     "/raw": (GET, Handler.ep_raw),

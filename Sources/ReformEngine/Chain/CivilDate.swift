@@ -56,7 +56,8 @@ struct CivilDate: Equatable {
     /// ``appendISO8601(to:)`` for a year before 0 or after 9999, written as its number.
     private func appendWideISO8601(to out: inout [UInt8]) {
         func pad(_ n: Int, _ width: Int) {
-            let digits = Array(String(n).utf8)
+            if n < 0 { out.append(UInt8(ascii: "-")) }
+            let digits = Array(String(n.magnitude).utf8)
             if digits.count < width { out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: width - digits.count)) }
             out.append(contentsOf: digits)
         }
@@ -77,12 +78,18 @@ struct CivilDate: Equatable {
 
     /// Parses epoch seconds (int or double; values above 10^11 are taken as milliseconds) or ISO 8601
     /// text (`2024-05-01`, `2024-05-01T10:00:00`, `…Z`, `…+08:00`, `2024-05-01 10:00:00`).
+    ///
+    /// Any `Int` is a date (`Int.min` milliseconds is in the year −292,275,055); a double is one
+    /// when its seconds fit an `Int` (below about 9.2e21 as milliseconds): past that, or NaN or
+    /// infinite, it is no date, so that a conversion fails (a dead letter) instead of trapping.
     static func parse(_ value: Value) -> CivilDate? {
         switch value {
-        case .int(let i): return fromEpoch(abs(i) > 100_000_000_000 ? i / 1000 : i)
+        case .int(let i): return fromEpoch(i.magnitude > 100_000_000_000 ? i / 1000 : i)
         case .double(let d):
-            guard d.isFinite else { return nil }
-            return fromEpoch(Int((abs(d) > 1e11 ? d / 1000 : d).rounded(.down)))
+            let seconds = (abs(d) > 1e11 ? d / 1000 : d).rounded(.down)
+            // Also false for NaN; -2^63 is an Int, 2^63 is not.
+            guard seconds >= -9_223_372_036_854_775_808.0, seconds < 9_223_372_036_854_775_808.0 else { return nil }
+            return fromEpoch(Int(seconds))
         case .string(let s):
             var s = s
             return s.withUTF8 { parse(text: UnsafeRawBufferPointer($0)) }
@@ -90,10 +97,31 @@ struct CivilDate: Equatable {
         }
     }
 
+    /// Why `value`, which ``parse(_:)`` refused, is no date, for a conversion's error; `nil` for
+    /// a kind that is never one (a bool, a list).
+    static func problem(with value: Value) -> String? {
+        switch value {
+        case .int, .double:
+            "as epoch seconds (milliseconds above 10^11) it is past every date (about 9.2e18 seconds either way)"
+        case .string:
+            "expected ISO 8601 text such as 2024-05-01, 2024-05-01T10:00:00Z or 2024-05-01T10:00:00.123+08:00"
+                + " (a fraction of up to \(longestFraction) digits, an offset within ±23:59)"
+        default: nil
+        }
+    }
+
+    /// The date and time `epoch` seconds after 1970-01-01T00:00:00Z, for any `Int`.
     static func fromEpoch(_ epoch: Int) -> CivilDate {
-        let days = Int((Double(epoch) / 86400).rounded(.down))
+        // Floor division in integers: through a double, a large epoch rounded to the next day and
+        // left a negative time of day.
+        var days = epoch / 86400
+        var seconds = epoch % 86400
+        if seconds < 0 {
+            days -= 1
+            seconds += 86400
+        }
         let (y, m, d) = civil(fromDays: days)
-        return CivilDate(year: y, month: m, day: d, seconds: epoch - days * 86400)
+        return CivilDate(year: y, month: m, day: d, seconds: seconds)
     }
 
     /// Parses ISO 8601 text (see ``parse(_:)``) from its UTF-8 bytes.
@@ -124,7 +152,10 @@ struct CivilDate: Equatable {
             i = 19
             if i < b.count, b[i] == UInt8(ascii: ".") || b[i] == UInt8(ascii: ",") {
                 i += 1
+                let digits = i
                 while i < b.count, b[i] >= 48, b[i] <= 57 { i += 1 }
+                // Nanoseconds at most (audit r2 L17: 19 digits were taken).
+                guard i > digits, i - digits <= CivilDate.longestFraction else { return nil }
             }
         }
         var offset = 0
@@ -145,6 +176,8 @@ struct CivilDate: Equatable {
                 } else {
                     i += 3
                 }
+                // An offset is within a day, as RFC 3339 says (audit r2 L17: +99:99 was taken).
+                guard oh < 24, om < 60 else { return nil }
                 offset = sign * (oh * 3600 + om * 60)
             }
         }
@@ -152,6 +185,9 @@ struct CivilDate: Equatable {
         let epoch = days(fromCivil: y, mo, d) * 86400 + h * 3600 + mi * 60 + s - offset
         return fromEpoch(epoch)
     }
+
+    /// The most digits a fraction of a second has: nanoseconds.
+    static let longestFraction = 9
 
     private static func daysIn(month: Int, year: Int) -> Int {
         switch month {

@@ -6,9 +6,11 @@ public import ReformSDK
 /// ISO 8601 text → date) and reject anything else with a message naming the value; `null` stays
 /// `null` so that optional fields pass through.
 public enum Conversion: String, Sendable, CaseIterable {
-    /// A whole number: from an int, an integral double, or decimal text.
+    /// A whole number: from an int, an integral double, or decimal text (`12`, `-3`, `1.0`, `2e3`,
+    /// read exactly); out of the 64-bit range, with a fraction, `0x10` or `nan` is an error.
     case int
-    /// A number: from an int, a double, or numeric text.
+    /// A number: from an int, a double, or decimal number text; `0x10`, `nan`, `inf` and text
+    /// beyond the largest double (`1e400`) are errors.
     case double
     /// `true`/`false`: from a bool, 0/1, or `true|false|yes|no|on|off|1|0` text (any case).
     case bool
@@ -24,17 +26,27 @@ public enum Conversion: String, Sendable, CaseIterable {
         case (_, .null): return .null
         case (.int, .int): return value
         case (.int, .double(let d)):
-            guard d.rounded() == d, let i = Int(exactly: d) else { throw failure(value, key) }
-            return .int(i)
+            guard d.isFinite, d.rounded() == d else { throw failure(value, key, d.isFinite ? "it has a fraction" : nil) }
+            // -2^63 as a double is also what -9223372036854775809 reads as (an exact Int.min is
+            // an int), so the range is symmetric: out of range both ways, never rounded into it.
+            guard d > -9_223_372_036_854_775_808.0, d < 9_223_372_036_854_775_808.0 else {
+                throw failure(value, key, Conversion.outOfRange)
+            }
+            return .int(Int(d))
         case (.int, .string(let s)):
-            if let i = Int(s.trimmingSpaces) { return .int(i) }
-            if let d = Double(s.trimmingSpaces), d.rounded() == d, let i = Int(exactly: d) { return .int(i) }
-            throw failure(value, key)
+            switch DecimalText.whole(s.trimmingSpaces) {
+            case .value(let i): return .int(i)
+            case .notANumber: throw failure(value, key)
+            case .fraction: throw failure(value, key, "it has a fraction")
+            case .outOfRange: throw failure(value, key, Conversion.outOfRange)
+            }
         case (.int, .bool(let b)): return .int(b ? 1 : 0)
         case (.double, .int(let i)): return .double(Double(i))
         case (.double, .double): return value
         case (.double, .string(let s)):
-            guard let d = Double(s.trimmingSpaces) else { throw failure(value, key) }
+            // Decimal text only: Swift's `Double("0x10")`, `"nan"` and `"inf"` are no JSON number.
+            guard DecimalText.isDecimal(s.trimmingSpaces), let d = Double(s.trimmingSpaces) else { throw failure(value, key) }
+            guard d.isFinite else { throw failure(value, key, "it is beyond the largest double (about 1.8e308)") }
             return .double(d)
         case (.bool, .bool): return value
         case (.bool, .int(let i)) where i == 0 || i == 1: return .bool(i == 1)
@@ -49,17 +61,21 @@ public enum Conversion: String, Sendable, CaseIterable {
         case (.string, .double(let d)): return .string(d.rounded() == d && abs(d) < 1e15 ? String(Int(d)) : String(d))
         case (.string, .bool(let b)): return .string(b ? "true" : "false")
         case (.date, _):
-            guard let date = CivilDate.parse(value) else { throw failure(value, key) }
+            guard let date = CivilDate.parse(value) else { throw failure(value, key, CivilDate.problem(with: value)) }
             return .string(date.iso8601)
         default:
             throw failure(value, key)
         }
     }
 
-    private func failure(_ value: Value, _ key: String) -> RecordError {
+    private static let outOfRange = "it is outside the 64-bit integer range (±9223372036854775807)"
+
+    /// The conversion's error; `reason` (what is wrong with the value) follows a colon.
+    private func failure(_ value: Value, _ key: String, _ reason: String? = nil) -> RecordError {
         RecordError(
             code: "conversion",
-            message: "cannot convert '\(key)' (\(value.kindName) \(value.briefDescription)) to \(rawValue)")
+            message: "cannot convert '\(key)' (\(value.kindName) \(value.briefDescription)) to \(rawValue)"
+                + (reason.map { ": " + $0 } ?? ""))
     }
 }
 

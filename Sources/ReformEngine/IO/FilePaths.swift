@@ -22,6 +22,12 @@ package enum FilePaths {
         return String(path[path.index(after: slash)...])
     }
 
+    /// Whether anything (a file, a folder, a FIFO, …) is at `path`, following symbolic links.
+    package static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0
+    }
+
     package static func isDirectory(_ path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
@@ -74,25 +80,37 @@ package enum FilePaths {
         return UnsafeRawPointer(entry).advanced(by: offset).assumingMemoryBound(to: CChar.self)
     }
 
-    /// The whole file as bytes.
-    package static func readAll(_ path: String) throws(FileReadError) -> [UInt8] {
+    /// The whole file as bytes; past `limit` bytes, only the first `limit + 1` (so that a caller
+    /// can refuse `/dev/zero` or a huge file having read no more than that).
+    package static func readAll(_ path: String, limit: Int = .max) throws(FileReadError) -> [UInt8] {
         let fd = open(path, O_RDONLY)
         guard fd >= 0 else { throw FileReadError(path: path, reason: String(cString: strerror(errno))) }
         defer { close(fd) }
-        return try readAll(descriptor: fd, path: path)
+        return try readAll(descriptor: fd, path: path, limit: limit)
     }
 
-    /// Everything standard input holds, to its end (`<stdin>` in messages).
-    package static func readStandardInput() throws(FileReadError) -> [UInt8] {
-        try readAll(descriptor: 0, path: "<stdin>")
+    /// The size of the regular file at `path`; `nil` for anything else (a pipe, a device).
+    package static func regularFileSize(_ path: String) -> Int? {
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        return Int(info.st_size)
     }
 
-    /// Everything left to read from `fd`, which stays open; `path` names it in errors.
-    private static func readAll(descriptor fd: Int32, path: String) throws(FileReadError) -> [UInt8] {
+    /// Everything standard input holds, to its end (`<stdin>` in messages); past `limit` bytes,
+    /// only the first `limit + 1`.
+    package static func readStandardInput(limit: Int = .max) throws(FileReadError) -> [UInt8] {
+        try readAll(descriptor: 0, path: "<stdin>", limit: limit)
+    }
+
+    /// Everything left to read from `fd` up to `limit + 1` bytes; `fd` stays open and `path`
+    /// names it in errors.
+    private static func readAll(descriptor fd: Int32, path: String, limit: Int) throws(FileReadError) -> [UInt8] {
         var out: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        while out.count <= limit {
+            let room = limit - out.count
+            let wanted = room >= chunk.count ? chunk.count : room + 1
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, wanted) }
             if n < 0 {
                 if errno == EINTR { continue }
                 throw FileReadError(path: path, reason: String(cString: strerror(errno)))

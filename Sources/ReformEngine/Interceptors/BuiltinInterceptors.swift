@@ -19,7 +19,7 @@ public struct LogInterceptor: Interceptor {
         let retry = context.attempt > 1 ? " (attempt \(context.attempt))" : ""
         let line =
             "reform: \(context.manager.name) \(request.method) \(context.redact(request.url)) -> \(outcome)"
-            + " (\(Int(seconds * 1000)) ms)\(retry)\n"
+            + " (\(Int(saturating: seconds * 1000)) ms)\(retry)\n"
         let bytes = Array(line.utf8)
         _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
     }

@@ -40,16 +40,20 @@ public struct PipelineLoader: Sendable {
     /// The checked pipeline in the file at `path`, or every problem found in it.
     public func load(path: String) throws(PipelineLoadError) -> Pipeline {
         let bytes: [UInt8]
-        do { bytes = try FilePaths.readAll(path) } catch {
+        // At most the size limit plus one byte: `/dev/zero` or a 2 GB file is refused having read
+        // that much, not all of it (audit r2 M12).
+        do { bytes = try FilePaths.readAll(path, limit: limits.maxInputBytes) } catch {
             throw PipelineLoadError(
                 diagnostics: [Diagnostic(file: path, location: SourceLocation(line: 1, column: 1), message: error.description)],
                 source: nil)
         }
+        if bytes.count > limits.maxInputBytes { throw tooLarge(file: path, size: FilePaths.regularFileSize(path)) }
         return try load(bytes: bytes, file: path, folder: FilePaths.folder(of: path))
     }
 
     /// The checked pipeline in `bytes`; `file` names it in messages and `folder` anchors its relative paths.
     public func load(bytes: [UInt8], file: String, folder: String) throws(PipelineLoadError) -> Pipeline {
+        guard bytes.count <= limits.maxInputBytes else { throw tooLarge(file: file, size: nil) }
         let source = String(decoding: bytes, as: UTF8.self)
         let documents: [YAMLNode]
         do { documents = try YAMLLoader(limits: limits).load(bytes, file: file) } catch {
@@ -73,6 +77,18 @@ public struct PipelineLoader: Sendable {
             throw PipelineLoadError(diagnostics: context.diagnostics, source: source)
         }
         return pipeline.with(warnings: context.diagnostics)
+    }
+}
+
+extension PipelineLoader {
+    /// The error for input past ``YAMLLimits/maxInputBytes``: its size when known (a regular
+    /// file), else only that it is larger (a pipe, `/dev/zero`, read no further than the limit).
+    fileprivate func tooLarge(file: String, size: Int?) -> PipelineLoadError {
+        let limit = limits.maxInputBytes
+        let what = size.map { "the input is \($0) bytes, more than the limit of \(limit)" } ?? "the input is more than \(limit) bytes"
+        let message = what + " (YAMLLimits.maxInputBytes; raise it with reform --yaml-max-bytes)"
+        return PipelineLoadError(
+            diagnostics: [Diagnostic(file: file, location: SourceLocation(line: 1, column: 1), message: message)], source: nil)
     }
 }
 

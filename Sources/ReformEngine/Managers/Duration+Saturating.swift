@@ -3,7 +3,7 @@
 /// (reliability audit D8, D9; a `Double` past `Int64.max` nanoseconds used to crash the run).
 extension Duration {
     /// The longest wait anything sleeps: about 292 years less a margin, within `Int64` nanoseconds.
-    static let longestWait: Double = 9.2e9
+    package static let longestWait: Double = 9.2e9
 
     /// `seconds` as a duration: negative and NaN are zero, infinite and huge are ``longestWait``.
     static func seconds(saturating seconds: Double) -> Duration {

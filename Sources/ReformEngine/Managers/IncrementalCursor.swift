@@ -48,13 +48,14 @@ struct IncrementalCursor {
     /// What is sent for `bookmark` with `lookback` seconds taken off (time formats only).
     func sent(_ bookmark: Value, lookback: Double) -> Value {
         guard lookback > 0, case .number(let seconds)? = position(of: bookmark) else { return bookmark }
-        let earlier = seconds - Int(lookback.rounded(.up))
+        // Saturating: the bookmark is a value the API sent, `Int.min` included.
+        let earlier = seconds.subtractingSaturated(Int(saturating: lookback.rounded(.up)))
         switch format {
         case .iso8601: return .string(CivilDate.fromEpoch(earlier).iso8601)
         case .epochSeconds: return .int(earlier)
         case .epochMillis:
-            if case .int(let ms) = bookmark { return .int(ms - Int(lookback * 1000)) }
-            return .int(earlier * 1000)
+            if case .int(let ms) = bookmark { return .int(ms.subtractingSaturated(Int(saturating: lookback * 1000))) }
+            return .int(earlier.multipliedSaturated(by: 1000))
         case .number, .opaque: return bookmark
         }
     }

@@ -3,21 +3,21 @@ import ReformSDK
 /// What a response says about the service's rate limit: GitHub's `X-RateLimit-*` headers, the
 /// IETF draft's `RateLimit-Limit`/`-Remaining`/`-Reset`, and its later structured
 /// `RateLimit: "default";r=0;t=30` with `RateLimit-Policy: "default";q=100;w=60`.
-struct RateLimitHeaders: Equatable {
+package struct RateLimitHeaders: Equatable {
     /// Requests allowed in the window, when said.
-    var limit: Int?
+    package var limit: Int?
     /// Requests left in the window.
-    var remaining: Int
+    package var remaining: Int
     /// Seconds from now until the window resets (the budget refills), when said.
-    var resetIn: Double?
+    package var resetIn: Double?
 
     /// The rate limit `response` reports, or `nil` when it reports none. `now` is Unix seconds
     /// (GitHub's reset is a Unix time; the IETF forms give seconds from now).
-    static func read(from response: HTTPResponse, now: Double) -> RateLimitHeaders? {
+    package static func read(from response: HTTPResponse, now: Double) -> RateLimitHeaders? {
         if let remaining = response.header("x-ratelimit-remaining").flatMap(integer) {
             let reset = response.header("x-ratelimit-reset").flatMap(integer).map { value in
                 // A value that small is seconds from now (some APIs), otherwise a Unix time (GitHub).
-                value < 1_000_000_000 ? Double(value) : Swift.max(0, Double(value) - now)
+                value < 1_000_000_000 ? Double(value) : Double(value) - now
             }
             return RateLimitHeaders(limit: response.header("x-ratelimit-limit").flatMap(integer), remaining: remaining, resetIn: reset)
         }
@@ -38,6 +38,15 @@ struct RateLimitHeaders: Equatable {
         return nil
     }
 
+    /// A limit as said, except that a negative count of requests left is none left and a reset
+    /// further away than anything waits (``Duration/longestWait``, ~292 years) is that far: the
+    /// numbers come from the server, and the gate and its messages count with them.
+    private init(limit: Int?, remaining: Int, resetIn: Double?) {
+        self.limit = limit
+        self.remaining = Swift.max(0, remaining)
+        self.resetIn = resetIn.map { Swift.min(Swift.max(0, $0), Duration.longestWait) }
+    }
+
     /// Whether `response` is the service refusing for its rate limit (not for the credentials):
     /// a 429, or a 403 that says no requests remain or asks to retry later.
     static func isRateLimited(_ response: HTTPResponse, headers: RateLimitHeaders?) -> Bool {
@@ -50,10 +59,12 @@ struct RateLimitHeaders: Equatable {
         return body.contains("rate limit")
     }
 
+    /// An integer header value; a fraction rounds up and a value past `Int`'s range is clamped to
+    /// it (`1e30`, `99999999999999999999`); NaN and infinity are no value.
     private static func integer(_ text: String) -> Int? {
         let trimmed = text.trimmingCharacters(in: " ")
         if let value = Int(trimmed) { return value }
-        return Double(trimmed).flatMap { $0.isFinite ? Int($0.rounded(.up)) : nil }
+        return Double(trimmed).flatMap { $0.isFinite ? Int(saturating: $0.rounded(.up)) : nil }
     }
 
     /// `key=value` integer parameters of a structured or comma-separated header field; the

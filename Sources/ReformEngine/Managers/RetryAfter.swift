@@ -1,13 +1,15 @@
 import Glibc
 
 /// The `Retry-After` header (RFC 9110 10.2.3): delay seconds or an HTTP date.
-enum RetryAfter {
-    /// Seconds to wait from `now` (Unix seconds), or `nil` when the header is neither form.
-    static func seconds(_ header: String, now: Double) -> Double? {
+package enum RetryAfter {
+    /// Seconds to wait from `now` (Unix seconds), or `nil` when the header is neither form. A wait
+    /// longer than anything waits (``Duration/longestWait``, ~292 years, say `9223372036854775807`)
+    /// is that long: the retry policy then gives up on it with its usual message.
+    package static func seconds(_ header: String, now: Double) -> Double? {
         let text = header.trimmingCharacters(in: " ")
-        if let delay = Int(text), delay >= 0 { return Double(delay) }
+        if let delay = Int(text), delay >= 0 { return Swift.min(Double(delay), Duration.longestWait) }
         guard let date = HTTPDate.parse(text) else { return nil }
-        return Swift.max(0, Double(date) - now)
+        return Swift.min(Swift.max(0, Double(date) - now), Duration.longestWait)
     }
 
     /// The current time in Unix seconds.
@@ -47,7 +49,9 @@ enum HTTPDate {
                 if n > 31 { year = n } else { day = n }
             }
         }
-        guard let day, let month, let year, let clock, (1...31).contains(day), clock[0] < 24, clock[1] < 60, clock[2] < 61
+        // A four-digit year at most: a longer one (`9223372036854775807`) overflowed the day count.
+        guard let day, let month, let year, let clock, (1...31).contains(day), (0...9999).contains(year),
+            clock.allSatisfy({ $0 >= 0 }), clock[0] < 24, clock[1] < 60, clock[2] < 61
         else { return nil }
         let days = CivilDate.days(fromCivil: year, month, day)
         return days * 86_400 + clock[0] * 3600 + clock[1] * 60 + clock[2]

@@ -131,11 +131,13 @@ extension ServiceClient {
 
     /// Why a request gives up on a spent rate limit, when it resets, and what to change.
     private func rateLimitMessage(resetIn seconds: Double, retry: RetryPlan) -> String {
-        let when = CivilDate.fromEpoch(Int((RetryAfter.now() + seconds).rounded(.up))).iso8601
-        let head = "rate limited: service '\(service.name)' takes no more requests until \(when) (in \(Int(seconds.rounded(.up))) s)"
+        // Clamped again here: a wait of any size is only printed, never a reason to stop the run.
+        let wait = Int(saturating: Swift.min(seconds, Duration.longestWait).rounded(.up))
+        let when = CivilDate.fromEpoch(Int(saturating: RetryAfter.now().rounded(.up)) + wait).iso8601
+        let head = "rate limited: service '\(service.name)' takes no more requests until \(when) (in \(wait) s)"
         if retry.attempts <= 1 {
             return head
-                + "; declare 'retry: { attempts: 3, max: \(Int(seconds.rounded(.up)) + 1)s }' on the service to wait for the reset, or run again after then"
+                + "; declare 'retry: { attempts: 3, max: \(wait + 1)s }' on the service to wait for the reset, or run again after then"
         }
         return head + ", longer than retry.max (\(retry.max.clean) s); raise retry.max to wait for it, or run again after then"
     }
@@ -238,7 +240,8 @@ extension ServiceClient {
             logger.debug(
                 "response",
                 metadata: metadata(
-                    call, ["status": .stringConvertible(response.status), "ms": .stringConvertible(Int((seconds * 1000).rounded()))]))
+                    call,
+                    ["status": .stringConvertible(response.status), "ms": .stringConvertible(Int(saturating: (seconds * 1000).rounded()))]))
         }
         for interceptor in call.chain { await interceptor.afterCall(outgoing, result: result, seconds: seconds, context: context) }
         return result
@@ -308,7 +311,7 @@ extension ServiceClient {
     /// Why retries gave up, and what to change.
     private func gaveUp(_ decision: RetryDecision, retry: RetryPlan, method: String, retryAfter: Double?) -> String {
         if let retryAfter, retryAfter > retry.max {
-            return "\(decision.reason): the service asks to wait \(Int(retryAfter)) s (Retry-After), longer than retry.max "
+            return "\(decision.reason): the service asks to wait \(Int(saturating: retryAfter)) s (Retry-After), longer than retry.max "
                 + "(\(retry.max) s); raise retry.max or try later"
         }
         if !retry.allows(method: method) {

@@ -118,6 +118,7 @@ final class IncrementalRun {
             // The state is the table's: the state file is neither read nor written.
             store = StateStore(path: path, document: options.fullRefresh ? Object() : ["managers": .object(try tableState.load())])
         } else {
+            try StateStore.checkPlace(path)
             store = options.fullRefresh ? StateStore(path: path, document: Object()) : try StateStore.load(path: path)
         }
         var shapes: [Int: Object] = [:]
@@ -597,7 +598,7 @@ final class IncrementalRun {
     /// The lowest position the edge below `top` keeps (`lookback` seconds below it for time formats).
     private static func floor(below top: IncrementalCursor.Position?, lookback: Double) -> IncrementalCursor.Position? {
         guard let top else { return nil }
-        if case .number(let n) = top { return .number(n.subtractingReportingOverflow(Int(lookback.rounded(.up))).partialValue) }
+        if case .number(let n) = top { return .number(n.subtractingSaturated(Int(saturating: lookback.rounded(.up)))) }
         return top
     }
 

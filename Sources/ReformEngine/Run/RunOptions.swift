@@ -70,7 +70,9 @@ public struct RunOptions: Sendable {
 
     /// About how many bytes of records each `sort` step and sorted row shape keeps in memory; past
     /// that it sorts them and spills them to an unlinked temporary file in `TMPDIR` (or `/tmp`),
-    /// and merges the files at the end. The output is the same for any value (tests make it tiny).
+    /// and merges the files at the end. The output is the same for any value (tests make it tiny);
+    /// below about 1 MiB, though, merging the many small runs takes more memory than the budget
+    /// saves, which is why `reform run --sort-memory` refuses less.
     public var sortMemory = RunOptions.defaultSortMemory
     /// The default ``sortMemory``: 64 MiB.
     public static let defaultSortMemory = 64 << 20

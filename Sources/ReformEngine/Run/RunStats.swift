@@ -72,7 +72,7 @@ public struct RunStats: Sendable {
                     o.appendNew(key: "records", value: .int(m.records))
                     o.appendNew(key: "bytes", value: .int(m.bytes))
                     o.appendNew(key: "seconds", value: rounded(m.seconds))
-                    o.appendNew(key: "records_per_second", value: .int(m.seconds > 0 ? Int(Double(m.records) / m.seconds) : 0))
+                    o.appendNew(key: "records_per_second", value: .int(m.seconds > 0 ? Int(saturating: Double(m.records) / m.seconds) : 0))
                     if let paging = m.paging {
                         o.appendNew(key: "partitions", value: .int(paging.partitions))
                         o.appendNew(key: "pages", value: .int(paging.pages))

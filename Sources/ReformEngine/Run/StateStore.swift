@@ -53,8 +53,10 @@ public struct StateStore: Sendable {
         return name
     }
 
-    /// The state at `path`; an empty state when there is no file yet.
+    /// The state at `path`; an empty state when there is no file yet. A path that holds
+    /// something other than a file is an error (``checkPlace(_:)``).
     public static func load(path: String) throws(RunError) -> StateStore {
+        try checkPlace(path)
         guard FilePaths.isFile(path) else { return StateStore(path: path, document: Object()) }
         let bytes: [UInt8]
         do { bytes = try FilePaths.readAll(path) } catch {
@@ -82,6 +84,16 @@ public struct StateStore: Sendable {
     /// A hash (``FNV1a``) of `document` written compactly.
     static func checksum(of document: Object) -> String {
         FNV1a.hex(JSON.compactString(.object(document)).utf8)
+    }
+
+    /// Throws unless `path` is a regular file or nothing yet: a FIFO would block the run for
+    /// ever when the state is written (opened for writing, it waits for a reader), and a folder
+    /// or a device cannot hold a state (audit r2 L5).
+    public static func checkPlace(_ path: String) throws(RunError) {
+        guard FilePaths.exists(path), !FilePaths.isFile(path) else { return }
+        let what = FilePaths.isDirectory(path) ? "a folder" : "not a regular file (a FIFO, socket or device)"
+        throw RunError(
+            .system, "the state file \(path) is \(what); give --state the path of a file (it need not exist yet)")
     }
 
     /// Writes the state atomically (beside, synced, renamed).

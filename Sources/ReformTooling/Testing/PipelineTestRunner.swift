@@ -20,7 +20,7 @@ package struct PipelineTestRunner: Sendable {
     package func run(_ test: PipelineTestCase, of pipeline: Pipeline) -> PipelineTestResult {
         let started = MonotonicClock.now()
         var result = check(test, of: pipeline)
-        result.milliseconds = Int(((MonotonicClock.now() - started) * 1000).rounded())
+        result.milliseconds = Int(saturating: ((MonotonicClock.now() - started) * 1000).rounded())
         return result
     }
 

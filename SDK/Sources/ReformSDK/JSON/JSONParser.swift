@@ -103,6 +103,11 @@ public struct JSONParser {
         var key = ""
         var keyPrint = KeyPrint.long
         var printStart = 0
+        // Past ``ObjectKeyIndex/threshold`` members, the current object's keys are hashed
+        // (`indexed`); a suspended parent's index waits in `suspendedIndexes` with its depth.
+        var keyIndex = ObjectKeyIndex()
+        var indexed = false
+        var suspendedIndexes: [(depth: Int, keys: ObjectKeyIndex)] = []
         var value: Value
         nextValue: while true {
             guard s.pos < s.end else { throw s.error("expected a value", found: true) }
@@ -118,6 +123,11 @@ public struct JSONParser {
                 } else {
                     try checkDepth(&s, depth)
                     if depth > 0 {
+                        if indexed {
+                            suspendedIndexes.append((depth, keyIndex))
+                            keyIndex = ObjectKeyIndex()
+                            indexed = false
+                        }
                         frames.append(
                             Frame(
                                 isObject: isObject, elements: elements, members: members, printStart: printStart,
@@ -141,6 +151,11 @@ public struct JSONParser {
                 } else {
                     try checkDepth(&s, depth)
                     if depth > 0 {
+                        if indexed {
+                            suspendedIndexes.append((depth, keyIndex))
+                            keyIndex = ObjectKeyIndex()
+                            indexed = false
+                        }
                         frames.append(
                             Frame(
                                 isObject: isObject, elements: elements, members: members, printStart: printStart,
@@ -174,27 +189,38 @@ public struct JSONParser {
                 if isObject {
                     // A repeated key keeps its first position and takes the new value.
                     var duplicate = -1
-                    var i = printStart
-                    while i < printCount {
-                        if prints[i] == keyPrint && (keyPrint.length >= 0 || members[i - printStart].key == key) {
-                            duplicate = i - printStart
-                            break
+                    if indexed {
+                        duplicate = keyIndex.position(of: key, keyPrint, orAdd: members.count) ?? -1
+                    } else {
+                        var i = printStart
+                        while i < printCount {
+                            if prints[i] == keyPrint && (keyPrint.length >= 0 || members[i - printStart].key == key) {
+                                duplicate = i - printStart
+                                break
+                            }
+                            i += 1
                         }
-                        i += 1
                     }
                     if duplicate >= 0 {
                         members[duplicate].value = value
                     } else {
-                        if printCount < prints.count {
-                            prints[printCount] = keyPrint
-                        } else {
-                            prints.append(keyPrint)
+                        if !indexed {
+                            if printCount < prints.count {
+                                prints[printCount] = keyPrint
+                            } else {
+                                prints.append(keyPrint)
+                            }
+                            printCount += 1
                         }
-                        printCount += 1
                         // Move the value in rather than copying it (saves a retain and a release).
                         var moved = Value.null
                         swap(&moved, &value)
                         members.append(Object.Member(key: key, value: moved))
+                        if !indexed && members.count == ObjectKeyIndex.threshold {
+                            // Scanning every earlier key made a large object quadratic (audit r2 M5).
+                            keyIndex = ObjectKeyIndex(members, prints: prints[printStart..<printCount])
+                            indexed = true
+                        }
                     }
                     guard s.pos < s.end else {
                         throw s.error("expected ',' or '}' after an object member", found: true)
@@ -208,6 +234,10 @@ public struct JSONParser {
                     } else if c == UInt8(ascii: "}") {
                         s.pos += 1
                         printCount = printStart
+                        if indexed {
+                            keyIndex = ObjectKeyIndex()
+                            indexed = false
+                        }
                         depth -= 1
                         setCapacityHint(members.count, depth: depth)
                         var object = Object()
@@ -245,6 +275,10 @@ public struct JSONParser {
                 if depth > 0 {
                     // Resume the parent container.
                     let parent = frames.removeLast()
+                    if let last = suspendedIndexes.last, last.depth == depth {
+                        keyIndex = suspendedIndexes.removeLast().keys
+                        indexed = true
+                    }
                     isObject = parent.isObject
                     elements = parent.elements
                     members = parent.members
