@@ -114,9 +114,11 @@ import Testing
             """)
         let errors = open(folder.path + "/stderr.txt", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         defer { close(errors) }
+        // In its own folder: the output path is relative to the working folder, and two runs at
+        // once on one output are refused (the other signal's case runs beside this one).
+        let command = "cd '\(folder.path)' && exec '\(ReformBinary.path)' run '\(pipeline)' --live --dead-letter dead.ndjson"
         let pid = try Spawn.start(
-            [ReformBinary.path, "run", pipeline, "--live", "--dead-letter", folder.path + "/dead.ndjson"], stdout: errors, stderr: errors,
-            environment: ["TEST_URL=\(server.url)", "PATH=/usr/bin:/bin"])
+            ["/bin/sh", "-c", command], stdout: errors, stderr: errors, environment: ["TEST_URL=\(server.url)", "PATH=/usr/bin:/bin"])
         try await server.waitForRequest(path: "/slow")
         kill(pid, signal)
         let status = Spawn.wait(pid)
