@@ -5,8 +5,9 @@
 # new one, the dead-letter file holds only whole lines, and after the next run no temporary file
 # is left. Then the concurrency trial (audit round 2, H3): two and three incremental runs at once
 # on one pipeline, state and output (a cron job that overlaps itself), started at random offsets
-# while the loopback server's GitHub-like API changes, with and without --wait-lock; after a last
-# run, the output holds every issue's last version, no line twice and no torn line. Prints one
+# while the loopback server's GitHub-like API grows, with and without --wait-lock; after the
+# API changes again and a last run, the output holds every issue's last version, no line twice
+# and no torn line. Prints one
 # line per trial and a summary; exits 1 if any check failed.
 #
 #   scripts/fault-injection.sh [TRIALS] [RECORDS] [CONCURRENCY_TRIALS]
@@ -163,17 +164,20 @@ for trial in $(seq 1 "$CONCURRENCY_TRIALS"); do
     dir="$WORK/conc/t$trial" && mkdir -p "$dir" && cp "$WORK/conc/inc.yaml" "$dir/"
     post /_reset '' && post /gh/_admin/config '{"delay_ms": 0, "issues_per_repo": 60}'
     (cd "$dir" && "$REFORM" run inc.yaml --live --quiet) || { echo "  concurrency $trial: the first run failed"; concurrency_failures=$((concurrency_failures + 1)); continue; }
-    post /gh/_admin/advance '{"touch": 20, "add": 10}' && post /gh/_admin/config '{"delay_ms": 40}'
+    post /gh/_admin/advance '{"touch": 20, "add": 10}' && post /gh/_admin/config '{"delay_ms": 150}'
     pids=()
     for r in $(seq 1 "$runs"); do
         (cd "$dir" && exec "$REFORM" run inc.yaml --live --quiet $wait_flag >"$dir/run$r.out" 2>&1) &
         pids+=($!)
-        sleep "$(python3 -c 'import random; print(round(random.uniform(0.05, 0.6), 2))')"
-        post /gh/_admin/advance '{"touch": 5, "add": 3}'
+        sleep "$(python3 -c 'import random; print(round(random.uniform(0.05, 0.4), 2))')"
+        # New issues while the runs page, so each run sees other data. (Only additions: a change
+        # of an issue in the middle of a page-numbered listing shifts its pages, and any client
+        # can skip a record then; see docs/hardening.md.)
+        post /gh/_admin/advance '{"touch": 0, "add": 3}'
     done
     statuses=""
     for pid in "${pids[@]}"; do wait "$pid"; statuses="$statuses $?"; done
-    post /gh/_admin/config '{"delay_ms": 0}'
+    post /gh/_admin/config '{"delay_ms": 0}' && post /gh/_admin/advance '{"touch": 5, "add": 3}'
     (cd "$dir" && "$REFORM" run inc.yaml --live --quiet)            # a last run after the overlap
     # The reference: everything the server has now, fetched in full into another folder.
     mkdir -p "$dir/ref" && cp "$dir/inc.yaml" "$dir/ref/" && (cd "$dir/ref" && "$REFORM" run inc.yaml --live --quiet --full-refresh)
