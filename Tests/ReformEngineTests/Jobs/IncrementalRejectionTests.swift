@@ -106,6 +106,21 @@ import Testing
             ])
     }
 
+    @Test func aCleanRunRemovesTheDeadLetterTemporaryFileAKilledRunLeft() async throws {
+        let harness = try RunHarness()
+        try harness.write(
+            "batch.yaml",
+            "reform: 1\nmanagers: { m: {} }\nruns: { default: { managers: [m], output: { format: ndjson, path: out.ndjson } } }\n")
+        try harness.write("good.ndjson", #"{"id": 1}"# + "\n")
+        // What a run killed with SIGKILL while writing dead letters leaves (no process 4194305 runs).
+        try harness.write(".reform-dead-letter.ndjson.reform-4194305-AbCdEf", #"{"manager":"m"}"#)
+        var options = RunOptions()
+        options.inputs = [("m", harness.path("good.ndjson"))]
+        let clean = try await harness.run("batch.yaml", options: options)
+        #expect(clean.rejected == 0)
+        #expect(!harness.exists(".reform-dead-letter.ndjson.reform-4194305-AbCdEf"), "removed by a run that rejected nothing too")
+    }
+
     @Test func aCleanBatchRunMovesAnEarlierDeadLetterFileAsideAndTheLastTenAreKept() async throws {
         let harness = try RunHarness()
         try harness.write(
