@@ -18,6 +18,21 @@ import Testing
         return try await LiveTransport(maxBodyBytes: maxBodyBytes, client: client).send(request, for: manager)
     }
 
+    /// `get` with a 15 s timeout, once more after a timeout. Under the whole suite's load a
+    /// redirect exchange stalled until its timeout in two of eight runs, with both clients and
+    /// never alone (an open question in the round-3 note of the reliability issue); these tests
+    /// check where a redirect leads and what it carries.
+    private func getRedirected(
+        _ server: TestServer, _ path: String, query: [QueryItem] = [], headers: [QueryItem] = [], client: LiveTransport.Client
+    ) async throws(TransportError) -> HTTPResponse {
+        do {
+            return try await get(server, path, query: query, headers: headers, client: client, timeout: 15)
+        } catch {
+            guard error.kind == .timeout else { throw error }
+            return try await get(server, path, query: query, headers: headers, client: client, timeout: 15)
+        }
+    }
+
     private func ids(_ response: HTTPResponse) -> [Int] {
         response.body?[at: "items"]?.arrayValue?.compactMap { $0[at: "id"]?.intNumber } ?? []
     }
@@ -86,13 +101,13 @@ import Testing
     @Test("redirects are followed: relative and absolute Location, 303 turns a POST into a GET", arguments: LiveTransport.Client.allCases)
     func redirects(client: LiveTransport.Client) async throws {
         let server = try TestServer()
-        let relative = try await get(
+        let relative = try await getRedirected(
             server, "/redirect", query: [QueryItem(name: "to", value: "/echo?from=relative"), QueryItem(name: "hops", value: "2")],
             client: client)
         #expect(relative.status == 200)
         #expect(relative.body?[at: "path"]?.stringValue == "/echo")
         #expect(relative.body?[at: "query.from"]?.stringValue == "relative")
-        let absolute = try await get(
+        let absolute = try await getRedirected(
             server, "/redirect", query: [QueryItem(name: "to", value: server.url + "/echo?from=absolute")], client: client)
         #expect(absolute.body?[at: "query.from"]?.stringValue == "absolute")
 
@@ -109,10 +124,10 @@ import Testing
     func crossOriginRedirectDropsCredentials(client: LiveTransport.Client) async throws {
         let server = try TestServer()
         let secret = QueryItem(name: "Authorization", value: "Bearer s3cret")
-        let sameOrigin = try await get(
+        let sameOrigin = try await getRedirected(
             server, "/redirect", query: [QueryItem(name: "to", value: "/echo")], headers: [secret], client: client)
         #expect(sameOrigin.body?[at: "headers.authorization"]?.stringValue == "Bearer s3cret")
-        let otherOrigin = try await get(
+        let otherOrigin = try await getRedirected(
             server, "/redirect", query: [QueryItem(name: "to", value: "http://localhost:\(server.port)/echo")], headers: [secret],
             client: client)
         #expect(otherOrigin.status == 200)
