@@ -32,6 +32,11 @@ final class ChainPrefix {
     func reform(_ line: UnsafeRawBufferPointer) -> Value?? {
         scratch.removeAll(keepingCapacity: true)
         guard let count = chain.encode(line, into: &scratch) else { return nil }
+        if count > 0, chain.wroteIntegralDouble {
+            // Its record would read back with an int where the general path has a double.
+            chain.withdrawLast()
+            return nil
+        }
         if count == 0 {
             dropped += 1
             return .some(nil)

@@ -24,7 +24,10 @@ extension CompiledChain {
         guard outputs.count == 1, let output = outputs.first else { return nil }
         var stages = output.chain.count
         while stages > 0 {
-            if let compiler = Compiler.compile(output.chain.prefix(stages), manager: manager, exploding: false) {
+            // A constant double the writer prints as an integer would read back as an int.
+            if let compiler = Compiler.compile(output.chain.prefix(stages), manager: manager, exploding: false),
+                !compiler.hasIntegralDoubleConstant
+            {
                 return (compiler.chain(limits: limits), stages)
             }
             stages -= 1
@@ -41,6 +44,9 @@ private struct Compiler {
     var steps: [CompiledChain.Step] = []
     var explode: (slot: Int?, path: Int)?
     var view: [(name: String, slot: Int)] = []
+    /// Whether a constant slot (a mapping's `value:`, a `defaults` step's) holds a double the
+    /// writer prints as an integer.
+    var hasIntegralDoubleConstant = false
     /// How many steps of the first (steps) reformer the source took (`explode`, `pick`).
     var sourceSteps = 0
     /// The position in the chain of the reformer being compiled, and how many were.
@@ -238,10 +244,16 @@ private struct Compiler {
             if let conversion = rule.conversion {
                 do { value = try conversion.apply(value, key: rule.constant) } catch { return nil }
             }
+            noteConstant(value)
             var text: [UInt8] = []
             JSON.write(value, into: &text)
             return CompiledChain.Slot(source: .constant(text))
         }
+    }
+
+    /// Notes a constant that is a double the writer prints as an integer.
+    mutating func noteConstant(_ value: Value) {
+        if case .double(let d) = value, d.rounded(.towardZero) == d { hasIntegralDoubleConstant = true }
     }
 
     /// A template's literal text, escaped as it goes inside a JSON string.
@@ -303,6 +315,7 @@ private struct Compiler {
             view = renamed
         case .defaults(let pairs):
             for (key, value) in pairs {
+                noteConstant(value)
                 var text: [UInt8] = []
                 JSON.write(value, into: &text)
                 if let member = view.first(where: { $0.name == key }) {

@@ -118,6 +118,10 @@ struct CompiledChain {
     var rewritten: [UInt8] = []
     private var texts: [Text]
     private var scratch: [UInt8] = []
+    /// Whether the last line's slots took a double the writer prints as an integer (`100.0` →
+    /// `100`, `1e15`, `-0.0`, an int converted to double): its written record reads back with an
+    /// int there, so a ``ChainPrefix`` hands that line to the general path instead.
+    private(set) var wroteIntegralDouble = false
     private var elementRanges: [Range<Int>] = []
     private var elementCanonical: [Bool] = []
     private var keep: [Text] = []
@@ -228,6 +232,7 @@ struct CompiledChain {
     /// The line's records, its paths located.
     private mutating func encodeRecord(_ line: UnsafeRawBufferPointer, into out: inout [UInt8]) -> Int? {
         scratch.removeAll(keepingCapacity: true)
+        wroteIntegralDouble = false
         for index in slots.indices {
             // The exploded array's slot takes each element in turn below: parsing and writing the
             // whole array into it first (it is not a scalar the line's text can stand for) was
@@ -316,7 +321,10 @@ struct CompiledChain {
                 // keeps the value keeps the text.
                 let text = texts[slot]
                 let kept = withText(text, line) { Self.keepsText(conversion, $0) }
-                if kept { continue }
+                if kept {
+                    if conversion == .double, withText(text, line, Self.readsAsInteger) { wroteIntegralDouble = true }
+                    continue
+                }
                 if conversion == .int, withText(text, line, Self.holdsPlainInteger) {
                     texts[slot] = Text(base: text.base, start: text.start + 1, end: text.end - 1)
                     continue
@@ -499,6 +507,7 @@ struct CompiledChain {
         }
         let canonical = locator.canonical[path]
         if canonical, Self.keepsText(conversion, UnsafeRawBufferPointer(rebasing: line[range])) {
+            if conversion == .double, Self.readsAsInteger(UnsafeRawBufferPointer(rebasing: line[range])) { wroteIntegralDouble = true }
             texts[index] = Text(base: .line, start: range.lowerBound, end: range.upperBound)
             return true
         }
@@ -530,11 +539,29 @@ struct CompiledChain {
         switch first {
         case UInt8(ascii: "n"): return true
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            return conversion == .double || (conversion == .int && !text.contains(UInt8(ascii: ".")))
+            // To int only an integer as written (not `1e+300`, `1e-320` or 19 digits, which the
+            // conversion may refuse); to double any number, the writer printing it the same.
+            return conversion == .double || (conversion == .int && isPlainInteger(text))
         case UInt8(ascii: "t"), UInt8(ascii: "f"): return conversion == .bool
         case UInt8(ascii: "\""): return conversion == .string
         default: return false
         }
+    }
+
+    /// Whether a value's text reads back as an int: a number without a fraction or exponent (a
+    /// double the conversion makes of it prints so, and reads back as an int).
+    static func readsAsInteger(_ text: UnsafeRawBufferPointer) -> Bool {
+        guard let first = text.first, first == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else {
+            return false
+        }
+        return !text.contains { $0 == UInt8(ascii: ".") || $0 | 0x20 == UInt8(ascii: "e") }
+    }
+
+    /// Whether a number's text is an optional `-` and 1 to 18 digits: an integer that converts
+    /// to int as it is.
+    static func isPlainInteger(_ text: UnsafeRawBufferPointer) -> Bool {
+        let digits = text.first == UInt8(ascii: "-") ? text.dropFirst() : text[...]
+        return (1...18).contains(digits.count) && digits.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
     }
 
     /// Whether a JSON string's text (without escapes) holds an integer exactly as the writer
@@ -656,6 +683,7 @@ struct CompiledChain {
     }
 
     private mutating func writeScratch(_ value: Value) -> Text {
+        if case .double(let d) = value, d.rounded(.towardZero) == d { wroteIntegralDouble = true }
         let start = scratch.count
         JSON.write(value, into: &scratch)
         return Text(base: .scratch, start: start, end: scratch.count)
