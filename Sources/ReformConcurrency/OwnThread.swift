@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import ReformSystem
 
 /// Starts work on a new thread of its own, outside Swift concurrency's pool and Dispatch's.
 ///

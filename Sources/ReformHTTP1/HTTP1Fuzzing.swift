@@ -1,8 +1,5 @@
 import ReformConcurrency
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import ReformSystem
 
 /// Entry points for the `FuzzHTTPResponse` libFuzzer target (`Fuzz/`): the built-in HTTP/1.1
 /// client's parts driven with arbitrary bytes, through the same code a live request runs.
@@ -25,8 +22,8 @@ package enum HTTP1Fuzzing {
         }
         let socket = HTTP1Socket(adopting: pair[0])
         defer { socket.close() }
-        let written = bytes.withUnsafeBytes { Glibc.send(pair[1], $0.baseAddress, bytes.count, Int32(MSG_NOSIGNAL)) }
-        Glibc.close(pair[1])
+        let written = bytes.withUnsafeBytes { ReformSystem.send(pair[1], $0.baseAddress, bytes.count, Int32(MSG_NOSIGNAL)) }
+        ReformSystem.close(pair[1])
         guard written == bytes.count else { return .failure("the socket pair took \(written) of \(bytes.count) bytes") }
         var inbox = HTTP1Inbox()
         inbox.startResponse()

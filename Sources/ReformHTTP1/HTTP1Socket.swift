@@ -1,8 +1,5 @@
 import ReformConcurrency
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import ReformSystem
 
 /// A non-blocking TCP socket whose every wait is bounded by a deadline and can be cut short from
 /// another thread with ``abort()`` (which also tells the server the connection is gone).
@@ -89,10 +86,10 @@ final class HTTP1Socket: @unchecked Sendable {
             return true
         }
         guard adopted else {
-            Glibc.close(descriptor)
+            ReformSystem.close(descriptor)
             throw .cancelled
         }
-        if Glibc.connect(descriptor, address.ai_addr, address.ai_addrlen) == 0 { return }
+        if ReformSystem.connect(descriptor, address.ai_addr, address.ai_addrlen) == 0 { return }
         guard errno == EINPROGRESS else {
             let code = errno
             close()
@@ -117,7 +114,7 @@ final class HTTP1Socket: @unchecked Sendable {
         var offset = 0
         while offset < bytes.count {
             let sent = bytes.withUnsafeBytes { raw in
-                Glibc.send(descriptor, raw.baseAddress.map { $0 + offset }, bytes.count - offset, Int32(MSG_NOSIGNAL))
+                ReformSystem.send(descriptor, raw.baseAddress.map { $0 + offset }, bytes.count - offset, Int32(MSG_NOSIGNAL))
             }
             if sent > 0 {
                 offset += sent
@@ -175,7 +172,7 @@ final class HTTP1Socket: @unchecked Sendable {
     /// Closes the descriptor (idempotent).
     func close() {
         state.withLock { state in
-            if state.descriptor >= 0 { Glibc.close(state.descriptor) }
+            if state.descriptor >= 0 { ReformSystem.close(state.descriptor) }
             state.descriptor = -1
         }
     }

@@ -1,5 +1,5 @@
-import Glibc
 import ReformEngine
+import ReformSystem
 
 /// Ctrl-C, SIGTERM and SIGHUP (a closed terminal or SSH session) during a run: the run is asked
 /// to stop (requests cancelled, outputs abandoned, the dead-letter file kept), and exits 130, 143

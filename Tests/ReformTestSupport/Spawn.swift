@@ -1,4 +1,4 @@
-public import Glibc
+public import ReformSystem
 
 /// Starts programs the way a shell does: no signals blocked (test threads block SIGTERM and
 /// SIGINT, and a child inherits that mask), default handlers.

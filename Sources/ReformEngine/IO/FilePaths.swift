@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import ReformSystem
 
 /// Small path helpers over POSIX calls (no Foundation on the engine's paths).
 package enum FilePaths {

@@ -1,8 +1,5 @@
 import ReformEngine
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import ReformSystem
 
 /// Builds (and tests) plugin packages with `swift build --package-path`, printing what it runs.
 package enum PluginBuilder {
