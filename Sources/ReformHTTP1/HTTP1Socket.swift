@@ -40,7 +40,7 @@ final class HTTP1Socket: @unchecked Sendable {
     func connect(host: String, port: Int, deadline: Deadline, connectLimit: Double) throws(HTTP1Failure) {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        hints.ai_socktype = Sockets.streamType
         hints.ai_flags = AI_ADDRCONFIG | AI_NUMERICSERV
         var list: UnsafeMutablePointer<addrinfo>?
         let status = getaddrinfo(host, String(port), &hints, &list)
@@ -75,8 +75,7 @@ final class HTTP1Socket: @unchecked Sendable {
     }
 
     private func connect(to address: addrinfo, deadline: Deadline) throws(HTTP1Failure) {
-        let descriptor = socket(
-            address.ai_family, address.ai_socktype | Int32(SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue), address.ai_protocol)
+        let descriptor = Sockets.open(family: address.ai_family, type: address.ai_socktype, protocol: address.ai_protocol)
         guard descriptor >= 0 else { throw .connect(String(cString: strerror(errno))) }
         var on: Int32 = 1
         setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
@@ -114,7 +113,7 @@ final class HTTP1Socket: @unchecked Sendable {
         var offset = 0
         while offset < bytes.count {
             let sent = bytes.withUnsafeBytes { raw in
-                ReformSystem.send(descriptor, raw.baseAddress.map { $0 + offset }, bytes.count - offset, Int32(MSG_NOSIGNAL))
+                Sockets.send(descriptor, raw.baseAddress.map { $0 + offset }, bytes.count - offset)
             }
             if sent > 0 {
                 offset += sent

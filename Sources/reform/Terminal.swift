@@ -23,7 +23,7 @@ enum Terminal {
 
     static var environment: [String: String] {
         var env: [String: String] = [:]
-        var pointer = environ
+        guard var pointer = processEnvironment else { return env }
         while let entry = pointer.pointee {
             let text = String(cString: entry)
             if let eq = text.firstIndex(of: "=") {

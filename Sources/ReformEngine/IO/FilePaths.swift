@@ -40,7 +40,7 @@ package enum FilePaths {
     package static func modificationTime(_ path: String) -> Double? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
-        return Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
+        return Double(info.modificationTime.tv_sec) + Double(info.modificationTime.tv_nsec) / 1e9
     }
 
     /// The names in a folder that start with `prefix`, in the folder's order: compared as bytes
