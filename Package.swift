@@ -65,7 +65,11 @@ let package = Package(
             pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"])]
         ),
-        .target(name: "ReformYAML", dependencies: ["CYAML", sdk], swiftSettings: upcomingFeatures),
+        // The C library, re-exported, and the shims for what differs between glibc, musl and Darwin:
+        // every target of this package imports ReformSystem, never Glibc, Musl or Darwin, so that a
+        // port touches this one module (scripts/check-platform-imports.sh keeps it so).
+        .target(name: "ReformSystem", swiftSettings: upcomingFeatures),
+        .target(name: "ReformYAML", dependencies: ["CYAML", "ReformSystem", sdk], swiftSettings: upcomingFeatures),
         // Gzip inputs use the system zlib: one C library every Linux has, and gzread streams from a
         // descriptor, which is all reading `.ndjson.gz` needs (compress-nio would bring swift-nio).
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
@@ -87,14 +91,15 @@ let package = Package(
         .systemLibrary(name: "CPrefetch"),
         // Locks, threads, a blocking executor and the monotonic clock: the one home for them, so the
         // HTTP client below and the engine share them without either reaching into the other.
-        .target(name: "ReformConcurrency", swiftSettings: upcomingFeatures),
+        .target(name: "ReformConcurrency", dependencies: ["ReformSystem"], swiftSettings: upcomingFeatures),
         // The built-in HTTP/1.1 client for plain `http://`: imports nothing of the engine, which maps
         // its failures to `TransportError` (Transport/HTTP1Failure+TransportError.swift).
-        .target(name: "ReformHTTP1", dependencies: ["ReformConcurrency"], swiftSettings: upcomingFeatures),
+        .target(name: "ReformHTTP1", dependencies: ["ReformConcurrency", "ReformSystem"], swiftSettings: upcomingFeatures),
         .target(
             name: "ReformEngine",
             dependencies: [
-                "ReformYAML", "CZlib", "CSQLite", "CLibPQ", "CWriteback", "CPrefetch", "ReformConcurrency", "ReformHTTP1", sdk,
+                "ReformYAML", "CZlib", "CSQLite", "CLibPQ", "CWriteback", "CPrefetch", "ReformConcurrency", "ReformHTTP1", "ReformSystem",
+                sdk,
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -107,36 +112,36 @@ let package = Package(
         // For tests of pipelines and of programs that embed Reform (as HummingbirdTesting is for
         // hummingbird): a scripted in-memory transport and a run harness.
         .target(
-            name: "ReformEngineTesting", dependencies: ["ReformEngine", "ReformConcurrency", sdk],
+            name: "ReformEngineTesting", dependencies: ["ReformEngine", "ReformConcurrency", "ReformSystem", sdk],
             swiftSettings: upcomingFeatures),
         // What only the command line uses: `reform cat`, `keys`, `test`, and the plugin scaffold,
         // builder and listing. Kept out of the runtime library that programs embed.
         .target(
-            name: "ReformTooling", dependencies: ["ReformEngine", "ReformYAML", "ReformConcurrency", sdk],
+            name: "ReformTooling", dependencies: ["ReformEngine", "ReformYAML", "ReformConcurrency", "ReformSystem", sdk],
             swiftSettings: upcomingFeatures),
         .executableTarget(
             name: "reform",
             dependencies: [
-                "ReformEngine", "ReformTooling", sdk,
+                "ReformEngine", "ReformTooling", "ReformSystem", sdk,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcomingFeatures
         ),
         .testTarget(
-            name: "ReformSDKTests", dependencies: [sdk, pluginTesting, "ReformTestSupport"],
+            name: "ReformSDKTests", dependencies: [sdk, pluginTesting, "ReformSystem", "ReformTestSupport"],
             swiftSettings: upcomingFeatures),
         .testTarget(name: "ReformYAMLTests", dependencies: ["ReformYAML", sdk], swiftSettings: upcomingFeatures),
         // Helpers every test target shares (running the built `reform`, the project root).
         // The PostgreSQL helper (PostgresServer.swift) starts a throwaway server and checks tables
         // through libpq directly, not through the code it tests.
         .target(
-            name: "ReformTestSupport", dependencies: ["CLibPQ"], path: "Tests/ReformTestSupport", swiftSettings: upcomingFeatures,
-            linkerSettings: [.linkedLibrary("pq")]),
+            name: "ReformTestSupport", dependencies: ["CLibPQ", "ReformSystem"], path: "Tests/ReformTestSupport",
+            swiftSettings: upcomingFeatures, linkerSettings: [.linkedLibrary("pq")]),
         .testTarget(
             name: "ReformEngineTests",
             dependencies: [
-                "ReformEngine", "ReformEngineTesting", "ReformTooling", "ReformYAML", sdk, "ReformTestSupport",
+                "ReformEngine", "ReformEngineTesting", "ReformTooling", "ReformYAML", "ReformSystem", sdk, "ReformTestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 // Tests read and prepare SQLite files directly, not through the code they test.
                 "CSQLite",
@@ -144,7 +149,7 @@ let package = Package(
             swiftSettings: upcomingFeatures
         ),
         .testTarget(
-            name: "ReformCLITests", dependencies: [sdk, "ReformTestSupport"], exclude: ["Snapshots", "Inputs"],
+            name: "ReformCLITests", dependencies: [sdk, "ReformSystem", "ReformTestSupport"], exclude: ["Snapshots", "Inputs"],
             swiftSettings: upcomingFeatures),
     ]
 )

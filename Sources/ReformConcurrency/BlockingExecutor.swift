@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import ReformSystem
 
 /// A thread of its own that runs the jobs of tasks preferring it (``task(_:)``), and on which
 /// blocking is allowed: the built-in HTTP client does its exchanges right there, waiting on the

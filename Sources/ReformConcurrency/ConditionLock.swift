@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import ReformSystem
 
 /// A pthread mutex with a condition variable: for threads that wait for each other by design (a
 /// work queue, a connection's thread, a page feed), where `Guarded` alone cannot wait.

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import ReformSystem
 
 /// A point on the monotonic clock by which something must be done.
 package struct Deadline {

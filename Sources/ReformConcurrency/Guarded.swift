@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import ReformSystem
 
 /// A value reached only under a lock: the `withLock` of `Synchronization.Mutex`, on a pthread
 /// mutex.

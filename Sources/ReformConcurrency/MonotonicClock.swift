@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import ReformSystem
 
 /// Seconds on the monotonic clock, for timings and progress (a vDSO call, no system call).
 package enum MonotonicClock {

@@ -1,9 +1,6 @@
 public import ReformEngine
 import ReformSDK
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import ReformSystem
 
 /// A temporary folder to run a pipeline in, for tests of pipelines and of programs that embed
 /// Reform: write the pipeline and its fixtures or inputs, run it (live managers answered by a

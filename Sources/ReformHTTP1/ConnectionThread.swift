@@ -1,8 +1,5 @@
 import ReformConcurrency
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import ReformSystem
 
 /// A thread of its own that runs one job at a time for one connection, started on the first job
 /// and ended by ``stop()``.

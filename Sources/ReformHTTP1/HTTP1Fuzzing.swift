@@ -1,8 +1,5 @@
 import ReformConcurrency
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import ReformSystem
 
 /// Entry points for the `FuzzHTTPResponse` libFuzzer target (`Fuzz/`): the built-in HTTP/1.1
 /// client's parts driven with arbitrary bytes, through the same code a live request runs.
@@ -19,14 +16,11 @@ package enum HTTP1Fuzzing {
     /// Reads `bytes` as a server's answer to a `method` request, over a real socket pair (the
     /// bytes written to one end, which is then shut down), with a body limit of `maxBodyBytes`.
     package static func readResponse(_ bytes: [UInt8], method: String, maxBodyBytes: Int = 1 << 20) -> Outcome {
-        var pair: [Int32] = [0, 0]
-        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0, &pair) == 0 else {
-            return .failure("socketpair failed")
-        }
-        let socket = HTTP1Socket(adopting: pair[0])
+        guard let (reading, writing) = Sockets.openPair() else { return .failure("socketpair failed") }
+        let socket = HTTP1Socket(adopting: reading)
         defer { socket.close() }
-        let written = bytes.withUnsafeBytes { Glibc.send(pair[1], $0.baseAddress, bytes.count, Int32(MSG_NOSIGNAL)) }
-        Glibc.close(pair[1])
+        let written = bytes.withUnsafeBytes { Sockets.send(writing, $0.baseAddress, bytes.count) }
+        ReformSystem.close(writing)
         guard written == bytes.count else { return .failure("the socket pair took \(written) of \(bytes.count) bytes") }
         var inbox = HTTP1Inbox()
         inbox.startResponse()

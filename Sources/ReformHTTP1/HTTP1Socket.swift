@@ -1,8 +1,5 @@
 import ReformConcurrency
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import ReformSystem
 
 /// A non-blocking TCP socket whose every wait is bounded by a deadline and can be cut short from
 /// another thread with ``abort()`` (which also tells the server the connection is gone).
@@ -43,7 +40,7 @@ final class HTTP1Socket: @unchecked Sendable {
     func connect(host: String, port: Int, deadline: Deadline, connectLimit: Double) throws(HTTP1Failure) {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        hints.ai_socktype = Sockets.streamType
         hints.ai_flags = AI_ADDRCONFIG | AI_NUMERICSERV
         var list: UnsafeMutablePointer<addrinfo>?
         let status = getaddrinfo(host, String(port), &hints, &list)
@@ -78,8 +75,7 @@ final class HTTP1Socket: @unchecked Sendable {
     }
 
     private func connect(to address: addrinfo, deadline: Deadline) throws(HTTP1Failure) {
-        let descriptor = socket(
-            address.ai_family, address.ai_socktype | Int32(SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue), address.ai_protocol)
+        let descriptor = Sockets.open(family: address.ai_family, type: address.ai_socktype, protocol: address.ai_protocol)
         guard descriptor >= 0 else { throw .connect(String(cString: strerror(errno))) }
         var on: Int32 = 1
         setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
@@ -89,10 +85,10 @@ final class HTTP1Socket: @unchecked Sendable {
             return true
         }
         guard adopted else {
-            Glibc.close(descriptor)
+            ReformSystem.close(descriptor)
             throw .cancelled
         }
-        if Glibc.connect(descriptor, address.ai_addr, address.ai_addrlen) == 0 { return }
+        if ReformSystem.connect(descriptor, address.ai_addr, address.ai_addrlen) == 0 { return }
         guard errno == EINPROGRESS else {
             let code = errno
             close()
@@ -117,7 +113,7 @@ final class HTTP1Socket: @unchecked Sendable {
         var offset = 0
         while offset < bytes.count {
             let sent = bytes.withUnsafeBytes { raw in
-                Glibc.send(descriptor, raw.baseAddress.map { $0 + offset }, bytes.count - offset, Int32(MSG_NOSIGNAL))
+                Sockets.send(descriptor, raw.baseAddress.map { $0 + offset }, bytes.count - offset)
             }
             if sent > 0 {
                 offset += sent
@@ -175,7 +171,7 @@ final class HTTP1Socket: @unchecked Sendable {
     /// Closes the descriptor (idempotent).
     func close() {
         state.withLock { state in
-            if state.descriptor >= 0 { Glibc.close(state.descriptor) }
+            if state.descriptor >= 0 { ReformSystem.close(state.descriptor) }
             state.descriptor = -1
         }
     }

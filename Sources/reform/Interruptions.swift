@@ -1,5 +1,5 @@
-import Glibc
 import ReformEngine
+import ReformSystem
 
 /// Ctrl-C, SIGTERM and SIGHUP (a closed terminal or SSH session) during a run: the run is asked
 /// to stop (requests cancelled, outputs abandoned, the dead-letter file kept), and exits 130, 143
@@ -26,9 +26,7 @@ enum Interruptions {
             sem_post(Interruptions.wake)
         }
         for number in signals {
-            var action = sigaction()
-            action.__sigaction_handler.sa_handler = handler
-            sigemptyset(&action.sa_mask)
+            var action = sigaction(handler: handler)
             sigaction(number, &action, nil)
         }
         var unblock = sigset_t()
@@ -38,26 +36,22 @@ enum Interruptions {
         // A thread of its own that sleeps until a signal comes: a watcher on a Dispatch or Swift
         // concurrency thread would hold one of the pool's few threads (two on a 2-core machine)
         // for the whole run, and the run's own requests would wait for the pool to grow.
-        var watcher = pthread_t()
-        let started = pthread_create(
-            &watcher, nil,
-            { _ in
-                while sem_wait(Interruptions.wake) != 0 {}  // EINTR: wait again
-                // The signal may have reached another thread: send it to the run's thread too, so
-                // that a read or open blocked there (a FIFO, a pipe) returns and the run unwinds,
-                // keeping the dead-letter file whole.
-                pthread_kill(Interruptions.runThread, RunInterruption.signal ?? SIGTERM)
-                sleep(3)
-                OutputFile.settleUnfinished()
-                let note = "reform: interrupted: the run did not stop within 3 s; no output written, dead letters so far kept\n"
-                _ = note.withCString { write(2, $0, strlen($0)) }
-                _exit(128 + (RunInterruption.signal ?? SIGTERM))
-            }, nil)
-        if started == 0 { pthread_detach(watcher) }
+        _ = DetachedThread.start {
+            while sem_wait(Interruptions.wake) != 0 {}  // EINTR: wait again
+            // The signal may have reached another thread: send it to the run's thread too, so
+            // that a read or open blocked there (a FIFO, a pipe) returns and the run unwinds,
+            // keeping the dead-letter file whole.
+            if let runThread = Interruptions.runThread { pthread_kill(runThread, RunInterruption.signal ?? SIGTERM) }
+            sleep(3)
+            OutputFile.settleUnfinished()
+            let note = "reform: interrupted: the run did not stop within 3 s; no output written, dead letters so far kept\n"
+            _ = note.withCString { write(2, $0, strlen($0)) }
+            _exit(128 + (RunInterruption.signal ?? SIGTERM))
+        }
     }
 
     /// The thread that runs the pipeline (the one that called ``install()``).
-    private nonisolated(unsafe) static var runThread = pthread_t()
+    private nonisolated(unsafe) static var runThread: pthread_t?
 
     /// The exit status for an interrupted run (128 + the signal), if the run was interrupted.
     static var exitStatus: Int32? { RunInterruption.signal.map { 128 + $0 } }

@@ -1,11 +1,8 @@
 public import ArgumentParser
 import ReformEngine
 import ReformSDK
+import ReformSystem
 import ReformYAML
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// `reform run`: execute one run of a pipeline.
 struct RunCommand: ParsableCommand {

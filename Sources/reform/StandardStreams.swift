@@ -1,4 +1,4 @@
-import Glibc
+import ReformSystem
 
 /// Standard input, output and error that the caller closed (`<&-`, `>&-`).
 ///

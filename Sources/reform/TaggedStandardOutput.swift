@@ -1,4 +1,4 @@
-import Glibc
+import ReformSystem
 
 /// `reform run --tagged-stdout`: records, dead letters and stats share standard output, one
 /// tagged line each, for engines that pass only standard output back (`RDD.pipe`).
@@ -53,7 +53,7 @@ enum TaggedStandardOutput {
     private static func write(_ bytes: [UInt8]) throws(TaggedOutputError) {
         var written = 0
         while written < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(1, $0.baseAddress.map { $0 + written }, bytes.count - written) }
+            let n = bytes.withUnsafeBytes { ReformSystem.write(1, $0.baseAddress.map { $0 + written }, bytes.count - written) }
             if n < 0 && errno == EINTR { continue }
             if n < 0 { throw TaggedOutputError(message: "cannot write to standard output: \(String(cString: strerror(errno)))") }
             written += n

@@ -1,8 +1,5 @@
 import ReformEngine
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import ReformSystem
 
 /// Writing to standard error and exiting with the documented codes.
 enum Terminal {
@@ -18,7 +15,7 @@ enum Terminal {
         let line = Array(text.utf8)
         var written = 0
         while written < line.count {
-            let n = line.withUnsafeBytes { Glibc.write(2, $0.baseAddress.map { $0 + written }, line.count - written) }
+            let n = line.withUnsafeBytes { ReformSystem.write(2, $0.baseAddress.map { $0 + written }, line.count - written) }
             if n <= 0 { break }
             written += n
         }
@@ -26,7 +23,7 @@ enum Terminal {
 
     static var environment: [String: String] {
         var env: [String: String] = [:]
-        var pointer = environ
+        guard var pointer = processEnvironment else { return env }
         while let entry = pointer.pointee {
             let text = String(cString: entry)
             if let eq = text.firstIndex(of: "=") {

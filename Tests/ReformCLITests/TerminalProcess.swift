@@ -1,9 +1,6 @@
 import Foundation
+import ReformSystem
 import ReformTestSupport
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Runs `reform` with its standard output on a pseudo-terminal, as a user's shell would: for what
 /// only a terminal gets (escaped control characters). Standard error and input are the null device.

@@ -1,11 +1,8 @@
 import Foundation
 import ReformEngine
 import ReformSDK
+import ReformSystem
 import Testing
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 @Suite struct NDJSONReaderTests {
     static let chunkSizes = [1, 2, 3, 5, 7, 16, 64, 1 << 20]

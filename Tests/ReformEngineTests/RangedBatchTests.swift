@@ -1,6 +1,7 @@
 import Foundation
 import ReformEngine
 import ReformSDK
+import ReformSystem
 import Testing
 
 /// `--jobs` workers read a plain file's batches themselves, as byte ranges: wherever a range is
@@ -195,7 +196,7 @@ private final class PipeWriter: @unchecked Sendable {
                 let bytes = Array(text.utf8)
                 while written < bytes.count {
                     let n = bytes.withUnsafeBytes { all in
-                        Glibc.write(descriptor, all.baseAddress.map { $0 + written }, all.count - written)
+                        ReformSystem.write(descriptor, all.baseAddress.map { $0 + written }, all.count - written)
                     }
                     if n <= 0 { break }
                     written += n

@@ -1,11 +1,8 @@
 import Foundation
 import ReformSDK
+import ReformSystem
 import ReformTestSupport
 import Testing
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Strings that are not plain ASCII, and plain ones of over 64 bytes, are skipped by a vector
 /// kernel where the machine has one (AVX2: `SDK/Sources/CJSONVector`), 32 bytes at a time, and

@@ -1,4 +1,4 @@
-public import Glibc
+public import ReformSystem
 
 /// Starts programs the way a shell does: no signals blocked (test threads block SIGTERM and
 /// SIGINT, and a child inherits that mask), default handlers.
@@ -32,7 +32,7 @@ public enum Spawn {
         if var list = envp {
             spawned = posix_spawn(&child, arguments[0], &actions, &attributes, &argv, &list)
         } else {
-            spawned = posix_spawn(&child, arguments[0], &actions, &attributes, &argv, environ)
+            spawned = posix_spawn(&child, arguments[0], &actions, &attributes, &argv, processEnvironment)
         }
         guard spawned == 0 else { throw SpawnError(description: "posix_spawn \(arguments[0]) failed: \(spawned)") }
         return child

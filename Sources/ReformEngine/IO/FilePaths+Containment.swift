@@ -1,4 +1,4 @@
-import Glibc
+import ReformSystem
 
 /// Keeping the paths a pipeline declares (fixtures, plugin folders) inside the pipeline's folder.
 extension FilePaths {

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import ReformSystem
 
 /// Small path helpers over POSIX calls (no Foundation on the engine's paths).
 package enum FilePaths {
@@ -42,7 +40,7 @@ package enum FilePaths {
     package static func modificationTime(_ path: String) -> Double? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
-        return Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
+        return Double(info.modificationTime.tv_sec) + Double(info.modificationTime.tv_nsec) / 1e9
     }
 
     /// The names in a folder that start with `prefix`, in the folder's order: compared as bytes

@@ -1,5 +1,5 @@
-import Glibc
 import ReformSDK
+import ReformSystem
 
 /// Writes one line per call to standard error: `reform: zufang GET http://…/list?page=2 -> 200 (12 ms)`,
 /// with secret values redacted.

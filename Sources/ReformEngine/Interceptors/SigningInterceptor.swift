@@ -1,5 +1,5 @@
-import Glibc
 import ReformSDK
+import ReformSystem
 
 /// Signs every request with an HMAC of its canonical string (``SigningMessage``), anew on each
 /// attempt: a retry or a token refresh gets a fresh timestamp and signature. It signs in

@@ -1,8 +1,5 @@
 import CZlib
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import ReformSystem
 
 /// A file descriptor and the window of its bytes held in memory.
 ///
@@ -108,7 +105,7 @@ struct InputFile: ~Copyable {
         var offset = start - 1
         var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            let n = chunk.withUnsafeMutableBytes { ReformSystem.read(descriptor, $0.baseAddress, $0.count) }
             if n < 0 && errno == EINTR { continue }
             if n < 0 { throw InputError(path: path, message: "read failed: \(InputFile.systemError())") }
             if n == 0 { return offset }
@@ -223,7 +220,7 @@ struct InputFile: ~Copyable {
             return Int(n)
         }
         guard !rangeDone else { return 0 }
-        let n = Glibc.read(descriptor, pointer, count)
+        let n = ReformSystem.read(descriptor, pointer, count)
         if n < 0 {
             if errno == EINTR { return -1 }
             throw InputError(path: path, message: "read failed: \(InputFile.systemError())")

@@ -1,9 +1,6 @@
 import ReformSDK
+import ReformSystem
 import ReformYAML
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Opens batch input files (`--input MANAGER=PATH`) by their extension.
 ///

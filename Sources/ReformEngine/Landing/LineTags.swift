@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import ReformSystem
 
 /// Which lines of a tagged input (`--tagged-input`) one manager reads.
 ///

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import ReformSystem
 
 /// The NDJSON line rules the streaming reader and the parallel batches share.
 enum NDJSONLine {

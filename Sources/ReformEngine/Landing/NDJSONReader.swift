@@ -1,8 +1,5 @@
 public import ReformSDK
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import ReformSystem
 
 /// Reads newline-delimited JSON (one document per line) in large chunks, in constant memory.
 ///

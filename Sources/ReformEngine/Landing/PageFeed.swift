@@ -1,8 +1,5 @@
 import ReformConcurrency
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import ReformSystem
 
 /// A manager's pages, fetched on a thread of their own (a ``BlockingExecutor``) up to a few
 /// pages ahead of the run loop that takes them: the next request goes out as soon as a page has

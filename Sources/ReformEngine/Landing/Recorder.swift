@@ -1,5 +1,5 @@
-import Glibc
 import ReformSDK
+import ReformSystem
 
 /// Writes what a live manager lands as its fixtures (`--record`): one readable exchange file per
 /// page, secrets redacted.

@@ -1,6 +1,6 @@
-import Glibc
 import ReformConcurrency
 import ReformSDK
+import ReformSystem
 
 /// A manager's response cache (CTNetworking keeps one): responses keyed by method, URL, sorted
 /// query and body, reused while younger than the manager's `cache.ttl`. In memory, and optionally

@@ -1,4 +1,4 @@
-import Glibc
+import ReformSystem
 
 /// The `Retry-After` header (RFC 9110 10.2.3): delay seconds or an HTTP date.
 package enum RetryAfter {

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import ReformSystem
 
 /// When the table format colours its header and styled rows with ANSI escape codes.
 ///

@@ -1,8 +1,5 @@
 import ReformSDK
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import ReformSystem
 
 /// The dead-letter file: one NDJSON line per rejected record, with where it came from and why.
 ///

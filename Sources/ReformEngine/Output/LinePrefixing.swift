@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import ReformSystem
 
 /// Puts a tag before every line of a byte stream: the `out` lines of `--tagged-stdout`.
 ///

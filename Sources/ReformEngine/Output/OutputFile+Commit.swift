@@ -1,8 +1,5 @@
 import ReformConcurrency
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import ReformSystem
 
 /// Committing several outputs together: all of them are replaced, or none.
 extension OutputFile {

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import ReformSystem
 
 /// Outputs of incremental runs: written in place at a known length, synced at checkpoints, so a
 /// killed run's next run cuts them back to the last checkpoint and goes on from there.

@@ -1,8 +1,5 @@
 import ReformConcurrency
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import ReformSystem
 
 /// The hidden temporary files outputs are written to, and what becomes of them when a process is
 /// interrupted or killed.

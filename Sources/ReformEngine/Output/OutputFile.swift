@@ -1,10 +1,7 @@
 import CWriteback
 import ReformConcurrency
 import ReformSDK
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import ReformSystem
 
 /// A buffered byte destination: standard output, or a file written atomically.
 ///

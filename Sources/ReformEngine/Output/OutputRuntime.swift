@@ -1,8 +1,5 @@
 import ReformSDK
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import ReformSystem
 
 /// One output of a run while it runs: its chain, its writer and its file.
 ///

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import ReformSystem
 
 /// Refuses a run whose files would overwrite each other before anything is written: two outputs
 /// on one file, the dead-letter file on an output, an output or the dead-letter file on an input

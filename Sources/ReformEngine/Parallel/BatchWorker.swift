@@ -1,8 +1,5 @@
 import ReformSDK
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import ReformSystem
 
 /// One worker of a parallel landing: its own parser, fast-path encoder and chain runner per
 /// output, turning batches of NDJSON lines into a ``BatchResult`` exactly as the single-core path

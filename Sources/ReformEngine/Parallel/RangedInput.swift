@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import ReformSystem
 
 /// A plain regular file whose batches the workers of a parallel landing read themselves, each a
 /// byte range with `pread`, instead of the landing thread reading every byte and handing it over.
@@ -29,7 +27,7 @@ final class RangedInput: Sendable {
         // to read it in turn could make the writer fail.
         var status = stat()
         guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
-        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        let descriptor = ReformSystem.open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             throw InputError(path: path, message: "cannot open the input: \(InputFile.systemError())")
         }

@@ -1,8 +1,5 @@
 import ReformConcurrency
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import ReformSystem
 
 /// Batches waiting for a worker: any free worker takes the oldest, so one slow batch does not
 /// leave the others idle. ``close(workers:)`` ends every worker's loop.

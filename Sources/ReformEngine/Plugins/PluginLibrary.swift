@@ -1,9 +1,6 @@
 import ReformConcurrency
 public import ReformSDK
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import ReformSystem
 
 /// Loads plugin libraries: `dlopen` by absolute path, ABI check, then the plugin object. A library
 /// is loaded once per process and never unloaded (Swift images cannot be unloaded safely).

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import ReformSystem
 
 /// Where plugins are looked for, in order, and how a plugin name becomes a library path.
 ///

@@ -1,8 +1,5 @@
 import ReformSDK
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import ReformSystem
 
 /// What an incremental run checks before it appends to the outputs its state describes: that the
 /// pipeline still means what it meant when the state was saved (the same managers, keys and

@@ -1,8 +1,5 @@
 import ReformSDK
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import ReformSystem
 
 /// One run of a pipeline with incremental managers: what it asks for (each partition's bookmark
 /// less the lookback), what it drops (the records at the edge the last run already landed), where

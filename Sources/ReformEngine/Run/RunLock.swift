@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import ReformSystem
 
 /// The advisory locks a run holds on the files it writes (its outputs, the dead-letter file, the
 /// state file), so that two runs on the same files — a cron job that overlaps itself, two batch

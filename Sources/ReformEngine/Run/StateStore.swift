@@ -1,8 +1,5 @@
 public import ReformSDK
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import ReformSystem
 
 /// What incremental managers remember between runs, in one JSON file per pipeline: per manager
 /// and partition, the bookmark the next run asks from, the records at its edge, and — while a

@@ -1,8 +1,5 @@
 import ReformSDK
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import ReformSystem
 
 /// The work of ``HeldLines``: `sort`, `dedupe` and `limit` steps run on written NDJSON lines, the
 /// keys they need read from each line's bytes, the lines a sort holds kept (and spilled past its

@@ -1,8 +1,5 @@
 import ReformSDK
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import ReformSystem
 
 /// Why a sort could not keep its records in a temporary file: what failed, where, and what to do.
 struct SpillError: Error, Sendable, CustomStringConvertible {

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import ReformSystem
 
 /// The unnamed temporary file a sort's runs spill to.
 ///

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import ReformSystem
 
 /// Finds the values of top-level members in a line an output writer printed, without checking it
 /// as JSON: the line is the writer's own (``HeldLines`` only sees lines the output wrote), so its

@@ -1,8 +1,5 @@
 import CLibPQ
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import ReformSystem
 
 /// libpq's functions, loaded from the system's `libpq.so.5` the first time a PostgreSQL table is
 /// used, not linked: libpq brings OpenSSL, Kerberos and LDAP with it, which would cost every run

@@ -1,9 +1,6 @@
 import CLibPQ
 import Dispatch
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import ReformSystem
 
 /// One connection to a PostgreSQL server: statements, queries with text parameters, and the
 /// COPY protocol for loading rows.

@@ -1,9 +1,9 @@
 import AsyncHTTPClient
-import Glibc
 import NIOCore
 import NIOHTTP1
 import NIOPosix
 import ReformSDK
+import ReformSystem
 
 extension LiveTransport {
     /// Sends `request` through AsyncHTTPClient, one exchange (redirects are followed by

@@ -1,10 +1,7 @@
 package import ReformEngine
 import ReformSDK
+import ReformSystem
 import ReformYAML
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// `reform cat`: reads JSON, NDJSON or YAML documents, or a table's rows (`sqlite:PATH#TABLE`),
 /// and writes them back in another notation, for looking at raw API data and stored records.

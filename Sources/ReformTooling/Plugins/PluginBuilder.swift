@@ -1,8 +1,5 @@
 import ReformEngine
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import ReformSystem
 
 /// Builds (and tests) plugin packages with `swift build --package-path`, printing what it runs.
 package enum PluginBuilder {
@@ -47,7 +44,7 @@ package enum PluginBuilder {
         argv.append(nil)
         defer { for p in argv { free(p) } }
         var pid = pid_t()
-        guard posix_spawnp(&pid, arguments[0], nil, nil, argv, environ) == 0 else { return nil }
+        guard posix_spawnp(&pid, arguments[0], nil, nil, argv, processEnvironment) == 0 else { return nil }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         // WIFEXITED / WEXITSTATUS, which Swift does not import as functions.

@@ -1,8 +1,5 @@
 import ReformEngine
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import ReformSystem
 
 /// A temporary folder a test's run writes into, removed with everything in it afterwards.
 struct TestFolder {

@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import ReformSystem
 
 /// Reads whole files with POSIX calls, refusing files past a size limit before reading them.
 enum FileReader {

@@ -1,11 +1,8 @@
 import ReformEngine
 import ReformEngineTesting
 import ReformSDK
+import ReformSystem
 import Testing
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Editing the pipeline or the outputs between incremental runs is refused with what changed,
 /// never turned into duplicates, mixed files or cut bytes (reliability audit round 2: M7, L1, and

@@ -1,12 +1,9 @@
 import ReformEngine
 import ReformEngineTesting
 import ReformSDK
+import ReformSystem
 import ReformTestSupport
 import Testing
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Random mutations of a real state file (one left by a run that stopped at a checkpoint): every
 /// next run either resumes correctly or refuses with a message — never a silent empty or

@@ -1,7 +1,7 @@
 import Foundation
-import Glibc
 import ReformEngine
 import ReformSDK
+import ReformSystem
 import ReformTestSupport
 import Testing
 
@@ -65,7 +65,7 @@ import Testing
         }
         // An ended process stays (a zombie) until it is waited for: kill() alone cannot tell.
         let alive = waitpid(pid, &status, WNOHANG) == 0
-        Glibc.kill(pid, SIGKILL)
+        ReformSystem.kill(pid, SIGKILL)
         waitpid(pid, &status, 0)
         return alive
     }
@@ -93,7 +93,7 @@ import Testing
             if waitpid(pid, &status, WNOHANG) == pid { break }
             usleep(1000)
         }
-        Glibc.kill(pid, SIGINT)
+        ReformSystem.kill(pid, SIGINT)
         waitpid(pid, &status, 0)
         let said = try folder.read("stderr.txt")
         #expect(said.contains("incremental outputs keep their last checkpoint; the next run resumes there"), "\(said)")

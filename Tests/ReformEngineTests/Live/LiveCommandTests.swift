@@ -1,6 +1,6 @@
 import Foundation
-import Glibc
 import ReformSDK
+import ReformSystem
 import ReformTestSupport
 import Testing
 

@@ -1,7 +1,7 @@
 import Foundation
-import Glibc
 import ReformEngine
 import ReformSDK
+import ReformSystem
 import ReformTestSupport
 
 /// The loopback HTTP server under `Tests/Server/` (Python standard library), one per test, so
@@ -12,7 +12,7 @@ final class TestServer: @unchecked Sendable {
 
     init() throws {
         var pipe: [Int32] = [0, 0]
-        guard Glibc.pipe(&pipe) == 0 else { throw ServerStartError(output: "pipe failed") }
+        guard ReformSystem.pipe(&pipe) == 0 else { throw ServerStartError(output: "pipe failed") }
         let script = ProjectRoot.path + "/Tests/Server/reform_test_server.py"
         let child = try Spawn.start(["/usr/bin/env", "python3", script, "--port", "0", "--quiet"], stdout: pipe[1])
         close(pipe[1])

@@ -1,11 +1,8 @@
 import ReformEngine
 import ReformEngineTesting
 import ReformSDK
+import ReformSystem
 import Testing
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Two runs never write the same outputs or state file at once (reliability audit round 2, H3):
 /// the second is refused naming the first's pid, or waits with `--wait-lock`. (Dead-letter files

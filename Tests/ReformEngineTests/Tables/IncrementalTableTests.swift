@@ -1,5 +1,5 @@
 import Foundation
-import Glibc
+import ReformSystem
 import ReformTestSupport
 import Testing
 

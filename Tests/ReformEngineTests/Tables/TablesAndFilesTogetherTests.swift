@@ -1,11 +1,8 @@
 import ReformEngine
 import ReformEngineTesting
 import ReformSDK
+import ReformSystem
 import Testing
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// A run that loads tables and writes files lands both or neither (reliability audit round 2, M8):
 /// when a file cannot be put in place, the tables are not committed.

@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 extension JSON {
     /// How the bytes of a valid JSON document stand to what ``write(_:into:)`` prints for the
     /// value they parse to (``writtenFormVerdict(_:)``).
@@ -210,7 +206,7 @@ struct WrittenFormCheck {
         let bits: UInt64 = 1 << (hash >> 58) | 1 << (hash >> 52 & 63)
         if keyBits[objectDepth - 1] & bits == bits {
             for k in keyStarts[objectDepth - 1]..<keyCount where keys[3 * k + 1] == count && keys[3 * k + 2] == word {
-                if count <= 8 || memcmp(base + keys[3 * k], base + start, count) == 0 { return false }
+                if count <= 8 || CMemory.equal(base + keys[3 * k], base + start, count: count) { return false }
             }
         }
         keyBits[objectDepth - 1] |= bits

@@ -1,9 +1,5 @@
 internal import CJSONVector
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// The top-level members of an object document that a consumer needs, so the parser can build only
 /// those (see ``JSONParser/parse(_:keeping:)``).
 @frozen
@@ -450,7 +446,7 @@ extension JSONParser {
         case UInt8(ascii: "\""):
             if try skipString(&s) { return false }
             // DEL is valid unescaped JSON, but the writer escapes it (as jq does).
-            return memchr(s.base + start, 0x7F, s.pos - start) == nil
+            return !CMemory.contains(0x7F, s.base + start, count: s.pos - start)
         case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
             try skipValue(&s)
             return true
