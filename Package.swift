@@ -185,6 +185,7 @@ if Context.environment["REFORM_FUZZ"] != nil {
         ("FuzzHTTPResponse", ["ReformEngine", "ReformHTTP1"]),
         ("FuzzGzipInput", ["ReformEngine", "CZlib"]),
         ("FuzzDeadLetter", ["ReformEngine", sdk]),
+        ("FuzzTiers", ["ReformEngineTesting"]),
     ]
     for target in fuzzTargets {
         package.targets.append(

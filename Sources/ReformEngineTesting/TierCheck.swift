@@ -45,10 +45,10 @@ public struct TierCheck: Sendable {
         public static let general = Tier(name: "general", fastPaths: false)
         /// The fast paths, one worker.
         public static let fast = Tier(name: "fast", fastPaths: true)
-        /// The fast paths on two workers, batches of 64 bytes (most lines cross a batch edge).
-        public static let fastParallel = Tier(name: "fast ×2", fastPaths: true, jobs: 2, batchSize: 64)
-        /// The general path on two workers, batches of 64 bytes.
-        public static let generalParallel = Tier(name: "general ×2", fastPaths: false, jobs: 2, batchSize: 64)
+        /// The fast paths on two workers, batches of 256 bytes (many lines cross a batch edge).
+        public static let fastParallel = Tier(name: "fast ×2", fastPaths: true, jobs: 2, batchSize: 256)
+        /// The general path on two workers, batches of 256 bytes.
+        public static let generalParallel = Tier(name: "general ×2", fastPaths: false, jobs: 2, batchSize: 256)
         /// The fast paths with a 256-byte sort budget: every sort spills and merges.
         public static let fastSpilling = Tier(name: "fast, spilling", fastPaths: true, sortMemory: 256)
         /// The general path with a 256-byte sort budget.

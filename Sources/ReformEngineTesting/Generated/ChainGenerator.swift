@@ -15,6 +15,13 @@ public struct ChainGenerator: Sendable {
         /// The nesting limit to run it with.
         public var maximumDepth: Int
 
+        /// The tiers that can tell this pipeline's runs apart: all of them, less the spilling ones
+        /// when no step sorts or dedupes.
+        public var tiers: [TierCheck.Tier] {
+            let holds = pipeline.contains("sort:") || pipeline.contains("dedupe:")
+            return TierCheck.Tier.all.filter { holds || $0.sortMemory == nil }
+        }
+
         /// The check of this pipeline over `lines`.
         public func check(lines: [String]) -> TierCheck {
             TierCheck(pipeline: pipeline, lines: lines, outputs: outputs, maximumDepth: maximumDepth)

@@ -40,7 +40,7 @@ struct GeneratedTierTests {
             let lines = RecordGenerator().lines(count: Int.random(in: 1...40, using: &random), using: &random)
             tally.cases += 1
             let result: (outcomes: [TierCheck.Outcome], differences: [TierCheck.Difference])
-            do { result = try generated.check(lines: lines).outcomes() } catch {
+            do { result = try generated.check(lines: lines).outcomes(tiers: generated.tiers) } catch {
                 // A pipeline the loader refuses: the generator's slip, counted, not a tier's defect.
                 tally.invalid += 1
                 continue
