@@ -14,7 +14,8 @@ public enum Conversion: String, Sendable, CaseIterable {
     case double
     /// `true`/`false`: from a bool, 0/1, or `true|false|yes|no|on|off|1|0` text (any case).
     case bool
-    /// Text: numbers and bools written as JSON writes them.
+    /// Text: numbers and bools written as JSON writes them (`100.0` → `"100"`, `1e15` →
+    /// `"1000000000000000"`, `-0.0` → `"-0"`, `1e300` → `"1e+300"`).
     case string
     /// An ISO 8601 UTC date-time (`2024-05-01T10:00:00Z`) from ISO 8601 text or epoch seconds;
     /// a date-only text stays a date (`2024-05-01`).
@@ -58,7 +59,9 @@ public enum Conversion: String, Sendable, CaseIterable {
             }
         case (.string, .string): return value
         case (.string, .int(let i)): return .string(String(i))
-        case (.string, .double(let d)): return .string(d.rounded() == d && abs(d) < 1e15 ? String(Int(d)) : String(d))
+        // As a template or a cell prints it: the JSON writer's text (`1000000000000000`, not
+        // Swift's `1000000000000000.0`), whatever the kind a fast path read it back as.
+        case (.string, .double): return .string(value.plainText)
         case (.string, .bool(let b)): return .string(b ? "true" : "false")
         case (.date, _):
             guard let date = CivilDate.parse(value) else { throw failure(value, key, CivilDate.problem(with: value)) }

@@ -557,11 +557,15 @@ struct CompiledChain {
         return !text.contains { $0 == UInt8(ascii: ".") || $0 | 0x20 == UInt8(ascii: "e") }
     }
 
-    /// Whether a number's text is an optional `-` and 1 to 18 digits: an integer that converts
-    /// to int as it is.
+    /// Whether a number's text is an int as the writer prints one — `0`, or an optional `-` and
+    /// 1 to 18 digits without a leading zero (not `-0`, a double's text) — which converts to int
+    /// as it is.
     static func isPlainInteger(_ text: UnsafeRawBufferPointer) -> Bool {
         let digits = text.first == UInt8(ascii: "-") ? text.dropFirst() : text[...]
-        return (1...18).contains(digits.count) && digits.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+        guard (1...18).contains(digits.count), digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
+            return false
+        }
+        return digits.first != UInt8(ascii: "0") || (digits.count == 1 && text.count == 1)
     }
 
     /// Whether a JSON string's text (without escapes) holds an integer exactly as the writer

@@ -39,37 +39,65 @@ public struct ChainGenerator: Sendable {
     /// The records' nesting depth; cases run with a limit within one level of it.
     public var depth: Int
 
-    /// One pipeline.
+    /// One pipeline: its run has one output, or (about one in four) two or three fed from one
+    /// fetch, the later ones often sharing the first one's first reformer.
     public func pipeline(using random: inout some RandomNumberGenerator) -> Case {
         var writer = ChainWriter()
-        var names: [String] = []
-        var known: [String]? = nil
-        let first: String
-        switch Int.random(in: 0..<10, using: &random) {
-        case 0..<4: first = writer.mapping(known: &known, using: &random)
-        case 4..<7: first = writer.explodeAndPick(known: &known, using: &random)
-        default: first = writer.steps(count: Int.random(in: 1...3, using: &random), known: &known, using: &random)
+        var rows = ""
+        var shared: (name: String, known: [String]?)? = nil
+        var outputs: [(chain: [String], shape: String?, format: String)] = []
+        for _ in 0..<(random.chance(4) ? Int.random(in: 2...3, using: &random) : 1) {
+            var known: [String]? = nil
+            var names: [String] = []
+            if let shared, random.chance(2) {
+                names.append(shared.name)
+                known = shared.known
+            } else {
+                switch Int.random(in: 0..<10, using: &random) {
+                case 0..<4: names.append(writer.mapping(known: &known, using: &random))
+                case 4..<7: names.append(writer.explodeAndPick(known: &known, using: &random))
+                default: names.append(writer.steps(count: Int.random(in: 1...3, using: &random), known: &known, using: &random))
+                }
+                if shared == nil { shared = (names[0], known) }
+            }
+            for _ in 0..<Int.random(in: 0...2, using: &random) {
+                // Mostly steps the compiled chain covers, so that whole chains compile often.
+                let compilable = !random.chance(3)
+                let count = Int.random(in: 1...4, using: &random)
+                names.append(writer.steps(count: count, known: &known, compilable: compilable, using: &random))
+            }
+            if random.chance(3) { names.append(writer.heldSteps(known: known, using: &random)) }
+            switch Int.random(in: 0..<8, using: &random) {
+            case 0, 1:
+                let shape = "r\(outputs.count)"
+                let columns = ChainWriter.some(known ?? ["id", "name", "price", "loc", "tags", "ok"], atLeast: 1, using: &random)
+                    .map { $0.contains(".") ? "\"\($0)\"" : $0 }
+                rows += "  \(shape): { columns: [\(columns.joined(separator: ", "))] }\n"
+                outputs.append((names, shape, "csv"))
+            case 2: outputs.append((names, nil, "json"))
+            default: outputs.append((names, nil, "ndjson"))
+            }
         }
-        names.append(first)
-        for _ in 0..<Int.random(in: 0...2, using: &random) {
-            // Mostly steps the compiled chain covers, so that whole chains compile often.
-            let compilable = !random.chance(3)
-            names.append(writer.steps(count: Int.random(in: 1...4, using: &random), known: &known, compilable: compilable, using: &random))
-        }
-        if random.chance(3) { names.append(writer.heldSteps(known: known, using: &random)) }
         var yaml = "reform: 1\nmanagers: { a: {} }\nreformers:\n" + writer.reformers
-        let outputs: TierCheck.Outputs
-        if random.chance(4) {
-            let columns = ChainWriter.some(known ?? ["id", "name", "price", "loc", "tags", "ok"], atLeast: 1, using: &random)
-                .map { $0.contains(".") ? "\"\($0)\"" : $0 }
-            yaml += "rows:\n  r: { columns: [\(columns.joined(separator: ", "))] }\n"
-            yaml += "runs:\n  default: { reform: [\(names.joined(separator: ", "))], output: { rows: r, format: csv } }\n"
-            outputs = .file("out.csv")
-        } else {
-            yaml += "runs:\n  default: { reform: [\(names.joined(separator: ", "))], output: { format: ndjson } }\n"
-            outputs = .file("out.ndjson")
+        if !rows.isEmpty { yaml += "rows:\n" + rows }
+        func fields(_ output: (chain: [String], shape: String?, format: String)) -> String {
+            "reform: [\(output.chain.joined(separator: ", "))]" + (output.shape.map { ", rows: \($0)" } ?? "")
+                + ", format: \(output.format)"
         }
-        return Case(pipeline: yaml, outputs: outputs, maximumDepth: depth + Int.random(in: -1...1, using: &random))
+        let written: TierCheck.Outputs
+        if outputs.count == 1, let output = outputs.first {
+            let (chain, shape, format) = output
+            yaml +=
+                "runs:\n  default: { reform: [\(chain.joined(separator: ", "))], output: { "
+                + (shape.map { "rows: \($0), " } ?? "") + "format: \(format) } }\n"
+            written = .file("out." + format)
+        } else {
+            let paths = outputs.indices.map { "o\($0).\(outputs[$0].format)" }
+            yaml += "runs:\n  default:\n    outputs:\n"
+            for (output, path) in zip(outputs, paths) { yaml += "      - { \(fields(output)), path: \(path) }\n" }
+            written = .declared(paths)
+        }
+        return Case(pipeline: yaml, outputs: written, maximumDepth: depth + Int.random(in: -1...1, using: &random))
     }
 }
 

@@ -127,6 +127,41 @@ struct GeneratedTierTests {
         #expect(outcomes[1].writtenDirectly == 2, "not vacuous: the compiled chain wrote the others")
     }
 
+    /// Found by the generator: a compiled chain keeps a slot as the writer's text, so a later
+    /// step read `1e15` back as the int `1000000000000000` and `-0.0` as `-0`. `convert: string`
+    /// wrote `1000000000000000.0` (Swift's text) on the general path and `1000000000000000` on the
+    /// compiled one; it now writes the JSON writer's text on both, as templates and cells do. And
+    /// `convert: int` kept `-0` (a double's text) as it was, where the general path writes `0`.
+    @Test func numbersConvertedToTextOrIntReadAlikeOnEveryTier() throws {
+        let pipeline = """
+            reform: 1
+            managers: { a: {} }
+            reformers:
+              mapped:
+                keys: { id: id, when: when }
+                map: { id: id, when: when }
+              text:
+                steps: [ { convert: { when: string } } ]
+              whole:
+                steps: [ { convert: { when: int } }, { set: { note: "{when}" } } ]
+            runs:
+              text: { reform: [mapped, text], output: { format: ndjson } }
+              whole: { reform: [mapped, whole], output: { format: ndjson } }
+            """
+        let lines = [
+            #"{"id":1,"when":1e15}"#, #"{"id":2,"when":1.2345678901234568e29}"#, #"{"id":3,"when":-0.0}"#, #"{"id":4,"when":100.0}"#,
+            #"{"id":5,"when":1e-7}"#,
+        ]
+        let text = try TierCheck(pipeline: pipeline, lines: lines, runName: "text").outcomes()
+        #expect(text.differences.isEmpty, "\(text.differences)")
+        #expect(text.outcomes[0].output.contains(#"{"id":1,"when":"1000000000000000"}"#))
+        #expect(text.outcomes[0].output.contains(#"{"id":2,"when":"123456789012345680000000000000"}"#))
+        #expect(text.outcomes[0].output.contains(#"{"id":3,"when":"-0"}"#))
+        let whole = try TierCheck(pipeline: pipeline, lines: lines, runName: "whole").outcomes()
+        #expect(whole.differences.isEmpty, "\(whole.differences)")
+        #expect(whole.outcomes[0].output.contains(#"{"id":3,"when":0,"note":"0"}"#))
+    }
+
     /// Re-runs a case `GEN_DUMP=FOLDER` wrote (`GEN_CASE=FOLDER/batchB-caseC`), writing each
     /// tier's output and dead letters beside it.
     @Test(.enabled(if: ProcessInfo.processInfo.environment["GEN_CASE"] != nil))
