@@ -6,7 +6,7 @@ import Testing
 /// A bookmark never passes a record that was not written, and no run deletes another's rejected
 /// records (reliability audit round 2, issue "Nothing lost, nothing leaked, round 3", item 1).
 @Suite struct IncrementalRejectionTests {
-    static func pipeline(userPath: String) -> String {
+    static func pipeline(userPath: String, output: String = "format: ndjson, path: out/a.ndjson") -> String {
         """
         reform: 1
         name: inc
@@ -25,7 +25,7 @@ import Testing
             from:
               a: { id: id, user: \(userPath) }
         runs:
-          default: { managers: [a], reform: [issue], output: { format: ndjson, path: out/a.ndjson } }
+          default: { managers: [a], reform: [issue], output: { \(output) } }
         """
     }
 
@@ -55,6 +55,30 @@ import Testing
         #expect(try harness.lines("reform-dead-letter.ndjson.1").count == 2)
         #expect(fixed.earlierDeadLetter == harness.path("reform-dead-letter.ndjson.1"))
         #expect(fixed.description.contains("the earlier run's dead-letter file was moved to"))
+    }
+
+    /// The same with a SQLite table output: the rows the first run rejected are upserted by the
+    /// run after the fix, which asks from the lowest rejected cursor.
+    @Test func recordsATableOutputRejectedAreWrittenByTheRunAfterTheFix() async throws {
+        let harness = try RunHarness()
+        let table = "sqlite: out/a.db, table: issues, mode: upsert, key: [id], types: { id: int }"
+        try harness.write("pipeline.yaml", Self.pipeline(userPath: "user.loggin", output: table))
+        let first = ScriptedTransport()
+        first.on("/a", query: ["page": "1"], .json(Self.page))
+        let typo = try await harness.run("pipeline.yaml", transport: first)
+        #expect(typo.rejected == 2)
+        #expect(typo.warnings.contains { $0.contains("2 records of manager 'a' were rejected, so its bookmark does not move past them") })
+
+        try harness.write("pipeline.yaml", Self.pipeline(userPath: "user.login", output: table))
+        let second = ScriptedTransport()
+        second.on("/a", query: ["page": "1", "since": "5"], .json(Self.page))
+        let fixed = try await harness.run("pipeline.yaml", transport: second)
+        #expect(second.requestKeys == ["GET /a?page=1&per_page=3&since=5"], "the bookmark stayed at the lowest rejected cursor")
+        #expect(fixed.rejected == 0)
+        #expect(
+            try SQLiteFile(harness.path("out/a.db")).rows("SELECT kIssueID, kIssueUser FROM issues ORDER BY kIssueID") == [
+                "1|'x'", "2|'y'",
+            ])
     }
 
     @Test func recordsWrittenAboveARejectedOneAreNotWrittenTwice() async throws {
