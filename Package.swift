@@ -112,7 +112,7 @@ let package = Package(
         // For tests of pipelines and of programs that embed Reform (as HummingbirdTesting is for
         // hummingbird): a scripted in-memory transport and a run harness.
         .target(
-            name: "ReformEngineTesting", dependencies: ["ReformEngine", "ReformConcurrency", "ReformSystem", sdk],
+            name: "ReformEngineTesting", dependencies: ["ReformEngine", "ReformConcurrency", "ReformSystem", "CZlib", "CSQLite", sdk],
             swiftSettings: upcomingFeatures),
         // What only the command line uses: `reform cat`, `keys`, `test`, and the plugin scaffold,
         // builder and listing. Kept out of the runtime library that programs embed.

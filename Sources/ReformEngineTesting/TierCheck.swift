@@ -1,3 +1,4 @@
+import CZlib
 public import ReformEngine
 import ReformSDK
 
@@ -28,9 +29,14 @@ public struct TierCheck: Sendable {
         public var batchSize: Int?
         /// The sort budget in bytes, when not the default.
         public var sortMemory: Int?
+        /// Whether the lines come gzip-compressed (`a.ndjson.gz`), read through zlib.
+        public var gzipInput = false
 
         /// A tier named `name`.
-        public init(name: String, fastPaths: Bool, jobs: Int = 1, batchSize: Int? = nil, sortMemory: Int? = nil) {
+        public init(
+            name: String, fastPaths: Bool, jobs: Int = 1, batchSize: Int? = nil, sortMemory: Int? = nil, gzipInput: Bool = false
+        ) {
+            self.gzipInput = gzipInput
             self.name = name
             self.fastPaths = fastPaths
             self.jobs = jobs
@@ -54,8 +60,11 @@ public struct TierCheck: Sendable {
         /// The general path with a 256-byte sort budget.
         public static let generalSpilling = Tier(name: "general, spilling", fastPaths: false, sortMemory: 256)
 
+        /// The fast paths on two workers over the lines gzip-compressed.
+        public static let fastGzip = Tier(name: "fast ×2, gzip input", fastPaths: true, jobs: 2, batchSize: 256, gzipInput: true)
+
         /// Every tier, the reference first.
-        public static let all: [Tier] = [.general, .fast, .fastParallel, .generalParallel, .fastSpilling, .generalSpilling]
+        public static let all: [Tier] = [.general, .fast, .fastParallel, .generalParallel, .fastGzip, .fastSpilling, .generalSpilling]
     }
 
     /// What one run left: everything a tier must agree on, and how much the fast paths did.
@@ -123,7 +132,8 @@ public struct TierCheck: Sendable {
         /// One file named like `--output NAME` (its extension chooses the format where the run
         /// does not), in the run's folder.
         case file(String)
-        /// The files the run's outputs declare with `path:`, relative to the run's folder.
+        /// The files the run's outputs declare with `path:` or `sqlite:`, relative to the run's
+        /// folder; a `.db` file is compared by its tables' rows.
         case declared([String])
     }
 
@@ -146,7 +156,8 @@ public struct TierCheck: Sendable {
     /// is the error's text.
     public func outcome(on tier: Tier) throws -> Outcome {
         let harness = try RunHarness()
-        let input = try harness.write("a.ndjson", lines.map { $0 + "\n" }.joined())
+        let text = lines.map { $0 + "\n" }.joined()
+        let input = tier.gzipInput ? try Self.writeGzip(text, to: harness.path("a.ndjson.gz")) : try harness.write("a.ndjson", text)
         try harness.write("pipeline.yaml", pipeline)
         var options = RunOptions()
         options.runName = runName
@@ -168,7 +179,10 @@ public struct TierCheck: Sendable {
         if let sortMemory = tier.sortMemory { options.sortMemory = sortMemory }
         if let maximumDepth { options.recordLimits.maximumDepth = maximumDepth }
         let pipeline = try harness.load("pipeline.yaml")
-        func hidingFolder(_ text: String) -> String { text.replacing(harness.folder, with: "<tmp>") }
+        // The input's name as the NDJSON tiers have it, so that dead letters and messages compare.
+        func hidingFolder(_ text: String) -> String {
+            text.replacing(harness.folder, with: "<tmp>").replacing("a.ndjson.gz", with: "a.ndjson")
+        }
         var outcome = Outcome(output: "", deadLetters: "", summary: "", stepCounts: [], writtenDirectly: 0, onLines: [])
         do {
             let summary = try Runner(pipeline: pipeline, options: options).run()
@@ -181,7 +195,8 @@ public struct TierCheck: Sendable {
             outcome.summary = "error: " + hidingFolder(error.description)
         }
         for name in files where harness.exists(name) {
-            outcome.output += "== \(name) ==\n" + (try harness.read(name))
+            outcome.output +=
+                name.hasSuffix(".db") ? SQLiteDump.text(of: harness.path(name), named: name) : "== \(name) ==\n" + (try harness.read(name))
         }
         if harness.exists("dead.ndjson") { outcome.deadLetters = hidingFolder(try harness.read("dead.ndjson")) }
         return outcome
@@ -204,5 +219,14 @@ public struct TierCheck: Sendable {
             if !actual.agrees(with: expected) { differences.append(Difference(tier: tier, expected: expected, actual: actual)) }
         }
         return (outcomes, differences)
+    }
+
+    /// Writes `text` gzip-compressed to `path` and returns the path.
+    static func writeGzip(_ text: String, to path: String) throws(RunError) -> String {
+        guard let file = gzopen(path, "wb") else { throw RunError(.system, "cannot write \(path)") }
+        var bytes = Array(text.utf8)
+        let written = bytes.isEmpty ? 0 : bytes.withUnsafeMutableBytes { gzwrite(file, $0.baseAddress, UInt32($0.count)) }
+        guard gzclose(file) == Z_OK, Int(written) == bytes.count else { throw RunError(.system, "cannot write \(path)") }
+        return path
     }
 }

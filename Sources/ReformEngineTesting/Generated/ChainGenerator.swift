@@ -44,21 +44,37 @@ public struct ChainGenerator: Sendable {
     public func pipeline(using random: inout some RandomNumberGenerator) -> Case {
         var writer = ChainWriter()
         var rows = ""
-        var shared: (name: String, known: [String]?)? = nil
+        var shared: (name: String, known: [String]?, isMapping: Bool)? = nil
         var outputs: [(chain: [String], shape: String?, format: String)] = []
         for _ in 0..<(random.chance(4) ? Int.random(in: 2...3, using: &random) : 1) {
             var known: [String]? = nil
             var names: [String] = []
+            if random.chance(8) {
+                // A table: a mapping (shared or its own), then perhaps steps declaring their keys.
+                if let shared, shared.isMapping, random.chance(2) {
+                    names.append(shared.name)
+                    known = shared.known
+                } else {
+                    names.append(writer.mapping(known: &known, using: &random))
+                }
+                if random.chance(2) {
+                    let count = Int.random(in: 1...3, using: &random)
+                    names.append(writer.steps(count: count, known: &known, compilable: true, forcingKeys: true, using: &random))
+                }
+                outputs.append((names, nil, "table"))
+                continue
+            }
             if let shared, random.chance(2) {
                 names.append(shared.name)
                 known = shared.known
             } else {
-                switch Int.random(in: 0..<10, using: &random) {
+                let kind = Int.random(in: 0..<10, using: &random)
+                switch kind {
                 case 0..<4: names.append(writer.mapping(known: &known, using: &random))
                 case 4..<7: names.append(writer.explodeAndPick(known: &known, using: &random))
                 default: names.append(writer.steps(count: Int.random(in: 1...3, using: &random), known: &known, using: &random))
                 }
-                if shared == nil { shared = (names[0], known) }
+                if shared == nil { shared = (names[0], known, kind < 4) }
             }
             for _ in 0..<Int.random(in: 0...2, using: &random) {
                 // Mostly steps the compiled chain covers, so that whole chains compile often.
@@ -80,21 +96,23 @@ public struct ChainGenerator: Sendable {
         }
         var yaml = "reform: 1\nmanagers: { a: {} }\nreformers:\n" + writer.reformers
         if !rows.isEmpty { yaml += "rows:\n" + rows }
-        func fields(_ output: (chain: [String], shape: String?, format: String)) -> String {
-            "reform: [\(output.chain.joined(separator: ", "))]" + (output.shape.map { ", rows: \($0)" } ?? "")
-                + ", format: \(output.format)"
+        let paths = outputs.indices.map { "o\($0)." + (outputs[$0].format == "table" ? "db" : outputs[$0].format) }
+        func fields(_ index: Int) -> String {
+            let output = outputs[index]
+            let chain = "reform: [\(output.chain.joined(separator: ", "))]"
+            if output.format == "table" { return chain + ", sqlite: \(paths[index]), table: t\(index)" }
+            return chain + (output.shape.map { ", rows: \($0)" } ?? "") + ", format: \(output.format), path: \(paths[index])"
         }
         let written: TierCheck.Outputs
-        if outputs.count == 1, let output = outputs.first {
+        if outputs.count == 1, let output = outputs.first, output.format != "table" {
             let (chain, shape, format) = output
             yaml +=
                 "runs:\n  default: { reform: [\(chain.joined(separator: ", "))], output: { "
                 + (shape.map { "rows: \($0), " } ?? "") + "format: \(format) } }\n"
             written = .file("out." + format)
         } else {
-            let paths = outputs.indices.map { "o\($0).\(outputs[$0].format)" }
             yaml += "runs:\n  default:\n    outputs:\n"
-            for (output, path) in zip(outputs, paths) { yaml += "      - { \(fields(output)), path: \(path) }\n" }
+            for index in outputs.indices { yaml += "      - { \(fields(index)) }\n" }
             written = .declared(paths)
         }
         return Case(pipeline: yaml, outputs: written, maximumDepth: depth + Int.random(in: -1...1, using: &random))
@@ -198,11 +216,12 @@ struct ChainWriter {
 
     /// A steps reformer of `count` random steps, only of those the compiled chain covers when
     /// `compilable`.
-    mutating func steps(count: Int, known: inout [String]?, compilable: Bool = false, using random: inout some RandomNumberGenerator)
-        -> String
-    {
+    mutating func steps(
+        count: Int, known: inout [String]?, compilable: Bool = false, forcingKeys: Bool = false,
+        using random: inout some RandomNumberGenerator
+    ) -> String {
         let steps = (0..<count).map { _ in step(known: &known, compilable: compilable, using: &random) }
-        return add(steps, known: known, using: &random)
+        return add(steps, known: known, forcingKeys: forcingKeys, using: &random)
     }
 
     /// A last steps reformer of `sort`, `dedupe` and `limit` (at least one): the held-lines tier's.
@@ -225,12 +244,15 @@ struct ChainWriter {
         return add(steps, known: known, declaring: false, using: &random)
     }
 
-    /// Adds a steps reformer, declaring `keys:` now and then when `declaring` and the keys are known.
-    mutating func add(_ steps: [String], known: [String]?, declaring: Bool = true, using random: inout some RandomNumberGenerator) -> String
-    {
+    /// Adds a steps reformer, declaring `keys:` (when they are known) now and then when
+    /// `declaring`, always when `forcingKeys`.
+    mutating func add(
+        _ steps: [String], known: [String]?, declaring: Bool = true, forcingKeys: Bool = false,
+        using random: inout some RandomNumberGenerator
+    ) -> String {
         let name = name()
         reformers += "  \(name):\n"
-        if declaring, let known, !known.isEmpty, random.chance(3) {
+        if declaring, let known, !known.isEmpty, forcingKeys || random.chance(3) {
             reformers += "    keys: { \(known.map { "\($0): \($0)" }.joined(separator: ", ")) }\n"
         }
         reformers += "    steps:\n" + steps.map { "      - \($0)\n" }.joined()

@@ -19,8 +19,8 @@ struct GeneratedTierTests {
     /// Cases per batch; batches run in parallel.
     static let casesPerBatch = 40
     static let environment = ProcessInfo.processInfo.environment
-    /// Batches: 25 (1,000 cases, about 6,000 runs) unless `REFORM_GENERATED_BATCHES` says.
-    static let batches = environment["REFORM_GENERATED_BATCHES"].flatMap { Int($0) } ?? 25
+    /// Batches: 20 (800 cases, about 5,000 runs) unless `REFORM_GENERATED_BATCHES` says.
+    static let batches = environment["REFORM_GENERATED_BATCHES"].flatMap { Int($0) } ?? 20
     /// The first batch's seed; batch `b` uses `seed + b`.
     static let seed = environment["REFORM_GENERATED_SEED"].flatMap { UInt64($0) } ?? 0x5EED_0000
 
@@ -29,6 +29,8 @@ struct GeneratedTierTests {
         var cases = 0
         var invalid = 0
         var fast = 0
+        /// Cases with a table output whose run loaded it.
+        var tables = 0
         var failures: [String] = []
     }
 
@@ -46,6 +48,7 @@ struct GeneratedTierTests {
                 continue
             }
             if result.outcomes.contains(where: \.usedFastPath) { tally.fast += 1 }
+            if generated.pipeline.contains("sqlite:"), !result.outcomes[0].summary.hasPrefix("error:") { tally.tables += 1 }
             guard let difference = result.differences.first else { continue }
             if let dump = environment["GEN_DUMP"] {
                 let folder = dump + "/batch\(batch)-case\(index)"
@@ -66,6 +69,7 @@ struct GeneratedTierTests {
         #expect(tally.failures.isEmpty, "\(tally.failures.count) of \(tally.cases) cases differ")
         // Not vacuous: most cases load, and many take a fast path.
         #expect(tally.invalid * 5 < tally.cases, "the generator makes pipelines the loader refuses too often")
+        #expect(tally.tables > 0, "no case loaded a table")
         #expect(tally.fast * 8 > tally.cases, "too few cases took a fast path: \(tally.fast) of \(tally.cases)")
     }
 

@@ -1,0 +1,47 @@
+import CSQLite
+
+/// The tables of an SQLite database file as text, read straight through the C library (not
+/// through the engine under test): each table (by name) after a `== PATH: TABLE ==` line, its
+/// rows in insertion order, each value with its storage class (`1`, `1.5`, `'text'`, `NULL`).
+enum SQLiteDump {
+    static func text(of path: String, named name: String) -> String {
+        var handle: OpaquePointer?
+        guard sqlite3_open_v2(path, &handle, SQLITE_OPEN_READONLY, nil) == SQLITE_OK, let handle else {
+            sqlite3_close_v2(handle)
+            return "== \(name): cannot open ==\n"
+        }
+        defer { sqlite3_close_v2(handle) }
+        var out = ""
+        let tables = rows(handle, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name", quoting: false)
+        for table in tables {
+            out += "== \(name): \(table) ==\n"
+            let quoted = "\"" + table.replacing("\"", with: "\"\"") + "\""
+            for row in rows(handle, "SELECT * FROM \(quoted) ORDER BY rowid", quoting: true) { out += row + "\n" }
+        }
+        return out
+    }
+
+    private static func rows(_ handle: OpaquePointer, _ sql: String, quoting: Bool) -> [String] {
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
+            return ["(cannot read: \(String(cString: sqlite3_errmsg(handle))))"]
+        }
+        defer { sqlite3_finalize(statement) }
+        var rows: [String] = []
+        while sqlite3_step(statement) == SQLITE_ROW {
+            var values: [String] = []
+            for i in 0..<sqlite3_column_count(statement) {
+                switch sqlite3_column_type(statement, i) {
+                case SQLITE_INTEGER: values.append(String(sqlite3_column_int64(statement, i)))
+                case SQLITE_FLOAT: values.append(String(sqlite3_column_double(statement, i)))
+                case SQLITE_NULL: values.append("NULL")
+                default:
+                    let text = sqlite3_column_text(statement, i).map { String(cString: $0) } ?? ""
+                    values.append(quoting ? "'" + text + "'" : text)
+                }
+            }
+            rows.append(values.joined(separator: "|"))
+        }
+        return rows
+    }
+}
