@@ -5,7 +5,7 @@ import Testing
 /// Limits that hold while reading, not after: a pipeline file is refused having read no more than
 /// its size limit plus one byte (reliability audit r2 M12: `validate /dev/zero` grew ~1 GB a
 /// second).
-@Suite struct BoundedReadCLITests {
+@Suite(.timeLimit(.minutes(10))) struct BoundedReadCLITests {
     static let refusal = "error: the input is more than 4194304 bytes (YAMLLimits.maxInputBytes; raise it with reform --yaml-max-bytes)"
 
     @Test func anEndlessPipelineFileIsRefusedAtTheLimit() async throws {

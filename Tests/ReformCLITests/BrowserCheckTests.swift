@@ -6,7 +6,7 @@ import Testing
 /// title, lang, viewport, record count, links, right-aligned numeric columns, sorting by clicking
 /// a heading, and a screenshot that shows something. `.ci/run` installs Chromium and sets
 /// `REFORM_REQUIRE_BROWSER=1`, so CI fails rather than skips when it is missing.
-@Suite("HTML page in a browser", .enabled(if: Browser.chromium != nil || Browser.required))
+@Suite("HTML page in a browser", .timeLimit(.minutes(10)), .enabled(if: Browser.chromium != nil || Browser.required))
 struct BrowserCheckTests {
     static let inputs = CLIRunner.projectRoot + "/Tests/ReformCLITests/Inputs/Browser/"
 

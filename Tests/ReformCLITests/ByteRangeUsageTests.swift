@@ -4,7 +4,7 @@ import Testing
 
 /// A malformed byte range on an input is a usage error saying what is wrong (exit 64), not a
 /// file that is missing (reliability audit L3); a file whose name holds `@` is still read.
-@Suite("Byte range usage")
+@Suite("Byte range usage", .timeLimit(.minutes(10)))
 struct ByteRangeUsageTests {
     static let pipeline = "reform: 1\nmanagers: { items: {} }\n"
 

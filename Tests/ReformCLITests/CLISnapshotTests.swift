@@ -6,7 +6,7 @@ import Testing
 ///
 /// Re-record after an intended change with `RECORD_SNAPSHOTS=1 swift test --filter ReformCLITests`
 /// and review the diff of `Tests/ReformCLITests/Snapshots/`.
-@Suite("reform command line")
+@Suite("reform command line", .timeLimit(.minutes(10)))
 struct CLISnapshotTests {
     struct Case: CustomTestStringConvertible, Sendable {
         let name: String

@@ -6,7 +6,7 @@ import Testing
 /// `reform cat --to ndjson` on a few yaml-test-suite cases (`../shared/conformance/yaml`), through
 /// the binary as users run it. The whole suite runs in process in
 /// `ReformEngineTests/CatConformanceTests`.
-@Suite("reform cat against yaml-test-suite")
+@Suite("reform cat against yaml-test-suite", .timeLimit(.minutes(10)))
 struct CatConformanceTests {
     static let suite = URL(fileURLWithPath: CLIRunner.projectRoot + "/../shared/conformance/yaml").standardizedFileURL.path
 

@@ -3,7 +3,7 @@ import Testing
 
 /// Shell completion offers what a user types next: YAML files for a pipeline, format names for
 /// `--format`, levels for `--log-level` (issue 17).
-@Suite struct CompletionTests {
+@Suite(.timeLimit(.minutes(10))) struct CompletionTests {
     @Test func bashCompletesPipelineFilesFormatsAndLogLevels() async throws {
         let result = try await CLIRunner.run(["--generate-completion-script", "bash"])
         #expect(result.status == 0, "\(result.stderr)")

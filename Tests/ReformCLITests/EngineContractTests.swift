@@ -4,7 +4,7 @@ import Testing
 
 /// What an engine running Reform as a task relies on: rejected records need not fail the task
 /// (`--max-rejects`), and the counts can go to a file of their own (`--stats-file`).
-@Suite("Running inside an engine")
+@Suite("Running inside an engine", .timeLimit(.minutes(10)))
 struct EngineContractTests {
     /// The property-list pipeline over the test input with two bad records.
     func run(_ extra: [String], in folder: String) async throws -> CLIRunner.Result {

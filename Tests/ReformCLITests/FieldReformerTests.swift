@@ -5,7 +5,7 @@ import Testing
 /// A ``FieldReformer`` plugin (PropertyListReformer) on the batch fast path, where its fields are
 /// handed over as the input line's text and written straight out, against the general path, where
 /// it gets values: the output, dead letters and counts must not tell them apart.
-@Suite("field reformer fast path", .serialized)
+@Suite("field reformer fast path", .timeLimit(.minutes(10)), .serialized)
 struct FieldReformerTests {
     /// Lines that exercise every way a field can stand in the input and every way a line can fail.
     static let lines = [

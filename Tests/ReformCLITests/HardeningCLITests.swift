@@ -4,7 +4,7 @@ import Testing
 
 /// The command-line side of the limits and path containment: flags that raise or allow, and the
 /// errors that name them.
-@Suite("Hardening flags")
+@Suite("Hardening flags", .timeLimit(.minutes(10)))
 struct HardeningCLITests {
     /// A pipeline in a fresh folder whose manager reads fixtures from `../outside`.
     func escapingPipeline() throws -> String {

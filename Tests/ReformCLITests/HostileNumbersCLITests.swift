@@ -5,7 +5,7 @@ import Testing
 /// Numbers someone else wrote, at their extremes, through every place a record's value becomes a
 /// date or an integer: each bad one is a dead letter saying why, and the run carries on
 /// (reliability audit r2 H2, L12, L17: `1e300` in a date field used to kill the run, exit 132).
-@Suite struct HostileNumbersCLITests {
+@Suite(.timeLimit(.minutes(10))) struct HostileNumbersCLITests {
     /// Records whose `when` is a number or text no date conversion may trap on.
     static let lines = [
         #"{"id": 1, "when": 1700000000}"#,

@@ -6,7 +6,7 @@ import Testing
 /// one; `REFORM_JSON_VECTOR=off` makes it read them byte by byte. A run over records with long,
 /// escaped and non-ASCII strings, some of them invalid, must write the same output, dead letters
 /// and counts either way, through a compiled chain (one job and two) and the one-mapping fast path.
-@Suite("JSON vector kernel")
+@Suite("JSON vector kernel", .timeLimit(.minutes(10)))
 struct JSONVectorKernelTests {
     static let pipeline = """
         reform: 1

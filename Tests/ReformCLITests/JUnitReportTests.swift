@@ -4,7 +4,7 @@ import Testing
 
 /// `reform test --junit PATH`: the JUnit XML report CI dashboards read, checked by parsing it with
 /// Python's `xml.etree` (as those tools' parsers would) and reading its structure back.
-@Suite("reform test --junit")
+@Suite("reform test --junit", .timeLimit(.minutes(10)))
 struct JUnitReportTests {
     static let python = "/usr/bin/python3"
 

@@ -4,7 +4,7 @@ import Testing
 
 /// Limits that could be raised into a crash have a ceiling, and oversized pipeline files are
 /// refused at once (reliability audit D18, D19, D20).
-@Suite("Limit ceilings")
+@Suite("Limit ceilings", .timeLimit(.minutes(10)))
 struct LimitCeilingTests {
     @Test(arguments: [
         (

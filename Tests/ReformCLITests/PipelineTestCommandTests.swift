@@ -7,7 +7,7 @@ import Testing
 ///
 /// Transcripts are golden files in `Snapshots/` (timings replaced by `N ms`); re-record them with
 /// `RECORD_SNAPSHOTS=1 swift test --filter ReformCLITests`.
-@Suite("reform test")
+@Suite("reform test", .timeLimit(.minutes(10)))
 struct PipelineTestCommandTests {
     static let inputs = "Tests/ReformCLITests/Inputs/PipelineTests"
 

@@ -5,7 +5,7 @@ import Testing
 /// Plugins through the command line, with real libraries built by ``PluginBuilds``: running a
 /// pipeline that uses them, listing them, every loader failure, and a package scaffolded outside
 /// the repository.
-@Suite("reform plugins", .serialized)
+@Suite("reform plugins", .timeLimit(.minutes(10)), .serialized)
 struct PluginTests {
     static let brokenLibraries = CLIRunner.projectRoot + "/" + PluginBuilds.broken + "/.build/debug"
 

@@ -6,7 +6,7 @@ import Testing
 /// connection string can hold it: a quoted keyword value, a URL password holding `@`, `/`, `#`,
 /// `:` or `?` (as `${PGPASSWORD}` gives it, or written out) (reliability audit M4). Nothing
 /// listens on port 1, so each connection fails at once and its error names the server.
-@Suite("PostgreSQL password redaction")
+@Suite("PostgreSQL password redaction", .timeLimit(.minutes(10)))
 struct PostgresRedactionTests {
     /// A connection string and the pieces of its password, none of which may be printed.
     struct Form: Sendable, CustomStringConvertible {

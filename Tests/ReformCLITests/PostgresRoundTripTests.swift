@@ -6,7 +6,7 @@ import Testing
 /// postgres:URL#TABLE` and `reform run --input MANAGER=postgres:URL#TABLE` as the records that
 /// went in; the URL's password is never printed.
 @Suite(
-    "PostgreSQL round trip",
+    "PostgreSQL round trip", .timeLimit(.minutes(10)),
     .enabled(if: PostgresServer.isUsable, "no PostgreSQL server (install postgresql, or set REFORM_TEST_POSTGRES_URL)"))
 struct PostgresRoundTripTests {
     static let pipeline = """

@@ -4,7 +4,7 @@ import Testing
 
 /// `--stats-file` and `reform test --junit` never replace a file the command reads or writes
 /// (reliability audit M6): refused, the file left as it was.
-@Suite("Report path collisions")
+@Suite("Report path collisions", .timeLimit(.minutes(10)))
 struct ReportPathCollisionTests {
     /// A folder with a pipeline `p.yaml`, its test file `p.test.yaml`, an input and a golden file.
     func folder() throws -> String {

@@ -3,7 +3,7 @@ import ReformTestSupport
 import Testing
 
 /// Reports people open, through the command line: CSV for spreadsheet programs.
-@Suite("Reports")
+@Suite("Reports", .timeLimit(.minutes(10)))
 struct ReportTests {
     @Test func csvBomStartsEveryCSVOutputWithTheByteOrderMark() async throws {
         let plain = try await CLIRunner.run(["run", "Pipelines/reminders.yaml", "--format", "csv", "--quiet"])

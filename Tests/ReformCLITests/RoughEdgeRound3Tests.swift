@@ -4,7 +4,7 @@ import Testing
 
 /// The smaller promises of the second reliability audit (issue "Nothing lost, nothing leaked,
 /// round 3", item 24, and L4), each pinned through the command line.
-@Suite("Rough edges, round 3")
+@Suite("Rough edges, round 3", .timeLimit(.minutes(10)))
 struct RoughEdgeRound3Tests {
     /// A fresh folder with `files` written into it.
     func folder(_ files: [String: String]) throws -> String { try RoughEdgeTests().folder(files) }

@@ -3,7 +3,7 @@ import ReformTestSupport
 import Testing
 
 /// The smaller defects of the reliability audit (D24), each pinned through the command line.
-@Suite("Rough edges")
+@Suite("Rough edges", .timeLimit(.minutes(10)))
 struct RoughEdgeTests {
     /// A fresh folder with `files` written into it.
     func folder(_ files: [String: String]) throws -> String {

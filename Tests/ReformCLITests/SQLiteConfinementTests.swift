@@ -4,7 +4,7 @@ import Testing
 
 /// `sqlite:` outputs are confined to the working folder like file outputs: no SQLite URI
 /// filename, no in-memory database, no symbolic link leading out (reliability audit H4, L14).
-@Suite("SQLite confinement")
+@Suite("SQLite confinement", .timeLimit(.minutes(10)))
 struct SQLiteConfinementTests {
     /// A pipeline whose one output loads table `items` of `database` with `mode: replace`.
     static func pipeline(_ database: String) -> String {

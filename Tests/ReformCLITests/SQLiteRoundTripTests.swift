@@ -4,7 +4,7 @@ import Testing
 
 /// A table loaded by `reform run` reads back through `reform cat sqlite:PATH#TABLE` and
 /// `reform run --input MANAGER=sqlite:PATH#TABLE` as the records that went in.
-@Suite("SQLite round trip")
+@Suite("SQLite round trip", .timeLimit(.minutes(10)))
 struct SQLiteRoundTripTests {
     static let pipeline = """
         reform: 1

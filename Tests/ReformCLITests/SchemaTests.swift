@@ -4,7 +4,7 @@ import Testing
 
 /// `reform schema`: the committed schema files are its output, every shipped pipeline and test file
 /// points at them, and the schema lists exactly the keys the loader accepts, shape by shape.
-@Suite("reform schema")
+@Suite("reform schema", .timeLimit(.minutes(10)))
 struct SchemaTests {
     /// The schema `reform schema ARGUMENTS` prints, parsed.
     func schema(_ arguments: [String] = []) async throws -> (text: String, document: [String: Any]) {

@@ -3,7 +3,7 @@ import Testing
 
 /// `--sort-memory` has a floor: below 1 MiB a sort spills a run every few records and merging
 /// them took more memory than the budget saved (reliability audit r2 L6: 1 byte peaked at 2.1 GB).
-@Suite struct SortMemoryFloorCLITests {
+@Suite(.timeLimit(.minutes(10))) struct SortMemoryFloorCLITests {
     @Test func sortMemoryBelowOneMebibyteIsAUsageError() async throws {
         // (Other suites run this pipeline into the same out/ folder: --wait-lock waits for them.)
         for value in ["1", "1000", "1048575"] {

@@ -5,7 +5,7 @@ import Testing
 /// CSV written to a file is safe to open in a spreadsheet: text cells that would run as formulas
 /// get a `'` and quotes (reliability audit M9); CSV and Markdown written to a terminal show the
 /// data's control characters escaped, as the table format does (audit L8).
-@Suite("Spreadsheet and terminal safety")
+@Suite("Spreadsheet and terminal safety", .timeLimit(.minutes(10)))
 struct SpreadsheetSafetyTests {
     static let pipeline = """
         reform: 1

@@ -2,7 +2,7 @@ import ReformTestSupport
 import Testing
 
 /// What every `reform` start pays before it reads a pipeline: the shared libraries it loads.
-@Suite("Startup")
+@Suite("Startup", .timeLimit(.minutes(10)))
 struct StartupTests {
     /// The engine and the CLI use FoundationEssentials alone. Loading Foundation as well drags in
     /// FoundationInternationalization and ICU (~53 MB of libraries): measured 5-7 ms more of every

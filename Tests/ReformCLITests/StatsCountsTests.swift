@@ -4,7 +4,7 @@ import Testing
 
 /// `--stats json` counts what each reformer step let through, including records a step held back
 /// and released at the end of the stream (audit D23).
-@Suite("Stats counts")
+@Suite("Stats counts", .timeLimit(.minutes(10)))
 struct StatsCountsTests {
     /// The `steps` entries of `--stats json` for `arguments`, as (reformer, in, out, rejected).
     func steps(_ arguments: [String]) async throws -> [(String, Int, Int, Int)] {

@@ -4,7 +4,7 @@ import Testing
 
 /// `--tagged-stdout`: records, dead letters and stats share standard output as `out`, `dead` and
 /// `stats` lines, for engines that pass only standard output back.
-@Suite("Tagged standard output")
+@Suite("Tagged standard output", .timeLimit(.minutes(10)))
 struct TaggedStdoutTests {
     static let bad = ["--input", "zufang=Pipelines/tests/property-list/zufang-bad.ndjson"]
 

@@ -3,7 +3,7 @@ import ReformTestSupport
 import Testing
 
 /// `reform --version`: the release and the plugin ABI it loads, for bug reports and plugin authors.
-@Suite("reform --version")
+@Suite("reform --version", .timeLimit(.minutes(10)))
 struct VersionTests {
     @Test func printsTheReleaseAndThePluginABI() async throws {
         let result = try await CLIRunner.run(["--version"])

@@ -4,7 +4,7 @@ import ReformSDK
 import Testing
 
 /// Batch runs at scale: parallel workers, folders and gzip inputs, `--limit` and `--sample`, stats.
-@Suite("Batch runs")
+@Suite("Batch runs", .timeLimit(.minutes(10)))
 struct BatchRunTests {
     let loader = PipelineLoader(environment: [:], allowOutsidePaths: true)  // outputs go to temporary folders
 

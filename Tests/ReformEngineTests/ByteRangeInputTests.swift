@@ -6,7 +6,7 @@ import Testing
 /// `--input MANAGER=PATH@START:END`: a record belongs to the range in which its line starts
 /// (Hadoop's split rule), so ranges that cover a file read each record once, in order, and every
 /// bad line is a dead letter of exactly one range, named by its byte offset in the file.
-@Suite struct ByteRangeInputTests {
+@Suite(.timeLimit(.minutes(10))) struct ByteRangeInputTests {
     static let pipeline = """
         reform: 1
         managers:

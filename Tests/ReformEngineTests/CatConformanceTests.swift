@@ -10,7 +10,7 @@ import Testing
 ///
 /// The peer baseline (libyaml 0.2.5 through PyYAML) is 214 of 279 valid cases equal to `in.json`
 /// and 79 of 94 invalid cases rejected; the converter must do strictly better on both.
-@Suite("reform cat's converter against yaml-test-suite")
+@Suite("reform cat's converter against yaml-test-suite", .timeLimit(.minutes(10)))
 struct CatConformanceTests {
     @Test func convertsTheSuiteBetterThanThePeer() throws {
         let suite = URL(fileURLWithPath: #filePath + "/../../../../shared/conformance/yaml").standardizedFileURL.path

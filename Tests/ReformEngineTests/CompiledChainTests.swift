@@ -10,7 +10,7 @@ import Testing
 /// general path writes, reject the same records with the same reasons, and count the same, on
 /// lines made to trip it: escapes, nesting, non-ASCII, floats, duplicate keys, missing fields,
 /// failed conversions, invalid JSON.
-@Suite("Compiled chains write what the general path writes")
+@Suite("Compiled chains write what the general path writes", .timeLimit(.minutes(10)))
 struct CompiledChainTests {
     static let lines = [
         #"{"id":1,"name":"plain","price":"120","when":"2024-05-28T05:21:00+08:00","loc":{"city":"sh","lat":31.25},"ok":true,"tags":["a","b"]}"#,

@@ -7,7 +7,7 @@ import Testing
 /// Strings of digits converted to int are copied as the number's text on the compiled path when
 /// they are exactly what the writer prints; every other string goes through the conversion. Both
 /// must write and reject what the general path does, in a mapping rule and in a `convert` step.
-@Suite("Compiled conversions convert what the general path converts")
+@Suite("Compiled conversions convert what the general path converts", .timeLimit(.minutes(10)))
 struct CompiledConversionTests {
     static let texts = [
         "0", "-0", "007", "-12", "12", "123456789012345678", "-123456789012345678", "1234567890123456789",

@@ -9,7 +9,7 @@ import Testing
 /// general path keeps, on values of every kind: ints and doubles that are equal, strings that are
 /// canonically equivalent but not byte-equal (`é` and `e` + U+0301, `K` and the Kelvin sign),
 /// null, missing, nested and escaped values.
-@Suite("Compiled filters keep what the general path keeps")
+@Suite("Compiled filters keep what the general path keeps", .timeLimit(.minutes(10)))
 struct CompiledFilterTests {
     static let values = [
         #""price":7,"name":"K","ok":true,"flag":null,"nested":{"x":2}"#,

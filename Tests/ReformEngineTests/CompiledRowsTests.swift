@@ -7,7 +7,7 @@ import Testing
 /// Rows rendered as CSV on the compiled path (each cell straight from the line's bytes) must write
 /// exactly what the general path writes — header, quoting, cells of every kind of value, the
 /// order of lines that take either path — and reject the same lines, at `--jobs 1` and `2`.
-@Suite("Compiled rows write what the general path writes")
+@Suite("Compiled rows write what the general path writes", .timeLimit(.minutes(10)))
 struct CompiledRowsTests {
     static let lines = [
         #"{"id":1,"name":"plain","loc":{"city":"sh"},"price":120,"tags":["a","b"]}"#,

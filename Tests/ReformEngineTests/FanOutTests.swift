@@ -5,7 +5,7 @@ import Testing
 /// line's bytes (the fan-out); it must write what the general path writes to each, reject the
 /// same records in the same order with the same reasons, and count the same — on the lines
 /// ``CompiledChainTests`` makes to trip the compiled path, at one job and two.
-@Suite("Several compiled outputs write what the general path writes")
+@Suite("Several compiled outputs write what the general path writes", .timeLimit(.minutes(10)))
 struct FanOutTests {
     static let pipeline =
         CompiledChainTests.pipeline + """

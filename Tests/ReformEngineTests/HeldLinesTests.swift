@@ -10,7 +10,7 @@ import Testing
 /// and sort within its memory budget, whatever the keys are: numbers of both kinds, text that is
 /// equal only under Unicode equivalence, nulls, missing and nested keys, arrays and objects,
 /// records that are not objects, invalid lines.
-@Suite("Sorts and dedupes on written lines write what the general path writes")
+@Suite("Sorts and dedupes on written lines write what the general path writes", .timeLimit(.minutes(10)))
 struct HeldLinesTests {
     static let lines = [
         #"{"id":1,"k":3,"m":{"n":"b"},"t":"x"}"#,

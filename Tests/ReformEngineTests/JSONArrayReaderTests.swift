@@ -3,7 +3,7 @@ import ReformEngine
 import ReformSDK
 import Testing
 
-@Suite struct JSONArrayReaderTests {
+@Suite(.timeLimit(.minutes(10))) struct JSONArrayReaderTests {
     static let chunkSizes = [1, 2, 3, 5, 7, 16, 64, 1 << 20]
 
     @Test(arguments: chunkSizes)

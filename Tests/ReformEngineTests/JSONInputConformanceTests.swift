@@ -9,7 +9,7 @@ import Testing
 /// refused with a line and column: a bad element as a bad record, damage to the document (text
 /// after it, an empty file, an array that never closes) as an error. The parser alone is checked in
 /// `ReformSDKTests/JSONConformanceTests`.
-@Suite("JSONTestSuite at the .json entry points")
+@Suite("JSONTestSuite at the .json entry points", .timeLimit(.minutes(10)))
 struct JSONInputConformanceTests {
     static let suite = URL(fileURLWithPath: #filePath + "/../../../../shared/conformance/json").standardizedFileURL.path
 

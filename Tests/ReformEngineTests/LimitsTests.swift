@@ -4,7 +4,7 @@ import ReformSDK
 import Testing
 
 /// Input record size and depth, and live response body size, are configurable and fail clearly.
-@Suite("Limits")
+@Suite("Limits", .timeLimit(.minutes(10)))
 struct LimitsTests {
     static let yaml = """
         reform: 1

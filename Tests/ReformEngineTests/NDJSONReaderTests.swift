@@ -4,7 +4,7 @@ import ReformSDK
 import ReformSystem
 import Testing
 
-@Suite struct NDJSONReaderTests {
+@Suite(.timeLimit(.minutes(10))) struct NDJSONReaderTests {
     static let chunkSizes = [1, 2, 3, 5, 7, 16, 64, 1 << 20]
 
     @Test(arguments: chunkSizes)

@@ -9,6 +9,7 @@ import Testing
 /// The suites for each format are nested in this one (`OutputTests/NDJSON`, …) so that
 /// `swift test --filter OutputTests` runs them all. Expected outputs are written inline; to
 /// re-record one after an intended change, run the failing test and paste the printed actual text.
+@Suite(.timeLimit(.minutes(10)))
 struct OutputTests {
     /// A small mixed set: ASCII, CJK, emoji, a combining mark, quotes and commas, a newline, a pipe,
     /// nulls, a nested array and object, and a key (`meta`) first seen in the last record.

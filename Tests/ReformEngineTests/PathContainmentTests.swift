@@ -4,7 +4,7 @@ import ReformYAML
 import Testing
 
 /// Fixtures and plugin folders a pipeline declares stay inside its folder unless allowed.
-@Suite("Path containment")
+@Suite("Path containment", .timeLimit(.minutes(10)))
 struct PathContainmentTests {
     /// The first lines of the errors from loading a pipeline whose one manager reads `fixtures`.
     func errors(fixtures: String, allow: Bool = false, in folder: TemporaryFolder) throws -> [String] {

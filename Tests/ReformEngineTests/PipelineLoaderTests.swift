@@ -5,7 +5,7 @@ import ReformTestSupport
 import ReformYAML
 import Testing
 
-@Suite("Loading pipelines")
+@Suite("Loading pipelines", .timeLimit(.minutes(10)))
 struct PipelineLoaderTests {
     let loader = PipelineLoader(environment: ["TOKEN": "s3cret", "CITY": "hangzhou"])
 

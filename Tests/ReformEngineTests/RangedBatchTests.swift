@@ -7,7 +7,7 @@ import Testing
 /// `--jobs` workers read a plain file's batches themselves, as byte ranges: wherever a range is
 /// cut, every line is landed once, in order, and a line over the limit is rejected as the single
 /// worker rejects it.
-@Suite("Ranged batches")
+@Suite("Ranged batches", .timeLimit(.minutes(10)))
 struct RangedBatchTests {
     static let yaml = """
         reform: 1

@@ -27,7 +27,7 @@ private struct Festival: HasDate, RowModel {
     }
 }
 
-@Suite("Rows")
+@Suite("Rows", .timeLimit(.minutes(10)))
 struct RowsTests {
     static let shape = RowShape(
         columns: [RowShape.Column("date", format: .date(DatePattern("M月D日"))), RowShape.Column("label")], sortedBy: "date")

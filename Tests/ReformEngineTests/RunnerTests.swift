@@ -4,7 +4,7 @@ import ReformSDK
 import ReformTestSupport
 import Testing
 
-@Suite("Running pipelines")
+@Suite("Running pipelines", .timeLimit(.minutes(10)))
 struct RunnerTests {
     let loader = PipelineLoader(environment: [:])
 

@@ -6,7 +6,7 @@ import Testing
 
 /// `sort` steps and sorted row shapes keep a bounded amount of records in memory and spill sorted
 /// runs to a temporary file past it; what they write is the same for any budget (audit D16).
-@Suite("Sorting within a memory budget")
+@Suite("Sorting within a memory budget", .timeLimit(.minutes(10)))
 struct SortMemoryTests {
     let loader = PipelineLoader(environment: [:], allowOutsidePaths: true)  // outputs go to temporary folders
 

@@ -9,7 +9,7 @@ import Testing
 /// exactly; a double the output writes as an integer, integral with 15 digits or more, as that
 /// integer), text by Swift's string order, other kinds after them by kind, nulls and missing keys
 /// last, ties in arrival order, `desc` reversing all but the nulls and the ties.
-@Suite("Sort orders")
+@Suite("Sort orders", .timeLimit(.minutes(10)))
 struct SortOrderTests {
     /// A key as the test's own comparator sees it.
     enum Key {

@@ -5,7 +5,7 @@ import Testing
 
 /// The table format lays its columns out over its first rows, then streams the rest in constant
 /// memory (audit D16).
-@Suite("Table streaming")
+@Suite("Table streaming", .timeLimit(.minutes(10)))
 struct TableStreamingTests {
     /// The table `records` make with a writer laid out over `layoutRows` rows, and whether any
     /// bytes had reached the output before ``TableWriter/finish()``.

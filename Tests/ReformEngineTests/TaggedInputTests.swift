@@ -5,7 +5,7 @@ import Testing
 
 /// `--tagged-input PATH`: lines `MANAGER<TAB>JSON` feed every manager of the run from one file
 /// (mixed partitions); lines that belong to no manager are dead letters, once.
-@Suite struct TaggedInputTests {
+@Suite(.timeLimit(.minutes(10))) struct TaggedInputTests {
     static let pipeline = """
         reform: 1
         managers:

@@ -5,7 +5,7 @@ import Testing
 /// ``FieldReformer`` through its value path and the conformance kit, which also runs the text
 /// (fast) path: a reformer that keeps to the rules passes; one that tells the paths apart, or that
 /// emits too few or too many keys, is caught with a message that says so.
-@Suite("FieldReformer")
+@Suite("FieldReformer", .timeLimit(.minutes(10)))
 struct FieldReformerTests {
     static let keys = KeySet([.init(name: "city", constant: "kCity"), .init(name: "size", constant: "kSize")])
 

@@ -5,7 +5,7 @@ import Testing
 /// ``JSONParser/locateElements(ofChecked:into:canonical:)`` splits an array the locator has checked
 /// without checking it again: on every valid array it must find the ranges and canonical flags
 /// that checking ``JSONParser/locateElements(_:into:canonical:)`` finds.
-@Suite struct JSONCheckedElementsTests {
+@Suite(.timeLimit(.minutes(10))) struct JSONCheckedElementsTests {
     /// Elements that are hard to split: strings holding brackets, commas, escaped quotes and
     /// backslashes, DEL, non-ASCII text and long runs; numbers canonical or not; literals; nested
     /// containers holding all of these.

@@ -5,7 +5,7 @@ import Testing
 /// Runs JSONTestSuite (nst/JSONTestSuite `test_parsing`) from `shared/conformance/json`, beside the
 /// project root: `y_` files must parse, `n_` files must be rejected with a location, and `i_`
 /// files may go either way but must not crash or hang.
-@Suite struct JSONConformanceTests {
+@Suite(.timeLimit(.minutes(10))) struct JSONConformanceTests {
     static let suiteFolder: URL = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent()  // ReformSDKTests
         .deletingLastPathComponent()  // Tests

@@ -3,7 +3,7 @@ import ReformSDK
 import Testing
 
 /// Compares ``JSON/write(_:into:)`` and ``JSON/writePretty(_:indent:into:)`` with jq byte for byte.
-@Suite struct JSONJQComparisonTests {
+@Suite(.timeLimit(.minutes(10))) struct JSONJQComparisonTests {
     static let jq = "/usr/bin/jq"
 
     /// Documents jq and Reform must print identically (ints stay within 2^53: jq 1.6 keeps only doubles).

@@ -6,7 +6,7 @@ import Testing
 /// hold what `value[path:]` of the fully parsed document holds, it must accept exactly the object
 /// documents ``JSONParser/parse(_:)`` accepts (at every depth limit), and a canonical range must
 /// be what the writer prints.
-@Suite struct JSONLocatePlanTests {
+@Suite(.timeLimit(.minutes(10))) struct JSONLocatePlanTests {
     /// Paths `a`, `a.b`, `a.b.c`, `a.d`, `e`, `e.f` as a plan, with each path's entry.
     static let plan = JSONLocatePlan(
         levels: [

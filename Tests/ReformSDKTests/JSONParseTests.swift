@@ -1,7 +1,7 @@
 import ReformSDK
 import Testing
 
-@Suite struct JSONParseTests {
+@Suite(.timeLimit(.minutes(10))) struct JSONParseTests {
     @Test func scalarsAndContainers() throws {
         #expect(try JSON.parse("null") == .null)
         #expect(try JSON.parse(" true ") == .bool(true))
@@ -173,7 +173,7 @@ import Testing
     }
 }
 
-@Suite struct JSONKeyTests {
+@Suite(.timeLimit(.minutes(10))) struct JSONKeyTests {
     @Test func escapedAndPlainSpellingsOfAKeyAreOneKey() throws {
         let value = try JSON.parse(
             #"{"a":1,"\u0061":2,"long key of more than sixteen bytes":3,"long key of more than sixteen\u0020bytes":4}"#)

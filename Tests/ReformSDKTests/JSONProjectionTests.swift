@@ -3,7 +3,7 @@ import ReformSDK
 import Testing
 
 /// ``JSONParser/parse(_:keeping:)``: builds only the kept members, checks everything else as strictly.
-@Suite struct JSONProjectionTests {
+@Suite(.timeLimit(.minutes(10))) struct JSONProjectionTests {
     func project(_ text: String, _ keys: [String]) -> Result<Value, JSONError> {
         var parser = JSONParser()
         let bytes = Array(text.utf8)
@@ -80,7 +80,7 @@ import Testing
 
 /// `locate` marks a number canonical only when the writer prints exactly its text, so the fast
 /// paths may copy it: held over numbers of every shape, and the usual short decimals are marked.
-@Suite struct CanonicalNumberTests {
+@Suite(.timeLimit(.minutes(10))) struct CanonicalNumberTests {
     func located(_ literal: String) -> (canonical: Bool, written: String) {
         var parser = JSONParser()
         var ranges: [Range<Int>?] = []

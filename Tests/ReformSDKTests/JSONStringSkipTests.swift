@@ -11,7 +11,7 @@ import Testing
 /// here for UTF-8 sequences of every kind placed across the kernel's 32-byte chunks, escapes,
 /// control characters, unterminated strings, random strings, and a document that ends at the end
 /// of readable memory.
-@Suite struct JSONStringSkipTests {
+@Suite(.timeLimit(.minutes(10))) struct JSONStringSkipTests {
     /// The plan of `keep`, the one member these documents keep.
     static let plan = JSONLocatePlan(levels: [JSONProjection(keys: ["keep"])], children: [[]])
 

@@ -1,7 +1,7 @@
 import ReformSDK
 import Testing
 
-@Suite struct JSONWriteTests {
+@Suite(.timeLimit(.minutes(10))) struct JSONWriteTests {
     @Test(arguments: [
         (1e-5, "1e-05"), (1.5e-7, "1.5e-07"), (1e16, "1e+16"), (1e100, "1e+100"), (1e15, "1000000000000000"),
         (1.0, "1"), (-0.0, "-0"), (0.1, "0.1"), (0.0001, "0.0001"), (0.001234, "0.001234"),

@@ -6,7 +6,7 @@ import Testing
 /// `JSON.isWrittenForm` lets the engine copy a line instead of printing the record it parses to:
 /// it must never say yes to a document the writer would print differently (every document of
 /// JSONTestSuite and the cases below), and should say yes to what the writer prints.
-@Suite struct JSONWrittenFormTests {
+@Suite(.timeLimit(.minutes(10))) struct JSONWrittenFormTests {
     static let yes = [
         #"{"id":1,"name":"plain","tags":["a","b"],"loc":{"lat":31.25,"ok":true},"none":null}"#,
         #"{"q":"say \"hi\"\\ \b\f\n\r\t \u0000 \u001f \u007f","cjk":"上海 😀","empty":"","e":{},"l":[]}"#,

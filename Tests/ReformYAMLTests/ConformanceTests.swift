@@ -7,6 +7,7 @@ import Testing
 ///
 /// The peer baseline is libyaml 0.2.5 through PyYAML's CSafeLoader: 214 of 279 valid cases load
 /// equal to `in.json` and 79 of 94 error cases are rejected. We must do strictly better on both.
+@Suite(.timeLimit(.minutes(10)))
 struct ConformanceTests {
     static let suite: URL = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent()  // ReformYAMLTests

@@ -3,6 +3,7 @@ import ReformYAML
 import Testing
 
 /// Plain scalars resolve by the YAML 1.2 core schema, not YAML 1.1.
+@Suite(.timeLimit(.minutes(10)))
 struct CoreSchemaTests {
     private func value(_ yaml: String) throws -> Value {
         try #require(try YAMLLoader().loadValues("v: \(yaml)").first?.objectValue?["v"])

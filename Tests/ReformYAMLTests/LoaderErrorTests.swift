@@ -3,6 +3,7 @@ import ReformYAML
 import Testing
 
 /// Exact error text: each problem names its place and says what is wrong.
+@Suite(.timeLimit(.minutes(10)))
 struct LoaderErrorTests {
     /// The error loading (and converting) `yaml` as `file`, rendered with its source line and caret.
     private func rendered(_ yaml: String, limits: YAMLLimits = .default) -> String {

@@ -3,6 +3,7 @@ import ReformYAML
 import Testing
 
 /// Anchors, merge keys, locations, documents and keys.
+@Suite(.timeLimit(.minutes(10)))
 struct LoaderTests {
     private func load(_ yaml: String) throws -> [Value] { try YAMLLoader().loadValues(yaml) }
 

@@ -3,6 +3,7 @@ import ReformYAML
 import Testing
 
 /// The writer's layout and quoting, and that loading what it writes gives the same value.
+@Suite(.timeLimit(.minutes(10)))
 struct WriterTests {
     private func roundTrips(_ value: Value) throws {
         let text = YAMLWriter().string(from: value)

@@ -14,7 +14,7 @@ import Testing
 /// REFORM_GENERATED_SEED=7 swift test --filter GeneratedTierTests` (40 cases a batch).
 /// `GEN_DUMP=FOLDER` writes each differing case to `FOLDER/batchB-caseC`, and `GEN_CASE=` that
 /// folder re-runs it alone, writing every tier's files beside it.
-@Suite("Generated chains run alike on every tier")
+@Suite("Generated chains run alike on every tier", .timeLimit(.minutes(10)))
 struct GeneratedTierTests {
     /// Cases per batch; batches run in parallel.
     static let casesPerBatch = 40

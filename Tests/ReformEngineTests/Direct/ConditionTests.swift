@@ -4,7 +4,7 @@ import Testing
 
 /// `Condition`, the `filter` step's language, over one record: each operator, the rules for
 /// missing values and kinds, and the errors for what does not parse.
-@Suite struct ConditionTests {
+@Suite(.timeLimit(.minutes(10))) struct ConditionTests {
     static let record = try? JSON.parse(
         Array(
             #"""

@@ -5,7 +5,7 @@ import Testing
 
 /// The paging state machine (`PageLoader`, driven through `APIManager`) against scripted
 /// answers: every paging style, every stop rule, the requests it sends and why it stops.
-@Suite struct PageLoaderTests {
+@Suite(.timeLimit(.minutes(10))) struct PageLoaderTests {
     /// One paging style: how the manager pages, what the script answers, what it must ask.
     struct Case: Sendable, CustomTestStringConvertible {
         let name: String

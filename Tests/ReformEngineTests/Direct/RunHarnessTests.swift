@@ -5,7 +5,7 @@ import Testing
 
 /// A whole run through `RunHarness` with the live manager answered by a `ScriptedTransport`:
 /// what a library user's test of their pipeline looks like.
-@Suite struct RunHarnessTests {
+@Suite(.timeLimit(.minutes(10))) struct RunHarnessTests {
     static let pipeline = """
         reform: 1
         services:

@@ -4,7 +4,7 @@ import Testing
 
 /// `Template`, the `set` step's and mappings' strings over a record: fields, optional fields,
 /// literal braces, how values print, and what rejects a record.
-@Suite struct TemplateTests {
+@Suite(.timeLimit(.minutes(10))) struct TemplateTests {
     static let record = try? JSON.parse(
         Array(
             #"{"name": "Sunny", "price": 120.5, "rooms": 3, "new": true, "tags": ["a", "b"], "address": {"city": "pudong"}, "agent": null}"#

@@ -7,7 +7,7 @@ import Testing
 /// Editing the pipeline or the outputs between incremental runs is refused with what changed,
 /// never turned into duplicates, mixed files or cut bytes (reliability audit round 2: M7, L1, and
 /// the tampered state of issue item 24).
-@Suite struct IncrementalChangeTests {
+@Suite(.timeLimit(.minutes(10))) struct IncrementalChangeTests {
     static func pipeline(manager: String = "a", key: String = "id", output: String = "{ format: ndjson, path: out/a.ndjson }") -> String {
         """
         reform: 1

@@ -4,7 +4,7 @@ import ReformSDK
 import Testing
 
 /// Defects a review of the incremental and fan-out code found, each reproduced here.
-@Suite struct IncrementalEdgeCaseTests {
+@Suite(.timeLimit(.minutes(10))) struct IncrementalEdgeCaseTests {
     static func twoManagers(output: String = "{ format: ndjson, path: out/all.ndjson }") -> String {
         """
         reform: 1

@@ -5,7 +5,7 @@ import Testing
 
 /// A bookmark never passes a record that was not written, and no run deletes another's rejected
 /// records (reliability audit round 2, issue "Nothing lost, nothing leaked, round 3", item 1).
-@Suite struct IncrementalRejectionTests {
+@Suite(.timeLimit(.minutes(10))) struct IncrementalRejectionTests {
     static func pipeline(userPath: String, output: String = "format: ndjson, path: out/a.ndjson") -> String {
         """
         reform: 1

@@ -5,7 +5,7 @@ import Testing
 
 /// Incremental managers: the next run asks only for what is newer than the saved bookmark,
 /// appends it, drops what the lookback window brings back twice, and resumes from a checkpoint.
-@Suite struct IncrementalTests {
+@Suite(.timeLimit(.minutes(10))) struct IncrementalTests {
     static func pipeline(format: String = "ndjson", checkpoint: Int = 10, extra: String = "") -> String {
         """
         reform: 1

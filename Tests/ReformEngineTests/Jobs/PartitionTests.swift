@@ -5,7 +5,7 @@ import Testing
 
 /// Managers that run once per partition (`for_each`): lists, `--param` lists, ranges and parent
 /// records, in partition order whatever the concurrency.
-@Suite struct PartitionTests {
+@Suite(.timeLimit(.minutes(10))) struct PartitionTests {
     static func pipeline(forEach: String, concurrency: Int = 1, onError: String = "fail", extraManagers: String = "") -> String {
         """
         reform: 1

@@ -7,7 +7,7 @@ import Testing
 
 /// Rate limits as GitHub and the IETF draft report them: a spent limit is waited for (within
 /// `retry.max`) or fails as `rate-limited` saying when it resets, never as bad credentials.
-@Suite struct RateLimitTests {
+@Suite(.timeLimit(.minutes(10))) struct RateLimitTests {
     static func pipeline(retry: String) -> String {
         """
         reform: 1
@@ -148,7 +148,7 @@ final class EventLog: Sendable {
 }
 
 /// Error lines stay readable whatever an API sends (reliability audit round 2, L10).
-@Suite struct LongErrorTextTests {
+@Suite(.timeLimit(.minutes(10))) struct LongErrorTextTests {
     @Test func aMegabyteCursorIsCutInTheErrorNotPrintedTwice() async throws {
         let harness = try RunHarness()
         try harness.write(

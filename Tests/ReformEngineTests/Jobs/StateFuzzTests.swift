@@ -9,7 +9,7 @@ import Testing
 /// next run either resumes correctly or refuses with a message — never a silent empty or
 /// duplicated output, never a request to an origin the pipeline does not name (issue "Nothing
 /// lost, nothing leaked, round 3", the state fuzzer).
-@Suite struct StateFuzzTests {
+@Suite(.timeLimit(.minutes(10))) struct StateFuzzTests {
     /// A GitHub-like API over two repositories: records with `t >= since`, two a page; the first
     /// request for page 2 of `y` fails once when `failOnce` is set.
     final class Server: Transport, @unchecked Sendable {

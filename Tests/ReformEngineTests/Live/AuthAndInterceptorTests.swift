@@ -5,7 +5,7 @@ import Testing
 
 /// Credentials (static and OAuth2 with refresh), interceptors and the response cache, against the
 /// real server.
-@Suite struct AuthAndInterceptorTests {
+@Suite(.timeLimit(.minutes(10))) struct AuthAndInterceptorTests {
     @Test func basicBearerAndAPIKeysAreSentFromTheEnvironment() async throws {
         let server = try TestServer()
         let environment = ["USER": "reform", "PASS": "s3cret", "KEY": "k-123"]

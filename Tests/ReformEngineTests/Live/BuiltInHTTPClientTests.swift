@@ -5,7 +5,7 @@ import Testing
 
 /// The built-in HTTP/1.1 client (plain `http://`) against the real loopback server: body
 /// framing, redirects, connection reuse and loss, and the same answers as AsyncHTTPClient.
-@Suite struct BuiltInHTTPClientTests {
+@Suite(.timeLimit(.minutes(10))) struct BuiltInHTTPClientTests {
     private let manager = ManagerRef(index: 0, name: "test")
 
     private func get(

@@ -5,7 +5,7 @@ import Testing
 
 /// Credentials never follow a next page, or a saved resume request, to another origin, and the
 /// state file holds no secret (reliability audit round 2: M1, M2, M3, L15).
-@Suite struct CrossOriginPagingTests {
+@Suite(.timeLimit(.minutes(10))) struct CrossOriginPagingTests {
     static func pipeline(baseURL: String = "http://gh.test", paging: String = "{ policy: link }") -> String {
         """
         reform: 1

@@ -5,7 +5,7 @@ import Testing
 /// What a hostile or careless server echoes back stays harmless: a secret in any encoding is
 /// hidden in errors, terminal escapes in a body are shown escaped, and the disk cache that may
 /// hold echoed secrets is private (reliability audit D12, D15). Through the real binary and server.
-@Suite struct EchoedSecretTests {
+@Suite(.timeLimit(.minutes(10))) struct EchoedSecretTests {
     /// A token with every character that escapes differently in JSON and in URLs.
     static let token = "QQ1core\"tail\\x/ü"
 

@@ -6,7 +6,7 @@ import Testing
 /// The code of the DocC article "Embedding Reform in a Swift program"
 /// (Sources/ReformEngine/ReformEngine.docc/EmbeddingReform.md), against the loopback server:
 /// when the API changes, this stops compiling and the article is updated with it.
-@Suite struct EmbeddingArticleTests {
+@Suite(.timeLimit(.minutes(10))) struct EmbeddingArticleTests {
     static let yaml =
         service()
             + """

@@ -5,7 +5,7 @@ import Testing
 /// A server whose bytes never stop, through the real binary: the built-in client ends the
 /// exchange at the request's deadline or the trailer limit, not when the server tires
 /// (reliability audit r2 H5: a 5 s timeout ran 60 s at full CPU).
-@Suite struct EndlessResponseTests {
+@Suite(.timeLimit(.minutes(10))) struct EndlessResponseTests {
     @Test func trailerFieldsWithoutEndAreCutOffAtTheHeadLimit() async throws {
         let server = try TestServer()
         let path = try HostileServerTests.pipeline(server, path: "/endless-trailers", params: "{ seconds: 20 }", timeout: "30s")

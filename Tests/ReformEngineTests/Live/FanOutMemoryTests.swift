@@ -7,7 +7,7 @@ import Testing
 /// A fan-out's memory does not grow with the partitions it has finished (reliability audit round
 /// 2, M10: each finished partition's source, feed and task were kept, about 19 KB apiece, so
 /// 100,000 partitions took 1.9 GB).
-@Suite struct FanOutMemoryTests {
+@Suite(.timeLimit(.minutes(10))) struct FanOutMemoryTests {
     /// The peak resident memory `reform run` reports for a fan-out of `partitions` against `server`.
     static func peak(partitions: Int, server: TestServer, folder: TemporaryFolder) async throws -> Int {
         let pipeline = try folder.write(

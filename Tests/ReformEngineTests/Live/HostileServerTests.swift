@@ -4,7 +4,7 @@ import Testing
 
 /// A server that answers with numbers past every range, through the real binary: the run ends
 /// with the error a long wait gets, never a crash (reliability audit r2 H1: exit 132).
-@Suite struct HostileServerTests {
+@Suite(.timeLimit(.minutes(10))) struct HostileServerTests {
     /// A pipeline in a fresh folder whose manager pages `path` (with `params`) on the server.
     static func pipeline(_ server: TestServer, path: String, params: String = "{}", timeout: String = "5s") throws -> String {
         let folder = try TemporaryFolder()

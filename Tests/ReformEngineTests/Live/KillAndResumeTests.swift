@@ -8,7 +8,7 @@ import Testing
 /// `kill -9` at random moments of a fan-out, paged, incremental run against the loopback
 /// server's GitHub-like API: the next run continues from the last checkpoint, and the output ends
 /// byte-identical to an uninterrupted run's — no record lost, none twice.
-@Suite(.serialized) struct KillAndResumeTests {
+@Suite(.timeLimit(.minutes(10)), .serialized) struct KillAndResumeTests {
     static let pipeline = """
         reform: 1
         name: kills

@@ -5,7 +5,7 @@ import Testing
 
 /// Partitions and saved state from Swift, without a run: the managers of a fan-out, each with its
 /// partition's parameters and the `since` its saved bookmark gives.
-@Suite struct LibraryPartitionTests {
+@Suite(.timeLimit(.minutes(10))) struct LibraryPartitionTests {
     static let pipeline = """
         reform: 1
         services:

@@ -5,7 +5,7 @@ import ReformTestSupport
 import Testing
 
 /// `reform run --live / --record / --env` through the real binary and the real server.
-@Suite struct LiveCommandTests {
+@Suite(.timeLimit(.minutes(10))) struct LiveCommandTests {
     /// Runs the `reform` binary built beside the tests, from the project root.
     func reform(_ arguments: [String], environment: [String: String]) async throws -> ReformBinary.Outcome {
         try await ReformBinary.run(arguments, environment: environment)

@@ -3,7 +3,7 @@ import ReformSDK
 import Testing
 
 /// Typed failures against the real server: each keeps what came back and says what to do.
-@Suite struct LiveFailureTests {
+@Suite(.timeLimit(.minutes(10))) struct LiveFailureTests {
     /// Loads one page of `path` from a fresh manager with `extra` manager lines; returns the error.
     func failure(_ path: String, _ extra: String = "", service extraService: String = "") async throws -> ManagerError {
         let server = try TestServer()

@@ -4,7 +4,7 @@ import Testing
 
 /// Every paging style against the real loopback server: all records land, in order, once, and
 /// paging stops for the documented reason.
-@Suite struct LivePagingTests {
+@Suite(.timeLimit(.minutes(10))) struct LivePagingTests {
     func ids(_ records: [Value]) -> [Int] {
         records.compactMap { if case .object(let o) = $0, case .int(let id)? = o["id"] { id } else { nil } }
     }
@@ -213,7 +213,7 @@ struct CursorItems: ManagerSpec {
     var takeoff: TakeoffPolicy { .cancelInFlight }
 }
 
-@Suite struct SwiftDeclaredManagerTests {
+@Suite(.timeLimit(.minutes(10))) struct SwiftDeclaredManagerTests {
     @Test func aManagerDeclaredInSwiftPagesLikeOneFromYAML() async throws {
         let server = try TestServer()
         let service = try ServicePlan.named("api", baseURL: "${TEST_URL}", headers: ["X-Client": "tests"])

@@ -3,7 +3,7 @@ import ReformSDK
 import Testing
 
 /// Retries on 429, 5xx, timeouts and resets, against the real server.
-@Suite struct LiveRetryTests {
+@Suite(.timeLimit(.minutes(10))) struct LiveRetryTests {
     let retry = "retry: { attempts: 3, base: 10ms, max: 2s }"
 
     @Test func a503IsRetriedUntilItSucceeds() async throws {

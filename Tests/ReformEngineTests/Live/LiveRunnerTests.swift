@@ -4,7 +4,7 @@ import ReformSDK
 import Testing
 
 /// ``Runner`` with live managers, called from Swift concurrency.
-@Suite struct LiveRunnerTests {
+@Suite(.timeLimit(.minutes(10))) struct LiveRunnerTests {
     /// `Runner.run()` is synchronous: from an async task it holds a thread of the concurrency
     /// pool (as many threads as cores) while its requests run. More runs at once than the pool has
     /// threads must still finish: the requests cannot wait for a pool thread the runs are holding.

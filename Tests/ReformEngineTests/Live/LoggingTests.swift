@@ -6,7 +6,7 @@ import Testing
 
 /// The `Logger` a run is handed hears of requests, retries and page stops, with secrets redacted,
 /// against the real loopback server.
-@Suite struct LoggingTests {
+@Suite(.timeLimit(.minutes(10))) struct LoggingTests {
     /// A log handler that keeps every line, for the test to read.
     struct CapturingHandler: LogHandler {
         final class Lines: @unchecked Sendable {

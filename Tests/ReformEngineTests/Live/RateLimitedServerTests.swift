@@ -6,7 +6,7 @@ import Testing
 
 /// The loopback server's GitHub-like API running out of its rate limit, through the command line:
 /// the run waits for the reset and says so, or fails saying when the limit resets.
-@Suite struct RateLimitedServerTests {
+@Suite(.timeLimit(.minutes(10))) struct RateLimitedServerTests {
     static func pipeline(retryMax: String) -> String {
         """
         reform: 1

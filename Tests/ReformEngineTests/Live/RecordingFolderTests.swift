@@ -4,7 +4,7 @@ import Testing
 
 /// `--record` replaces only the exchange files of a fixtures folder and can always run again
 /// (reliability audit D22).
-@Suite struct RecordingFolderTests {
+@Suite(.timeLimit(.minutes(10))) struct RecordingFolderTests {
     @Test func recordingKeepsWhatIsNotAnExchangeAndRunsAgain() async throws {
         let server = try TestServer()
         let folder = try TemporaryFolder()

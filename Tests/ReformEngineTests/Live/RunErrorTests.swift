@@ -5,7 +5,7 @@ import Testing
 
 /// A program that embeds Reform tells failures apart by ``RunError/code`` and the typed cause,
 /// not by reading the message.
-@Suite struct RunErrorTests {
+@Suite(.timeLimit(.minutes(10))) struct RunErrorTests {
     @Test func aBudgetOverrunAndATimeoutAreTwoKindsOfFailure() async throws {
         let server = try TestServer()
         let pipeline = try server.pipeline(

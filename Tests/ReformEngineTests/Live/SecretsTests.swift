@@ -7,7 +7,7 @@ import Testing
 /// (the log interceptor, errors, `--stats`), not in recorded fixtures, the dead-letter file or the
 /// output; neither as written, nor percent-encoded (a query key, a path), nor as Basic credentials.
 /// Through the real binary against the real server.
-@Suite struct SecretsTests {
+@Suite(.timeLimit(.minutes(10))) struct SecretsTests {
     /// Secrets with characters a URL has to encode, so a leak in encoded form shows too. The server
     /// accepts only `s3cret` for Basic auth and OAuth2.
     static let environment = [

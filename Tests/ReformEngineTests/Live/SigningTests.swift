@@ -5,7 +5,7 @@ import Testing
 
 /// The `sign` interceptor: known answers, and signatures the real server checks with Python's
 /// `hmac` (its own rendering of the canonical string, not the engine's).
-@Suite struct SigningTests {
+@Suite(.timeLimit(.minutes(10))) struct SigningTests {
     static let message = "{method}\n{path}\n{query}\n{timestamp}\n{body_sha256}"
 
     @Test(arguments: [

@@ -22,7 +22,7 @@ final class Consumer: ManagerDelegate {
 
 /// The takeoff policies and the disappearing landing point (seeds/004, reasons 1 and 3), shown
 /// against a slow endpoint of the real server.
-@Suite struct TakeoffPolicyTests {
+@Suite(.timeLimit(.minutes(10))) struct TakeoffPolicyTests {
     func slowManager(_ server: TestServer, takeoff: String, delay: Int = 1) throws -> (APIManager, Consumer) {
         let pipeline = try server.pipeline(
             service()

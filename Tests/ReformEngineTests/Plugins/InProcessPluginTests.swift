@@ -5,7 +5,7 @@ import Testing
 
 /// A program that embeds Reform registers its Swift reformers with `PipelineLoader.plugins`:
 /// `plugin: NAME` takes them before any library, with the options checked as for a `.so` plugin.
-@Suite struct InProcessPluginTests {
+@Suite(.timeLimit(.minutes(10))) struct InProcessPluginTests {
     /// Upper-cases the string at one key.
     struct Shout: Reformer {
         let key: String

@@ -4,7 +4,7 @@ import Testing
 
 /// Outputs are replaced all together or not at all, through hidden temporary files that a later
 /// run cleans up (reliability audit D7, D17, D24).
-@Suite("Atomic outputs")
+@Suite("Atomic outputs", .timeLimit(.minutes(10)))
 struct AtomicOutputTests {
     let loader = PipelineLoader(environment: [:])
 

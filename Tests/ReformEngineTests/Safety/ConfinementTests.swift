@@ -7,7 +7,7 @@ import Testing
 /// Nothing a pipeline or test file declares reads or writes outside its folder unless allowed:
 /// symlinked fixture files, golden files, output paths, manager names used as cache folders
 /// (reliability audit D10, D11).
-@Suite("Confinement")
+@Suite("Confinement", .timeLimit(.minutes(10)))
 struct ConfinementTests {
     /// The error lines of loading `yaml` as `p.yaml` in `folder` (`<dir>` for the folder).
     func errors(_ yaml: String, in folder: TemporaryFolder, allow: Bool = false) throws -> [String] {

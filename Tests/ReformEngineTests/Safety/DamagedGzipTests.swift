@@ -5,7 +5,7 @@ import Testing
 /// Damaged `.gz` inputs fail the run as unusable instead of landing part of the file
 /// (reliability audit D1, D2): zlib reports a stream that ends early by returning 0 with
 /// `Z_BUF_ERROR`, not with a negative count.
-@Suite("Damaged gzip inputs")
+@Suite("Damaged gzip inputs", .timeLimit(.minutes(10)))
 struct DamagedGzipTests {
     let loader = PipelineLoader(environment: [:])
 

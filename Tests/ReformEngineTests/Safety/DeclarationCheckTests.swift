@@ -6,7 +6,7 @@ import Testing
 /// What `validate` accepts, `run` can use: parameter declarations are checked where they are
 /// written (reliability audit D21), and a file with thousands of errors is reported in one pass
 /// with the rest counted (D4).
-@Suite("Declaration checks")
+@Suite("Declaration checks", .timeLimit(.minutes(10)))
 struct DeclarationCheckTests {
     let loader = PipelineLoader(environment: [:])
 

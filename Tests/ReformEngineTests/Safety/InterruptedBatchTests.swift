@@ -4,7 +4,7 @@ import Testing
 
 /// Ctrl-C, SIGTERM and SIGHUP in the middle of a batch run: no output is written, the dead-letter
 /// file keeps what was rejected so far, and no temporary file is left (reliability audit D3, D17).
-@Suite("Interrupted batch runs")
+@Suite("Interrupted batch runs", .timeLimit(.minutes(10)))
 struct InterruptedBatchTests {
     static let yaml = """
         reform: 1

@@ -8,7 +8,7 @@ import Testing
 /// files cut short) either fail to load with every problem located, or run offline to the end or
 /// to a clear error; a run that ends reports exactly what it wrote: as many output lines as its
 /// out count, as many dead letters as its rejected count. A crash ends the test process.
-@Suite("Mutated pipelines")
+@Suite("Mutated pipelines", .timeLimit(.minutes(10)))
 struct MutatedPipelineTests {
     static let pipelines = ["property-list", "orders", "reminders", "catalog"]
     static let mutantsPerPipeline = 250

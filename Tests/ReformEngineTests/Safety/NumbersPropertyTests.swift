@@ -8,7 +8,7 @@ import Testing
 /// ±2^63, 1e300, NaN and infinity as text) and values drawn with a seeded generator: none traps,
 /// and each gives a value or an error that says where (the key, the field, the line). The
 /// reliability audit r2 (H1, H2, L12, L17) found `Int(_: Double)` traps in five of them.
-@Suite struct NumbersPropertyTests {
+@Suite(.timeLimit(.minutes(10))) struct NumbersPropertyTests {
     static let extremeDoubles: [Double] = [
         0, -0.0, .leastNonzeroMagnitude, -.leastNonzeroMagnitude, .leastNormalMagnitude, 0.5, -0.5, 1.5,
         9_007_199_254_740_991, 9_007_199_254_740_992, 9_007_199_254_740_992.0.nextUp, -9_007_199_254_740_992.0.nextUp,

@@ -6,7 +6,7 @@ import Testing
 /// A `--state` path that holds something other than a file is refused at once, saying so: a
 /// FIFO used to block the run for ever and a folder to fail only after everything was fetched
 /// (reliability audit r2 L5).
-@Suite struct OddStateFileTests {
+@Suite(.timeLimit(.minutes(10))) struct OddStateFileTests {
     /// An incremental pipeline over the test server's pages, in `folder`.
     static func pipeline(_ server: TestServer, in folder: TemporaryFolder) throws -> String {
         try folder.write(

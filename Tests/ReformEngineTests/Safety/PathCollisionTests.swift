@@ -4,7 +4,7 @@ import Testing
 
 /// A run refuses files that would overwrite each other or its inputs before it writes anything
 /// (reliability audit D5, D6).
-@Suite("Path collisions")
+@Suite("Path collisions", .timeLimit(.minutes(10)))
 struct PathCollisionTests {
     let loader = PipelineLoader(environment: [:])
 

@@ -7,7 +7,7 @@ import Testing
 /// Two runs never write the same outputs or state file at once (reliability audit round 2, H3):
 /// the second is refused naming the first's pid, or waits with `--wait-lock`. (Dead-letter files
 /// are not locked: runs move each other's aside rather than replace them.)
-@Suite struct RunLockTests {
+@Suite(.timeLimit(.minutes(10))) struct RunLockTests {
     /// Holds the lock another run would hold on `path` (its `.NAME.reform-lock`), as pid `pid`.
     final class HeldLock {
         let fd: Int32

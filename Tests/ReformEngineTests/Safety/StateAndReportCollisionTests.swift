@@ -7,7 +7,7 @@ import Testing
 /// The state file and the files the caller writes after a run (`--stats-file`) are covered by the
 /// same-file check as outputs and the dead-letter file: refused before anything is written
 /// (reliability audit M6).
-@Suite struct StateAndReportCollisionTests {
+@Suite(.timeLimit(.minutes(10))) struct StateAndReportCollisionTests {
     static let incremental = """
         reform: 1
         name: inc

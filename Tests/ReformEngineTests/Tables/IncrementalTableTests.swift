@@ -8,6 +8,7 @@ import Testing
 /// what changed, upsert drops what the lookback lands again, and a run killed at any moment
 /// leaves rows and state as the last committed run left them — against the loopback server's
 /// GitHub-like API, for SQLite and PostgreSQL.
+@Suite(.timeLimit(.minutes(10)))
 struct IncrementalTableTests {
     static func pipeline(_ output: String) -> String {
         """

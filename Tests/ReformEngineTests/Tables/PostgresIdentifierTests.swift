@@ -7,7 +7,7 @@ import Testing
 /// PostgreSQL keeps only the first 63 bytes of a name: longer table and column names are load
 /// errors, and the names Reform makes for an upsert (its temporary table, its arrival column)
 /// never collide with a table's or a key's (reliability audit L7).
-@Suite struct PostgresIdentifierTests {
+@Suite(.timeLimit(.minutes(10))) struct PostgresIdentifierTests {
     /// A pipeline with one keyed mapping (key `id` as `idConstant`) loading each of `tables`.
     static func pipeline(tables: [String], idConstant: String = "kID", mode: String = "mode: upsert, key: [id]") -> String {
         """

@@ -5,7 +5,9 @@ import Testing
 /// A `reform run` killed (SIGKILL) after it has sent rows to PostgreSQL leaves the table as it
 /// was: the rows were in the run's transaction, which the server rolls back when the connection
 /// goes.
-@Suite(.enabled(if: PostgresServer.isUsable, "no PostgreSQL server (install postgresql, or set REFORM_TEST_POSTGRES_URL)"))
+@Suite(
+    .timeLimit(.minutes(10)),
+    .enabled(if: PostgresServer.isUsable, "no PostgreSQL server (install postgresql, or set REFORM_TEST_POSTGRES_URL)"))
 struct PostgresKillTests {
     static let yaml = """
         reform: 1

@@ -9,7 +9,9 @@ import Testing
 /// `REFORM_TEST_POSTGRES_URL`): the chain's keys become a table's columns, loaded with COPY in
 /// one transaction per run (replace, append or upsert on declared keys); a table that disagrees
 /// is never altered; the URL's password is never printed.
-@Suite(.enabled(if: PostgresServer.isUsable, "no PostgreSQL server (install postgresql, or set REFORM_TEST_POSTGRES_URL)"))
+@Suite(
+    .timeLimit(.minutes(10)),
+    .enabled(if: PostgresServer.isUsable, "no PostgreSQL server (install postgresql, or set REFORM_TEST_POSTGRES_URL)"))
 struct PostgresOutputTests {
     /// ``SQLiteOutputTests/pipeline(_:price:)`` with `output` loading a PostgreSQL table at `${PG_URL}`.
     static func pipeline(_ output: String) -> String {

@@ -5,7 +5,7 @@ import Testing
 
 /// `--input MANAGER=sqlite:PATH#TABLE`: a table's rows land as records, so what a run loaded
 /// can be read back and reformed again.
-@Suite struct SQLiteInputTests {
+@Suite(.timeLimit(.minutes(10))) struct SQLiteInputTests {
     static let records = [
         SQLiteOutputTests.record(1, "loft", tags: #"{"floor": 3, "views": ["river", "park"]}"#),
         SQLiteOutputTests.record(2, #"studio \"centre\" 上海"#, price: "980.5", tags: "[]", open: "false"),

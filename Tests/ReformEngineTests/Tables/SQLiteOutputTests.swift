@@ -6,7 +6,7 @@ import Testing
 
 /// `sqlite:` outputs: the chain's keys become a table's columns, loaded in one transaction per
 /// run (replace, append or upsert on declared keys); a table that disagrees is never altered.
-@Suite struct SQLiteOutputTests {
+@Suite(.timeLimit(.minutes(10))) struct SQLiteOutputTests {
     /// A pipeline with one keyed mapping whose output is `output` (the inside of an `outputs:` entry).
     static func pipeline(_ output: String, price: String = "{ path: price, convert: double }") -> String {
         """

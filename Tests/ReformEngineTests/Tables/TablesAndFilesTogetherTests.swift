@@ -6,7 +6,7 @@ import Testing
 
 /// A run that loads tables and writes files lands both or neither (reliability audit round 2, M8):
 /// when a file cannot be put in place, the tables are not committed.
-@Suite struct TablesAndFilesTogetherTests {
+@Suite(.timeLimit(.minutes(10))) struct TablesAndFilesTogetherTests {
     /// Answers from `script`, and before the second request makes `blocker` a folder, so that the
     /// run's file output cannot be renamed into place at the end.
     struct BlockingTransport: Transport {

@@ -3,6 +3,7 @@ import ReformPluginTesting
 import ReformSDK
 import Testing
 
+@Suite(.timeLimit(.minutes(10)))
 struct PropertyListReformerTests {
     static let samples: [String: [Value]] = [
         "zufang": [["id": 1, "name": "Jing'an studio", "title": "Rent", "imageUrl": "https://img.example.com/z/1.jpg"]],

@@ -3,6 +3,7 @@ import ReformSDK
 import Testing
 import ThumbnailURL
 
+@Suite(.timeLimit(.minutes(10)))
 struct ThumbnailURLTests {
     static let samples: [String: [Value]] = [
         "zufang": [
