@@ -727,7 +727,7 @@ class Handler(BaseHTTPRequestHandler):
     # ---- timing and failures
 
     def ep_slow(self, q):
-        delay = float_arg(q, "delay", 1.0)
+        delay = float_arg(q, "delay", 1.0, high=1800.0)
         tag = q.get("tag", "")
         self.wait_watching(delay)
         self.json(200, {"tag": tag, "delay": delay})

@@ -10,7 +10,8 @@ public func fuzzTiers(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     var random = SplitMix(state: seed)
     let generated = ChainGenerator().pipeline(using: &random)
     let lines = RecordGenerator().lines(count: Int.random(in: 1...40, using: &random), using: &random)
-    guard let differences = try? generated.check(lines: lines).differences(tiers: generated.tiers), let difference = differences.first else { return 0 }
+    guard let differences = try? generated.check(lines: lines).differences(tiers: generated.tiers), let difference = differences.first
+    else { return 0 }
     fatalError("tiers differ\n\(generated.pipeline)\nlines:\n\(lines.joined(separator: "\n"))\n\(difference)")
 }
 
