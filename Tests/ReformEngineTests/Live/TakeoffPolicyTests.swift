@@ -52,7 +52,9 @@ final class Consumer: ManagerDelegate {
 
     @Test func cancelInFlightClosesTheFirstAndOnlyTheSecondLands() async throws {
         let server = try TestServer()
-        let (manager, consumer) = try slowManager(server, takeoff: "cancel-in-flight", delay: 10)
+        // 30 s: the second load must start while the first is in flight, however long this task
+        // waits for a thread on a loaded machine (10 s once passed first).
+        let (manager, consumer) = try slowManager(server, takeoff: "cancel-in-flight", delay: 30)
         let first = Task { try await manager.load() }
         try await server.waitForRequest(path: "/slow")
         let second = try await manager.load()
