@@ -22,9 +22,26 @@ enum SQLiteDump {
     }
 
     private static func rows(_ handle: OpaquePointer, _ sql: String, quoting: Bool) -> [String] {
+        do { return try SQLiteRows.read(handle, sql, quotingText: quoting) } catch { return ["(cannot read: \(error.message))"] }
+    }
+}
+
+/// The rows of one query, each value written with its storage class: `1`, `1.5`, `'text'` (or the
+/// text alone), `NULL`, joined by `|`. Shared by ``SQLiteDump`` and the engine's tests.
+package enum SQLiteRows {
+    /// A statement SQLite refused, with its message.
+    package struct Failure: Error, CustomStringConvertible {
+        /// SQLite's message.
+        package let message: String
+        /// SQLite's message.
+        package var description: String { message }
+    }
+
+    /// The rows `sql` gives on the open database `handle`.
+    package static func read(_ handle: OpaquePointer, _ sql: String, quotingText: Bool = true) throws(Failure) -> [String] {
         var statement: OpaquePointer?
         guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
-            return ["(cannot read: \(String(cString: sqlite3_errmsg(handle))))"]
+            throw Failure(message: String(cString: sqlite3_errmsg(handle)))
         }
         defer { sqlite3_finalize(statement) }
         var rows: [String] = []
@@ -37,7 +54,7 @@ enum SQLiteDump {
                 case SQLITE_NULL: values.append("NULL")
                 default:
                     let text = sqlite3_column_text(statement, i).map { String(cString: $0) } ?? ""
-                    values.append(quoting ? "'" + text + "'" : text)
+                    values.append(quotingText ? "'" + text + "'" : text)
                 }
             }
             rows.append(values.joined(separator: "|"))

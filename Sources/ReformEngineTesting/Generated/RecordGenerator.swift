@@ -38,11 +38,11 @@ public struct RecordGenerator: Sendable {
             }
             members.append((key, value))
         }
-        if key(in: 8, &random) { members.shuffle(using: &random) }
-        if key(in: 40, &random), let first = members.first {
+        if random.chance(8) { members.shuffle(using: &random) }
+        if random.chance(40), let first = members.first {
             members.append((first.0, GeneratedJSON.any(depth: 1, using: &random)))
         }
-        let spaced = key(in: 6, &random)
+        let spaced = random.chance(6)
         return GeneratedJSON.object(members).text(spaced: spaced, using: &random)
     }
 
@@ -93,7 +93,6 @@ public struct RecordGenerator: Sendable {
         }
     }
 
-    private func key(in odds: Int, _ random: inout some RandomNumberGenerator) -> Bool { random.chance(odds) }
 }
 
 extension RandomNumberGenerator {

@@ -1,4 +1,5 @@
 import CSQLite
+import ReformEngineTesting
 
 /// An SQLite database file opened straight through the C library, so that tests prepare tables
 /// and read what a run loaded without going through the code under test.
@@ -32,24 +33,6 @@ final class SQLiteFile {
 
     /// The rows of `sql`, each value written with its storage class: `1`, `1.5`, `'text'`, `NULL`.
     func rows(_ sql: String) throws -> [String] {
-        var statement: OpaquePointer?
-        guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
-            throw Failure(description: String(cString: sqlite3_errmsg(handle)))
-        }
-        defer { sqlite3_finalize(statement) }
-        var rows: [String] = []
-        while sqlite3_step(statement) == SQLITE_ROW {
-            var values: [String] = []
-            for i in 0..<sqlite3_column_count(statement) {
-                switch sqlite3_column_type(statement, i) {
-                case SQLITE_INTEGER: values.append(String(sqlite3_column_int64(statement, i)))
-                case SQLITE_FLOAT: values.append(String(sqlite3_column_double(statement, i)))
-                case SQLITE_NULL: values.append("NULL")
-                default: values.append("'" + String(cString: sqlite3_column_text(statement, i)) + "'")
-                }
-            }
-            rows.append(values.joined(separator: "|"))
-        }
-        return rows
+        do { return try SQLiteRows.read(handle, sql) } catch { throw Failure(description: error.message) }
     }
 }
