@@ -5,9 +5,6 @@ import ReformYAML
 extension PipelineDecoder {
     static let forEachKeys = PipelineSchema.forEach.keyNames
     static let rangeKeys = PipelineSchema.range.keyNames
-    /// The most partitions a list or range may declare (a typo in a range must not start a
-    /// million requests).
-    static let maxDeclaredPartitions = 100_000
 
     /// The partitions of manager `what`; `managers` are every manager's names in declared order
     /// (for parent references), `params` the manager's declared parameters.
@@ -18,6 +15,10 @@ extension PipelineDecoder {
         guard let m = context.mapping(node, owner, allowed: PipelineDecoder.forEachKeys) else { return nil }
         let concurrency = m["concurrency"].flatMap { context.int($0, "'concurrency' in \(owner)", in: 1...256) } ?? 1
         let onError = m["on_error"].flatMap { context.choice($0, "partition failure policy", as: PartitionFailurePolicy.self) } ?? .fail
+        // A typo in a range must not start a million requests, nor a parent hold more than memory allows.
+        let limit =
+            m["max_partitions"].flatMap { context.int($0, "'max_partitions' in \(owner)", in: 1...PartitionPlan.maxPartitionsCeiling) }
+            ?? PartitionPlan.defaultMaxPartitions
         func declared(_ param: String, at location: SourceLocation) {
             if !params.contains(where: { $0.name == param }) {
                 context.error(
@@ -41,14 +42,16 @@ extension PipelineDecoder {
                 context.error("\(owner) takes 'values' or 'range', not both", at: m["range"]?.location ?? node.location)
             }
             if let range = m["range"] {
-                source = decodeRange(range, owner).map { .range(param: param, $0) }
+                source = decodeRange(range, owner, limit: limit).map { .range(param: param, $0) }
             } else if let valuesNode = m["values"] {
                 guard case .array(let values)? = context.value(valuesNode, "'values' in \(owner)") else {
                     context.error("'values' in \(owner) must be a list of parameter values", at: valuesNode.location)
                     return nil
                 }
-                if values.count > PipelineDecoder.maxDeclaredPartitions {
-                    context.error("'values' in \(owner) has \(values.count) entries; at most 100000", at: valuesNode.location)
+                if values.count > limit {
+                    context.error(
+                        "'values' in \(owner) has \(values.count) entries; at most \(limit) (raise 'max_partitions' to run more)",
+                        at: valuesNode.location)
                 }
                 source = .values(param: param, values)
             } else {
@@ -59,7 +62,7 @@ extension PipelineDecoder {
             source = nil
         }
         guard let source else { return nil }
-        return PartitionPlan(source: source, concurrency: concurrency, onError: onError, location: node.location)
+        return PartitionPlan(source: source, concurrency: concurrency, onError: onError, maxPartitions: limit, location: node.location)
     }
 
     private func decodeParent(
@@ -87,7 +90,7 @@ extension PipelineDecoder {
         return .parent(manager: ManagerRef(index: index, name: parent), params: params)
     }
 
-    private func decodeRange(_ node: YAMLNode, _ owner: String) -> PartitionRange? {
+    private func decodeRange(_ node: YAMLNode, _ owner: String, limit: Int) -> PartitionRange? {
         let what = "'range' in \(owner)"
         guard let m = context.mapping(node, what, allowed: PipelineDecoder.rangeKeys),
             let fromNode = context.requireKey("from", in: m, what), let toNode = context.requireKey("to", in: m, what)
@@ -130,8 +133,10 @@ extension PipelineDecoder {
             context.error("'from' and 'to' in \(what) must both be whole numbers or both be dates like 2026-01-31", at: node.location)
             return nil
         }
-        if range.count > PipelineDecoder.maxDeclaredPartitions {
-            context.error("\(what) makes \(range.count) partitions; at most 100000 (a larger 'step'?)", at: node.location)
+        if range.count > limit {
+            let count = range.count == Int.max ? "more than \(Int.max)" : "\(range.count)"
+            context.error(
+                "\(what) makes \(count) partitions; at most \(limit) (a larger 'step'? or raise 'max_partitions')", at: node.location)
             return nil
         }
         return range
@@ -144,7 +149,9 @@ extension PartitionRange {
         switch self {
         case .numbers(let from, let to, let step):
             let (span, overflow) = to.subtractingReportingOverflow(from)
-            return overflow ? Int.max : span / step + 1
+            guard !overflow else { return Int.max }
+            let (count, tooMany) = (span / step).addingReportingOverflow(1)
+            return tooMany ? Int.max : count
         case .days(let from, let to, let step):
             guard let a = CivilDate.parse(.string(from)), let b = CivilDate.parse(.string(to)) else { return 0 }
             return (CivilDate.days(fromCivil: b.year, b.month, b.day) - CivilDate.days(fromCivil: a.year, a.month, a.day)) / step + 1

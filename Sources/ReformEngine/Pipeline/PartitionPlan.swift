@@ -25,8 +25,17 @@ public struct PartitionPlan: Sendable {
     public let concurrency: Int
     /// What a failing partition does to the run.
     public let onError: PartitionFailurePolicy
+    /// The most partitions it may run (`max_partitions`, ``defaultMaxPartitions`` unless
+    /// declared): a run holds every partition in memory, a few hundred bytes each, so a list,
+    /// range, `--param` list or parent with more is refused rather than run out of memory.
+    public let maxPartitions: Int
     /// Where `for_each` is declared.
     public let location: SourceLocation
+
+    /// The partition limit when `max_partitions` is not declared.
+    public static let defaultMaxPartitions = 100_000
+    /// The highest `max_partitions` may be raised to.
+    public static let maxPartitionsCeiling = 10_000_000
 
     /// The parameters each partition sets, in order.
     public var params: [String] {

@@ -42,6 +42,8 @@ public struct RunError: Error, Sendable, CustomStringConvertible {
         /// Another run is writing one of the run's files (its outputs or state file):
         /// the run was refused rather than write them at the same time (``RunOptions/waitsForLock``).
         public static let locked = Code("locked")
+        /// A fan-out would run more partitions than its `max_partitions` (``PartitionPlan/maxPartitions``).
+        public static let partitionLimit = Code("partition-limit")
         /// The run needed something of the system it could not have (a temporary folder).
         public static let system = Code("system")
     }

@@ -41,10 +41,15 @@ struct PartitionCollector {
     private(set) var list: [Partition] = []
     private var seen: Set<String> = []
 
-    /// Adds a partition setting `params`, unless an earlier record made the same one.
-    mutating func add(_ params: [(name: String, value: Value)]) {
+    /// Adds a partition setting `params`, unless an earlier record made the same one; `false`
+    /// (nothing added) when it would be a new one past `limit`.
+    @discardableResult
+    mutating func add(_ params: [(name: String, value: Value)], limit: Int = .max) -> Bool {
         let key = params.map { JSON.compactString($0.value) }.joined(separator: "\u{0}")
-        guard seen.insert(key).inserted else { return }
+        guard !seen.contains(key) else { return true }
+        guard list.count < limit else { return false }
+        seen.insert(key)
         list.append(Partition(index: list.count, params: params))
+        return true
     }
 }

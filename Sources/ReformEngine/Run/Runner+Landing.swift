@@ -98,12 +98,23 @@ extension Runner {
     /// a field a child needs goes to the dead-letter file.
     private func collectPartitions(
         of children: [ManagerPlan], from value: Value, of ref: ManagerRef, sequence: Int, into state: inout RunState
-    ) throws(OutputError) {
+    ) throws {
         for child in children {
             guard let plan = child.partitions else { continue }
             switch Runner.partitionParams(for: plan, from: value) {
             case .success(let params):
-                state.childPartitions[child.ref.index, default: PartitionCollector()].add(params)
+                // Every partition is held until the child runs: past its limit the run fails now,
+                // before a child request, rather than run out of memory later.
+                guard state.childPartitions[child.ref.index, default: PartitionCollector()].add(params, limit: plan.maxPartitions)
+                else {
+                    throw RunError(
+                        .partitionLimit,
+                        "the records of '\(ref.name)' make more than \(plan.maxPartitions) partitions of manager '\(child.ref.name)', "
+                            + "its max_partitions (for_each at \(pipeline.file):\(plan.location)); raise 'max_partitions' "
+                            + "(up to \(PartitionPlan.maxPartitionsCeiling); each partition is held in memory, a few hundred bytes) "
+                            + "or narrow '\(ref.name)' with its params",
+                        manager: child.ref.name)
+                }
             case .failure(let error):
                 try state.deadLetter.add(
                     manager: child.ref.name, sequence: sequence, input: "partitions from \(ref.name)", stage: "partition", error: error,

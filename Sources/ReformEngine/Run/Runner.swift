@@ -28,6 +28,7 @@ public struct Runner: Sendable {
         let plan = try chosenRun()
         try checkInputs(of: plan)
         try checkParams(of: plan)
+        try checkPartitionLists(of: plan)
         try checkPaths(of: plan, stateFile: IncrementalRun.stateFile(runner: self, runPlan: plan))
         let lock = try takeLock(of: plan)
         defer { lock.release() }
@@ -115,6 +116,30 @@ public struct Runner: Sendable {
                 .unknownParam,
                 "--param '\(name)' is not a parameter of any manager of run '\(plan.name)'"
                     + Suggestions.hint(for: name, in: known) + " (\(takes.joined(separator: "; ")))")
+        }
+    }
+
+    /// Refuses a comma-separated partition list (`--param repo=a,b,…` or the run's params) longer
+    /// than its manager's `max_partitions`, before any request.
+    private func checkPartitionLists(of plan: RunPlan) throws(RunError) {
+        let given = params(of: plan)
+        for ref in landingOrder(of: plan) {
+            guard let partitions = pipeline.managers[ref.index].partitions, case .values(let param, _) = partitions.source,
+                given[param] != nil
+            else { continue }
+            let count: Int
+            do throws(SourceError) {
+                count = try partitions.partitions(params: given).count
+            } catch {
+                throw RunError(error)
+            }
+            guard count > partitions.maxPartitions else { continue }
+            throw RunError(
+                .partitionLimit,
+                "'\(param)' gives \(count) values, one partition each, but manager '\(ref.name)' runs at most "
+                    + "max_partitions: \(partitions.maxPartitions) (its for_each at \(pipeline.file):\(partitions.location)); "
+                    + "raise it there or give fewer values",
+                manager: ref.name)
         }
     }
 

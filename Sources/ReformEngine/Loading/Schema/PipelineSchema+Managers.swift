@@ -113,6 +113,9 @@ extension PipelineSchema {
             SchemaKey("params", .named(.string()), "With 'manager': which parameter comes from which field of the parent's records."),
             SchemaKey("concurrency", .int(minimum: 1, maximum: 256), "How many partitions run at once (default 1)."),
             SchemaKey("on_error", .choice(of: PartitionFailurePolicy.self), "What a failed partition does to the run (default fail)."),
+            SchemaKey(
+                "max_partitions", .int(minimum: 1, maximum: PartitionPlan.maxPartitionsCeiling),
+                "The most partitions it may run (default 100000); each is held in memory during the run."),
         ])
 
     /// `range:` of `for_each:`.
