@@ -127,11 +127,12 @@ struct InputFile: ~Copyable {
         self.descriptor = descriptor
         self.ownsDescriptor = ownsDescriptor
         capacity = max(chunkSize, 1)
-        base = .allocate(capacity: capacity)
+        guard let bytes = InputFile.allocate(capacity) else { preconditionFailure("out of memory: \(capacity) bytes for a read buffer") }
+        base = bytes
     }
 
     deinit {
-        base.deallocate()
+        free(base)
         if let gzip {
             gzclose(gzip)  // closes the descriptor too
         } else if ownsDescriptor {
@@ -166,9 +167,17 @@ struct InputFile: ~Copyable {
         if filled == capacity {
             guard capacity < maximumCapacity else { return shift }
             let newCapacity = min(max(capacity * 2, 1), maximumCapacity)
-            let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+            // From the C allocator, so that a refusal is an error: Swift's own allocation stops
+            // the process when the system refuses (audit r2 L18: exit 134 under `ulimit -v`).
+            guard let grown = InputFile.allocate(newCapacity) else {
+                throw InputError(
+                    path: path,
+                    message: "a record at byte \(bufferOffset) is longer than \(filled) bytes, and the system refused the "
+                        + "\(newCapacity) bytes of memory needed to read on (a memory limit such as ulimit -v?); lower "
+                        + "--max-record-bytes so that such a record goes to the dead-letter file, or allow the process more memory")
+            }
             grown.initialize(from: base, count: filled)
-            base.deallocate()
+            free(base)
             base = grown
             capacity = newCapacity
         }
@@ -183,6 +192,11 @@ struct InputFile: ~Copyable {
             onRefill?(bytesRead)
             return shift
         }
+    }
+
+    /// `count` bytes from the C allocator (freed with `free`), or `nil` when the system refuses them.
+    private static func allocate(_ count: Int) -> UnsafeMutablePointer<UInt8>? {
+        malloc(count)?.bindMemory(to: UInt8.self, capacity: count)
     }
 
     /// Reads what is available into `pointer`; -1 when interrupted before reading anything.
