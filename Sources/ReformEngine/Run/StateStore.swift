@@ -80,7 +80,10 @@ public struct StateStore: Sendable {
 
     /// A hash (``FNV1a``) of `document` written compactly.
     static func checksum(of document: Object) -> String {
-        FNV1a.hex(JSON.compactString(.object(document)).utf8)
+        // Bytes, not a String: a 100 MB state is not copied once more to be hashed.
+        var bytes: [UInt8] = []
+        JSON.write(.object(document), into: &bytes)
+        return bytes.withUnsafeBufferPointer { FNV1a.hex($0) }
     }
 
     /// Throws unless `path` is a regular file or nothing yet: a FIFO would block the run for
@@ -130,9 +133,15 @@ public struct StateStore: Sendable {
     }
 
     /// Replaces the state of one partition.
+    ///
+    /// In place: the objects are taken out of the document (left `null` for a moment, so their
+    /// places stay) before they change, so they are not copied. Copied, a run that saves 400,000
+    /// partitions copied them all for each one: hours for a 60 MB state file (audit r2 L16).
     mutating func setPartition(_ partition: String, of manager: String, to value: Object) {
         var managers = document["managers"]?.objectValue ?? Object()
+        document["managers"] = .null
         var partitions = managers[manager]?.objectValue ?? Object()
+        managers[manager] = .null
         partitions[partition] = .object(value)
         managers[manager] = .object(partitions)
         document["managers"] = .object(managers)
