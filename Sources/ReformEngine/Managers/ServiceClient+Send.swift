@@ -42,7 +42,7 @@ extension ServiceClient {
                 logger?.info(
                     call.rateLimitWaits > waitsBefore ? "waiting for the rate limit to reset" : "retrying",
                     metadata: metadata(call, ["reason": .string(reason(of: result)), "wait": .string(seconds.clean + " s")]))
-                do { try await Task.sleep(for: .seconds(saturating: seconds)) } catch {
+                do { try await clock.sleep(seconds: seconds) } catch {
                     throw cancelled(call.manager, request)
                 }
             }
@@ -104,7 +104,7 @@ extension ServiceClient {
     private func paceForRateLimit(_ call: Call) async throws(ManagerError) {
         let longest = call.retry.attempts > 1 ? call.retry.max : 0
         var generation = rateLimit.generation
-        var (pause, spent) = rateLimit.delay(now: MonotonicClock.now())
+        var (pause, spent) = rateLimit.delay(now: clock.now())
         while pause > 0 {
             if spent && pause > longest && pause > 1 {
                 throw ManagerError(
@@ -115,15 +115,15 @@ extension ServiceClient {
             // the window asks (waiting is all it can do to stay within the limit).
             if !spent, call.retry.attempts > 1 { pause = min(pause, call.retry.max) }
             guard pause > 0 else { return }
-            if spent, rateLimit.announces(reset: pause, now: MonotonicClock.now()) {
+            if spent, rateLimit.announces(reset: pause, now: clock.now()) {
                 events.emit(.rateLimited(service: service.name, manager: call.manager.ref.name, retryAfter: pause))
             }
             logger?.info(
                 spent ? "waiting for the rate limit to reset" : "pacing: the rate limit runs low",
                 metadata: metadata(call, ["wait": .string(pause.clean + " s")]))
-            do { try await Task.sleep(for: .seconds(saturating: pause)) } catch { throw cancelled(call.manager, call.request) }
+            do { try await clock.sleep(seconds: pause) } catch { throw cancelled(call.manager, call.request) }
             // A response that came meanwhile may have spent the budget: check again.
-            guard let wait = rateLimit.spentWait(now: MonotonicClock.now(), after: generation) else { return }
+            guard let wait = rateLimit.spentWait(now: clock.now(), after: generation) else { return }
             generation = rateLimit.generation
             (pause, spent) = (wait, true)
         }
@@ -146,7 +146,7 @@ extension ServiceClient {
     /// the retry policy allows, else throw `rate-limited`; `nil` when it is no rate limit.
     private func judgeRateLimit(_ response: HTTPResponse, of call: inout Call, retryAfter: Double?) throws(ManagerError) -> Next? {
         let limits = RateLimitHeaders.read(from: response, now: RetryAfter.now())
-        if let limits { rateLimit.update(limits, now: MonotonicClock.now()) }
+        if let limits { rateLimit.update(limits, now: clock.now()) }
         guard limits != nil || response.status == 403, RateLimitHeaders.isRateLimited(response, headers: limits),
             !call.manager.expect.status.contains(response.status)
         else { return nil }
@@ -166,7 +166,7 @@ extension ServiceClient {
         }
         // Announced only when it is waited for (a wait past retry.max fails at once, above), once
         // per reset however many requests wait.
-        if rateLimit.announces(reset: wait, now: MonotonicClock.now()) {
+        if rateLimit.announces(reset: wait, now: clock.now()) {
             events.emit(.rateLimited(service: service.name, manager: call.manager.ref.name, retryAfter: wait))
         }
         call.rateLimitWaits += 1

@@ -23,14 +23,16 @@ public final class ServiceClient: Sendable {
     let connections: ConnectionLimit?
     /// Where requests, retries and waits are logged (secrets redacted); `nil` logs nothing.
     let logger: Logger?
+    /// What its waits (retries, rate limits) go by.
+    let clock: any RunClock
 
     /// A client for `service` in environment `env` (`nil`: `default`), sending through `transport`;
     /// `interceptors` run after the service's declared ones; `logger`, when given, hears of every
     /// request, retry and wait (secrets redacted). Throws when the environment has no base URL or
-    /// the base URL's variables are unset.
+    /// the base URL's variables are unset. Retries and rate limits wait by `clock`.
     public init(
         service: ServicePlan, environment: [String: String], env: String? = nil, transport: any Transport = LiveTransport(),
-        interceptors: [any Interceptor] = [], events: EventHub = EventHub(), logger: Logger? = nil
+        interceptors: [any Interceptor] = [], events: EventHub = EventHub(), logger: Logger? = nil, clock: any RunClock = SystemClock()
     ) throws(ManagerError) {
         let name = env ?? "default"
         guard let template = service.baseURLs[name] else {
@@ -45,6 +47,7 @@ public final class ServiceClient: Sendable {
         }
         self.service = service
         self.logger = logger
+        self.clock = clock
         connections = service.connections.map { ConnectionLimit(limit: $0) }
         self.environment = environment
         self.transport = transport

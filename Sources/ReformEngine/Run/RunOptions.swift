@@ -113,6 +113,9 @@ public struct RunOptions: Sendable {
     /// Where live managers' requests go instead of the network, when set (a scripted transport
     /// from `ReformEngineTesting` in tests); `nil` sends them through ``LiveTransport``.
     public var transport: (any Transport)?
+    /// What the run's retries and rate limits wait by (``SystemClock`` unless a test gives its
+    /// own, such as `VirtualClock` from `ReformEngineTesting`).
+    public var clock: any RunClock = SystemClock()
 
     /// Whether a run waits for another run writing the same outputs or state file
     /// to finish (`--wait-lock`) rather than being refused (``RunError/Code/locked``).

@@ -162,7 +162,7 @@ extension Runner {
                 clients[name] = try ServiceClient(
                     service: service, environment: options.environment, env: options.environmentName,
                     transport: options.transport ?? LiveTransport(maxBodyBytes: options.maxBodyBytes, client: options.httpClient),
-                    interceptors: options.interceptors, events: events, logger: options.logger)
+                    interceptors: options.interceptors, events: events, logger: options.logger, clock: options.clock)
             } catch {
                 throw RunError(.service, error.message, manager: ref.name, cause: error)
             }

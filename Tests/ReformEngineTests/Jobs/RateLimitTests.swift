@@ -40,10 +40,13 @@ import Testing
         transport.on("/issues", query: ["page": "2"], Self.limited)
         transport.on("/issues", query: ["page": "2"], .json(#"[{"id": 3}]"#))
         let events = EventLog()
+        let clock = VirtualClock()
         var options = RunOptions()
         options.onEvent = { events.add($0) }
+        options.clock = clock
         let summary = try await harness.run("pipeline.yaml", options: options, transport: transport)
         #expect(summary.recordsIn == 3)
+        #expect(clock.sleeps == [1.05, 1.05], "each waited for the reset, a moment past it: \(clock.sleeps)")
         #expect(events.all.contains { if case .rateLimited = $0 { true } else { false } })
         #expect(!events.all.contains { if case .credentialsRejected = $0 { true } else { false } })
     }
@@ -75,10 +78,12 @@ import Testing
         let transport = ScriptedTransport()
         transport.on("/issues", query: ["page": "1"], .json(#"{"message": "slow down"}"#, status: 429, headers: headers))
         transport.on("/issues", query: ["page": "1"], .json(#"[{"id": 1}]"#))
-        let started = ContinuousClock.now
-        let summary = try await harness.run("pipeline.yaml", transport: transport)
+        let clock = VirtualClock()
+        var options = RunOptions()
+        options.clock = clock
+        let summary = try await harness.run("pipeline.yaml", options: options, transport: transport)
         #expect(summary.recordsIn == 1)
-        #expect(ContinuousClock.now - started >= .milliseconds(900), "waited for the reset the headers gave")
+        #expect(clock.sleeps == [1.05], "waited for the reset the headers gave: \(clock.sleeps)")
     }
 
     @Test func pacingBeforeTheLimitWaitsEvenWithoutARetryPolicy() async throws {
@@ -89,8 +94,12 @@ import Testing
         let low: [(String, String)] = [("X-RateLimit-Limit", "40"), ("X-RateLimit-Remaining", "2"), ("X-RateLimit-Reset", "3")]
         transport.on("/issues", query: ["page": "1"], .json(#"[{"id": 1}, {"id": 2}]"#, headers: low))
         transport.on("/issues", query: ["page": "2"], .json(#"[{"id": 3}]"#, headers: low))
-        let summary = try await harness.run("pipeline.yaml", transport: transport)
+        let clock = VirtualClock()
+        var options = RunOptions()
+        options.clock = clock
+        let summary = try await harness.run("pipeline.yaml", options: options, transport: transport)
         #expect(summary.recordsIn == 3, "paced, not failed: requests remained")
+        #expect(clock.sleeps == [1], "the two requests left spread over the 3 s left: \(clock.sleeps)")
     }
 
     @Test func aResetPastRetryMaxFailsWithoutAnnouncingAWait() async throws {
@@ -116,13 +125,16 @@ import Testing
         transport.on("/issues", query: ["page": "2"], .json(#"[{"id": 3}]"#))
         let events = EventLog()
         let lines = LoggingTests.CapturingHandler.Lines()
+        let clock = VirtualClock()
         var options = RunOptions()
+        options.clock = clock
         options.onEvent = { events.add($0) }
         options.logger = Logger(label: "test") { _ in LoggingTests.CapturingHandler(lines: lines) }
         let summary = try await harness.run("pipeline.yaml", options: options, transport: transport)
         #expect(summary.recordsIn == 3)
         let waits = lines.all.filter { $0.message.hasPrefix("pacing") }.map { $0.metadata["wait"] }
         #expect(waits == ["1 s"], "\(waits)")
+        #expect(clock.sleeps == [1])
         #expect(!events.all.contains { if case .rateLimited = $0 { true } else { false } })
     }
 
@@ -173,5 +185,40 @@ final class EventLog: Sendable {
             #expect(error.description.utf8.count < 10_000, "\(error.description.utf8.count) bytes")
             #expect(error.description.contains("characters) …"))
         }
+    }
+}
+
+/// Retries wait by the run's clock: a `Retry-After` exactly, backoff growing within `retry.max`
+/// (a ``VirtualClock``, so no test sleeps).
+@Suite(.timeLimit(.minutes(10))) struct RetryWaitTests {
+    static func run(retry: String, answers: [ScriptedTransport.Answer]) async throws -> (VirtualClock, RunSummary) {
+        let harness = try RunHarness()
+        try harness.write("pipeline.yaml", RateLimitTests.pipeline(retry: ", retry: \(retry)"))
+        let transport = ScriptedTransport()
+        for answer in answers { transport.on("/issues", query: ["page": "1"], answer) }
+        let clock = VirtualClock()
+        var options = RunOptions()
+        options.clock = clock
+        let summary = try await harness.run("pipeline.yaml", options: options, transport: transport)
+        return (clock, summary)
+    }
+
+    @Test func aRetryAfterInSecondsIsWaitedExactly() async throws {
+        let busy = ScriptedTransport.Answer.json(#"{"message": "busy"}"#, status: 503, headers: [("Retry-After", "7")])
+        let (clock, summary) = try await Self.run(retry: "{ attempts: 3, max: 10s }", answers: [busy, .json(#"[{"id": 1}]"#)])
+        #expect(summary.recordsIn == 1)
+        #expect(clock.sleeps == [7])
+    }
+
+    @Test func backoffGrowsAndStaysWithinRetryMax() async throws {
+        let failing = ScriptedTransport.Answer.json(#"{"message": "oops"}"#, status: 503)
+        let (clock, summary) = try await Self.run(
+            retry: "{ attempts: 6, max: 3s }", answers: Array(repeating: failing, count: 5) + [.json(#"[{"id": 1}]"#)])
+        #expect(summary.recordsIn == 1)
+        // Doubling from the default base of 0.2 s, capped at retry.max; each wait is between half
+        // its step and the step (jitter).
+        let steps = [0.2, 0.4, 0.8, 1.6, 3]
+        #expect(clock.sleeps.count == steps.count, "\(clock.sleeps)")
+        for (wait, step) in zip(clock.sleeps, steps) { #expect(wait >= step / 2 && wait <= step, "\(clock.sleeps)") }
     }
 }
