@@ -38,6 +38,7 @@ public final class ScriptedTransport: Transport, Sendable {
     private struct State: Sendable {
         var rules: [Rule] = []
         var requests: [HTTPRequest] = []
+        var holds: [Hold] = []
     }
 
     private let state = Guarded(State())
@@ -58,6 +59,14 @@ public final class ScriptedTransport: Transport, Sendable {
         }
     }
 
+    /// Holds every `method` request to `path` (whatever its query) in flight until the returned
+    /// ``Hold`` is released; each then gets its scripted answer.
+    public func hold(_ path: String, method: String = "GET") -> Hold {
+        let hold = Hold(method: method, path: path)
+        state.withLock { $0.holds.append(hold) }
+        return hold
+    }
+
     /// Every request sent so far, in the order they arrived.
     public var requests: [HTTPRequest] { state.withLock { $0.requests } }
 
@@ -67,8 +76,14 @@ public final class ScriptedTransport: Transport, Sendable {
 
     /// Answers `request` from the script.
     public func send(_ request: HTTPRequest, for manager: ManagerRef) async throws(TransportError) -> HTTPResponse {
-        let answer = state.withLock { state -> Answer? in
+        let hold = state.withLock { state in
             state.requests.append(request)
+            return state.holds.first { $0.method == request.method && $0.path == request.path }
+        }
+        if let hold, await !hold.pass() {
+            throw TransportError(.cancelled, manager: manager.name, request: request.matchKey, message: "cancelled while held")
+        }
+        let answer = state.withLock { state -> Answer? in
             guard
                 let index = state.rules.firstIndex(where: { rule in
                     rule.method == request.method && rule.path == request.path && !rule.answers.isEmpty

@@ -21,7 +21,8 @@ final class Consumer: ManagerDelegate {
 }
 
 /// The takeoff policies and the disappearing landing point (seeds/004, reasons 1 and 3), shown
-/// against a slow endpoint of the real server.
+/// against a slow endpoint of the real server: a released manager's connection is closed.
+/// (`cancel-in-flight` is shown with a held response, in ``TakeoffHoldTests``.)
 @Suite(.timeLimit(.minutes(10))) struct TakeoffPolicyTests {
     func slowManager(_ server: TestServer, takeoff: String, delay: Int = 1) throws -> (APIManager, Consumer) {
         let pipeline = try server.pipeline(
@@ -48,30 +49,6 @@ final class Consumer: ManagerDelegate {
         #expect(a.page == 1 && b.page == 1)
         #expect(try await server.requests(path: "/slow").count == 1, "the server received one request")
         #expect(consumer.landings.withLock { $0.count } == 1)
-    }
-
-    @Test func cancelInFlightClosesTheFirstAndOnlyTheSecondLands() async throws {
-        let server = try TestServer()
-        // 30 s: the second load must start while the first is in flight, however long this task
-        // waits for a thread on a loaded machine (10 s once passed first).
-        let (manager, consumer) = try slowManager(server, takeoff: "cancel-in-flight", delay: 30)
-        let first = Task { try await manager.load() }
-        try await server.waitForRequest(path: "/slow")
-        let second = try await manager.load()
-        let firstResult = await first.result
-        guard case .failure(let error as ManagerError) = firstResult else {
-            Issue.record("the first request should have been cancelled, got \(firstResult)")
-            return
-        }
-        #expect(error.kind == .cancelled)
-        #expect(second.page == 1)
-        _ = try await server.waitForEnd(path: "/slow")
-        let log = try await server.requests(path: "/slow")
-        #expect(log.count == 2)
-        #expect(log.first?["client_closed"] == .bool(true), "the server saw the first connection closed")
-        #expect(log.last?["completed"] == .bool(true))
-        #expect(consumer.landings.withLock { $0.count } == 1, "only the second result landed")
-        #expect(consumer.failures.withLock { $0.isEmpty }, "a cancelled request is not reported as a failure")
     }
 
     @Test func parallelSendsBoth() async throws {
