@@ -57,7 +57,7 @@ extension PartitionPlan {
     public func partitions(fromParentRecords records: [Value]) -> [Partition] {
         var collector = PartitionCollector()
         for record in records {
-            if case .success(let params) = Runner.partitionParams(for: self, from: record) { collector.add(params) }
+            if case .success(let params) = params(fromParentRecord: record) { collector.add(params) }
         }
         return collector.list
     }

@@ -34,22 +34,3 @@ struct RunState {
     /// The output the fast path writes to (the first output; ``DirectMapping`` is made for it).
     var directOutput: Int { outputs.startIndex }
 }
-
-/// The distinct partitions a child gets from its parent's records, in the order they landed.
-struct PartitionCollector {
-    /// The partitions so far.
-    private(set) var list: [Partition] = []
-    private var seen: Set<String> = []
-
-    /// Adds a partition setting `params`, unless an earlier record made the same one; `false`
-    /// (nothing added) when it would be a new one past `limit`.
-    @discardableResult
-    mutating func add(_ params: [(name: String, value: Value)], limit: Int = .max) -> Bool {
-        let key = params.map { JSON.compactString($0.value) }.joined(separator: "\u{0}")
-        guard !seen.contains(key) else { return true }
-        guard list.count < limit else { return false }
-        seen.insert(key)
-        list.append(Partition(index: list.count, params: params))
-        return true
-    }
-}

@@ -101,7 +101,7 @@ extension Runner {
     ) throws {
         for child in children {
             guard let plan = child.partitions else { continue }
-            switch Runner.partitionParams(for: plan, from: value) {
+            switch plan.params(fromParentRecord: value) {
             case .success(let params):
                 // Every partition is held until the child runs: past its limit the run fails now,
                 // before a child request, rather than run out of memory later.

@@ -27,31 +27,6 @@ extension Runner {
         return Array(partitions[start..<end])
     }
 
-    /// Reads the partition parameters `child` needs out of one record its parent landed; `nil`
-    /// (with the reason) when the record lacks one of the fields.
-    static func partitionParams(for child: PartitionPlan, from record: Value) -> Result<[(name: String, value: Value)], RecordError> {
-        guard case .parent(let parent, let params) = child.source else { return .success([]) }
-        var values: [(name: String, value: Value)] = []
-        for (name, path) in params {
-            guard let value = record[path: path], !value.isNull else {
-                return .failure(
-                    RecordError(
-                        code: "missing-partition-field",
-                        message: "the record of '\(parent.name)' has no '\(path)', which sets parameter '\(name)' of its child; "
-                            + "no partition was made for it"))
-            }
-            guard value.arrayValue == nil, value.objectValue == nil else {
-                return .failure(
-                    RecordError(
-                        code: "invalid-partition-field",
-                        message:
-                            "'\(path)' of the record of '\(parent.name)' is a list or an object, not a value parameter '\(name)' can take"))
-            }
-            values.append((name, value))
-        }
-        return .success(values)
-    }
-
     /// The children of the run's managers, by parent index: who needs whose records.
     func children(in plan: RunPlan) -> [Int: [ManagerPlan]] {
         var children: [Int: [ManagerPlan]] = [:]
