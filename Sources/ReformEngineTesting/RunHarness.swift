@@ -91,6 +91,14 @@ public final class RunHarness: Sendable {
     public func run(
         _ name: String, options: RunOptions = RunOptions(), transport: ScriptedTransport? = nil, environment: [String: String] = [:]
     ) async throws(RunError) -> RunSummary {
+        try await runner(name, options: options, transport: transport, environment: environment).run()
+    }
+
+    /// The ``ReformEngine/Runner`` that ``run(_:options:transport:environment:)`` runs, for its
+    /// other entry points (``ReformEngine/Runner/partitions(of:)``).
+    public func runner(
+        _ name: String, options: RunOptions = RunOptions(), transport: ScriptedTransport? = nil, environment: [String: String] = [:]
+    ) throws(RunError) -> Runner {
         let pipeline: Pipeline
         do { pipeline = try load(name, environment: environment) } catch {
             throw RunError(.source, error.description, cause: error)
@@ -103,7 +111,7 @@ public final class RunHarness: Sendable {
         if options.environment.isEmpty { options.environment = environment }
         if options.deadLetterPath == nil { options.deadLetterPath = path("reform-dead-letter.ndjson") }
         if options.outputFolder == nil { options.outputFolder = folder }
-        return try await Runner(pipeline: pipeline, options: options).run()
+        return Runner(pipeline: pipeline, options: options)
     }
 
     private static func remove(_ path: String) {

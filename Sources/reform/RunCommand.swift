@@ -153,6 +153,20 @@ struct RunCommand: ParsableCommand {
             valueName: "I/N"))
     var shard: String?
 
+    @Option(
+        name: .customLong("partitions"),
+        help: ArgumentHelp(
+            "Take the partitions of a parent → child fan-out from FILE (one JSON object of its for_each parameters a line, as --list-partitions writes them) instead of landing its parents.",
+            valueName: "MANAGER=FILE"))
+    var partitionFiles: [String] = []
+
+    @Option(
+        name: .customLong("list-partitions"),
+        help: ArgumentHelp(
+            "Land the parents of MANAGER (a parent → child fan-out), as on a first run, and print its partitions on standard output, one JSON object a line, instead of running it (for --partitions).",
+            valueName: "MANAGER"))
+    var listPartitions: String?
+
     @Flag(help: "Ignore the incremental managers' saved state: fetch everything again and replace the outputs.")
     var fullRefresh = false
 
@@ -217,6 +231,9 @@ struct RunCommand: ParsableCommand {
         if StandardStreams.closed.contains(0), taggedInputs.contains("-") {
             throw ValidationError("--tagged-input - reads standard input, which is closed; pipe records in, or give a file")
         }
+        for file in partitionFiles where !file.contains("=") {
+            throw ValidationError("--partitions '\(file)' must be MANAGER=FILE, as in --partitions issues=partitions.ndjson")
+        }
         for input in inputs where !input.contains("=") {
             throw ValidationError("--input '\(input)' must be MANAGER=PATH, as in --input zufang=zufang.ndjson")
         }
@@ -259,6 +276,7 @@ struct RunCommand: ParsableCommand {
         options.runName = runName
         options.inputs = inputs.map(split).map { (manager: $0.0, path: $0.1) }
         options.taggedInputs = taggedInputs
+        options.partitionFiles = partitionFiles.map(split).map { (manager: $0.0, path: $0.1) }
         for (key, text) in params.map(split) { options.params[key] = CommandLineValue.parse(text) }
         options.format = format.flatMap { try? OutputFormat(parsing: $0) }
         options.outputPath = outputPath
@@ -306,6 +324,10 @@ struct RunCommand: ParsableCommand {
         if !quiet { options.onEvent = RunCommand.describe }
         var summary: RunSummary
         Interruptions.install()
+        if let listPartitions {
+            try RunCommand.list(partitionsOf: listPartitions, runner: Runner(pipeline: loaded, options: options), quiet: quiet)
+            return
+        }
         do { summary = try Runner(pipeline: loaded, options: options).run() } catch {
             if let taggedDeadLetter { try? TaggedStandardOutput.emitDeadLetters(from: taggedDeadLetter) }
             if let status = Interruptions.exitStatus {
@@ -352,6 +374,30 @@ struct RunCommand: ParsableCommand {
             }
         }
         if summary.rejected > (maxRejects ?? 0) { throw ExitCode(ExitStatus.rejected.rawValue) }
+    }
+
+    /// Prints the partitions of `manager` one JSON object a line (``Runner/partitions(of:)``); the
+    /// exit status is a run's: 3 when parent records made no partition (they are dead letters).
+    static func list(partitionsOf manager: String, runner: Runner, quiet: Bool) throws {
+        let listing: Runner.PartitionListing
+        do { listing = try runner.partitions(of: manager) } catch {
+            Terminal.error("reform: error: \(error.description)")
+            throw ExitCode(ExitStatus.runFailed.rawValue)
+        }
+        var text = ""
+        for partition in listing.partitions { text += JSON.compactString(partition.object) + "\n" }
+        guard StandardStreams.writeOutput(text) else {
+            Terminal.error("reform: error: cannot write the partitions to standard output: \(String(cString: strerror(errno)))")
+            throw ExitCode(ExitStatus.runFailed.rawValue)
+        }
+        if !quiet || listing.summary.rejected > 0 {
+            let landed = listing.summary.landed.map { "\($0.count) records of \($0.manager)" }.joined(separator: ", ")
+            let rejected =
+                listing.summary.rejected == 0
+                ? "" : "; \(listing.summary.rejected) rejected → \(listing.summary.deadLetterPath ?? "the dead-letter file")"
+            Terminal.error("reform: \(listing.partitions.count) partitions of '\(manager)' from \(landed)\(rejected)")
+        }
+        if listing.summary.rejected > 0 { throw ExitCode(ExitStatus.rejected.rawValue) }
     }
 
     /// `I/N` as a shard, when 0 <= I < N.

@@ -21,4 +21,18 @@ enum StandardStreams {
             closed.insert(descriptor)
         }
     }
+
+    /// Writes `text` to standard output whole; `false` when it could not (a closed pipe, a full disk).
+    static func writeOutput(_ text: String) -> Bool {
+        if closed.contains(1) { return false }
+        let bytes = Array(text.utf8)
+        var written = 0
+        while written < bytes.count {
+            let n = bytes.withUnsafeBytes { ReformSystem.write(1, $0.baseAddress.map { $0 + written }, bytes.count - written) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return false }
+            written += n
+        }
+        return true
+    }
 }

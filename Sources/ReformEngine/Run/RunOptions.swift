@@ -136,6 +136,13 @@ public struct RunOptions: Sendable {
     /// order are the output of one run.
     public var shard: (index: Int, count: Int)?
 
+    /// Partitions of parent → child fan-outs given in files rather than made from the parents'
+    /// records (`--partitions MANAGER=FILE`): one JSON object of the child's `for_each` parameters a
+    /// line, as ``Runner/partitions(of:)`` lists them. The parents are then not landed for them, so
+    /// the tasks of a sharded job need not each fetch the parent level (a listed parent still goes
+    /// to the outputs, in shard 0).
+    public var partitionFiles: [(manager: String, path: String)] = []
+
     /// Where the run says what it does: requests and responses (debug), retries, rate-limit waits,
     /// page stops and checkpoints (info), secrets redacted. `nil` (the default) logs nothing; the
     /// engine never makes a logger of its own. Nothing is logged per record.

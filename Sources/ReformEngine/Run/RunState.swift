@@ -26,6 +26,11 @@ struct RunState {
     var children: [Int: [ManagerPlan]] = [:]
     /// The partitions each child (by index) gets from its parent's records, distinct, in order.
     var childPartitions: [Int: PartitionCollector] = [:]
+    /// The partitions of children given in files (``RunOptions/partitionFiles``), by index: their
+    /// parents are not landed for them.
+    var givenPartitions: [Int: [Partition]] = [:]
+    /// The manager (by index) a partition listing stops before: its parents land, it does not.
+    var stopBefore: Int?
     /// Managers landed only because a child needs their records: they go to no output.
     var parentsOnly: Set<Int> = []
     /// The run's incremental managers' state, checkpoints and commit, when it has any.

@@ -7,7 +7,9 @@ extension Runner {
     func partitions(of manager: ManagerPlan, plan: PartitionPlan, params: [String: Value], state: RunState) throws(SourceError)
         -> [Partition]
     {
-        if case .parent = plan.source { return state.childPartitions[manager.ref.index]?.list ?? [] }
+        if case .parent = plan.source {
+            return state.givenPartitions[manager.ref.index] ?? state.childPartitions[manager.ref.index]?.list ?? []
+        }
         let partitions = try plan.partitions(params: params)
         if partitions.isEmpty, case .values(let param, _) = plan.source {
             throw SourceError(
@@ -32,18 +34,25 @@ extension Runner {
         var children: [Int: [ManagerPlan]] = [:]
         for ref in landingOrder(of: plan) {
             let manager = pipeline.managers[ref.index]
+            guard !hasPartitionFile(ref.name) else { continue }
             if let parent = manager.partitions?.parent { children[parent.index, default: []].append(manager) }
         }
         return children
     }
 
+    /// Whether the partitions of `manager` are given in a file (``RunOptions/partitionFiles``).
+    func hasPartitionFile(_ manager: String) -> Bool {
+        options.partitionFiles.contains { $0.manager == manager }
+    }
+
     /// The managers a run lands, in order: its own, with each parent that is not among them
-    /// landed just before its first child (its records only make partitions; they go to no output).
+    /// landed just before its first child (its records only make partitions; they go to no output)
+    /// unless the child's partitions are given in a file.
     func landingOrder(of plan: RunPlan) -> [ManagerRef] {
         var order: [ManagerRef] = []
         func add(_ ref: ManagerRef) {
             guard !order.contains(ref) else { return }
-            if let parent = pipeline.managers[ref.index].partitions?.parent { add(parent) }
+            if let parent = pipeline.managers[ref.index].partitions?.parent, !hasPartitionFile(ref.name) { add(parent) }
             order.append(ref)
         }
         for ref in plan.managers { add(ref) }

@@ -35,6 +35,7 @@ public struct Runner: Sendable {
         let incremental = try IncrementalRun(runner: self, runPlan: plan)
         var state = try prepare(plan, incremental: incremental)
         do throws(RunError) {
+            state.givenPartitions = try givenPartitions(of: plan)
             try landManagers(into: &state)
             try finishOutputs(of: &state)
         } catch {
@@ -51,7 +52,7 @@ public struct Runner: Sendable {
     var deadLetterPath: String { options.deadLetterPath ?? "reform-dead-letter.ndjson" }
 
     /// The run `--run` names, or the default one.
-    private func chosenRun() throws(RunError) -> RunPlan {
+    func chosenRun() throws(RunError) -> RunPlan {
         guard let plan = pipeline.run(named: options.runName) else {
             let names = pipeline.runs.map(\.name)
             throw RunError(
@@ -64,7 +65,7 @@ public struct Runner: Sendable {
 
     /// Refuses an `--input` for a manager the run does not use, and a tagged standard input that
     /// several managers would each have to read.
-    private func checkInputs(of plan: RunPlan) throws(RunError) {
+    func checkInputs(of plan: RunPlan) throws(RunError) {
         if options.taggedInputs.contains("-"), plan.managers.count > 1 {
             throw RunError(
                 .unknownInput,
@@ -83,7 +84,7 @@ public struct Runner: Sendable {
 
     /// Refuses a `--param` that no manager of the run declares (a typo would send nothing), saying
     /// which managers take which parameters.
-    private func checkParams(of plan: RunPlan) throws(RunError) {
+    func checkParams(of plan: RunPlan) throws(RunError) {
         // The parents a fan-out lands for its children take parameters too.
         let managers = landingOrder(of: plan).map { pipeline.managers[$0.index] }
         func names(_ manager: ManagerPlan) -> [String] {
@@ -214,7 +215,7 @@ public struct Runner: Sendable {
     }
 
     /// The outputs (each with its chain and temporary file) and the dead-letter file of `plan`.
-    private func prepare(_ plan: RunPlan, incremental: IncrementalRun?) throws(RunError) -> RunState {
+    func prepare(_ plan: RunPlan, incremental: IncrementalRun?) throws(RunError) -> RunState {
         var outputs: [OutputRuntime] = []
         // An HTML page without a row shape is named after the pipeline (`name:`, else its file).
         let file = pipeline.file.split(separator: "/").last.map(String.init) ?? pipeline.file
@@ -245,7 +246,7 @@ public struct Runner: Sendable {
     }
 
     /// Lands every manager of the run in order (in batch mode, only those given an `--input`).
-    private func landManagers(into state: inout RunState) throws(RunError) {
+    func landManagers(into state: inout RunState) throws(RunError) {
         let sources = try LandingSources(replay: replayTransport(for: state.plan), clients: serviceClients(for: state.plan))
         try checkResumeOrigins(state.incremental, clients: sources.clients)
         let batch = options.isBatch
@@ -263,6 +264,7 @@ public struct Runner: Sendable {
             }
         }
         for ref in order {
+            if let stop = state.stopBefore, ref.index == stop { break }
             // A manager that does not fan out is all of shard 0's work (the others would repeat it).
             // (A manager given --input files reads them in every shard: they are the task's own.)
             if let shard = options.shard, shard.index > 0, pipeline.managers[ref.index].partitions == nil,
@@ -318,7 +320,7 @@ public struct Runner: Sendable {
 
     /// Drops every output and recording of a failed run, keeps the dead-letter file, and returns
     /// `error` saying where the rejected records are.
-    private func abandon(_ state: RunState, after error: RunError) -> RunError {
+    func abandon(_ state: RunState, after error: RunError) -> RunError {
         var error = error
         // A failure comes between pages (the next one could not be fetched); a signal may come in
         // the middle of one, whose records are then partly written: the last checkpoint stands.
@@ -351,7 +353,7 @@ public struct Runner: Sendable {
     /// versions kept aside; then the tables commit, and a database that cannot commit (another
     /// writer, a full disk) has the old files put back — so files and tables land together or
     /// not at all (reliability audit M8).
-    private func commit(_ state: RunState) throws(RunError) {
+    func commit(_ state: RunState) throws(RunError) {
         let files = state.outputs.compactMap(\.file)
         do throws(OutputError) {
             let placed: OutputFile.Placed
@@ -376,7 +378,7 @@ public struct Runner: Sendable {
     }
 
     /// The counts of a committed run, with its stats when they were asked for.
-    private func summary(of state: RunState) -> RunSummary {
+    func summary(of state: RunState) -> RunSummary {
         var summary = state.summary
         summary.alreadyLanded = state.incremental?.skippedAsSeen ?? 0
         summary.warnings += state.incremental?.warnings ?? []
