@@ -325,7 +325,7 @@ struct RunCommand: ParsableCommand {
         var summary: RunSummary
         Interruptions.install()
         if let listPartitions {
-            try RunCommand.list(partitionsOf: listPartitions, runner: Runner(pipeline: loaded, options: options), quiet: quiet)
+            try list(partitionsOf: listPartitions, runner: Runner(pipeline: loaded, options: options))
             return
         }
         do { summary = try Runner(pipeline: loaded, options: options).run() } catch {
@@ -363,22 +363,27 @@ struct RunCommand: ParsableCommand {
                 throw ExitCode(ExitStatus.runFailed.rawValue)
             }
         }
-        if let stats = summary.stats, self.stats != nil || statsFile != nil {
-            if let statsFile {
-                do { try TextFiles.write(stats.json, to: statsFile) } catch {
-                    Terminal.error("reform: error: the stats file: \(error)")
-                    throw ExitCode(ExitStatus.runFailed.rawValue)
-                }
-            } else {
-                Terminal.error(stats.json)
-            }
-        }
+        try report(summary.stats)
         if summary.rejected > (maxRejects ?? 0) { throw ExitCode(ExitStatus.rejected.rawValue) }
     }
 
+    /// Writes `stats` where `--stats json` or `--stats-file` asked.
+    private func report(_ stats: RunStats?) throws {
+        guard let stats, self.stats != nil || statsFile != nil else { return }
+        if let statsFile {
+            do { try TextFiles.write(stats.json, to: statsFile) } catch {
+                Terminal.error("reform: error: the stats file: \(error)")
+                throw ExitCode(ExitStatus.runFailed.rawValue)
+            }
+        } else {
+            Terminal.error(stats.json)
+        }
+    }
+
     /// Prints the partitions of `manager` one JSON object a line (``Runner/partitions(of:)``); the
-    /// exit status is a run's: 3 when parent records made no partition (they are dead letters).
-    static func list(partitionsOf manager: String, runner: Runner, quiet: Bool) throws {
+    /// exit status is a run's: 3 when parent records made no partition (they are dead letters);
+    /// `--stats json` and `--stats-file` report the parents' landing.
+    private func list(partitionsOf manager: String, runner: Runner) throws {
         let listing: Runner.PartitionListing
         do { listing = try runner.partitions(of: manager) } catch {
             Terminal.error("reform: error: \(error.description)")
@@ -397,6 +402,7 @@ struct RunCommand: ParsableCommand {
                 ? "" : "; \(listing.summary.rejected) rejected → \(listing.summary.deadLetterPath ?? "the dead-letter file")"
             Terminal.error("reform: \(listing.partitions.count) partitions of '\(manager)' from \(landed)\(rejected)")
         }
+        try report(listing.summary.stats)
         if listing.summary.rejected > 0 { throw ExitCode(ExitStatus.rejected.rawValue) }
     }
 

@@ -18,7 +18,7 @@ import json
 import os
 import shutil
 import uuid
-from typing import Sequence
+from typing import Mapping, Sequence
 
 #: A shard attempt's copy of its incremental state, in its attempt folder.
 STATE_NAME = "state.json"
@@ -68,10 +68,12 @@ def prepare_output(output: str, overwrite: bool) -> None:
 
 
 def publish(output: str, count: int, totals: dict, succeed: bool,
-            states: Sequence[str | None] | None = None) -> list[str]:
+            states: Sequence[str | None] | None = None, extra_dead_letters: Mapping[str, bytes] | None = None) -> list[str]:
     """Moves every committed task's dead letters to `_dead-letters/`, and when `succeed` its part
     to `OUT/part-N.ndjson`, then writes `_SUCCESS`, then puts each task's incremental state in
-    place (`states[i]`: where task i's state is kept between jobs). Returns the dead-letter files.
+    place (`states[i]`: where task i's state is kept between jobs). `extra_dead_letters` (file name →
+    entries) are dead letters of the job's own steps (the parents' records that made no partition).
+    Returns the dead-letter files.
 
     The states go last: a driver that dies before they are in place leaves the old ones, and the
     next job fetches those changes again rather than losing them."""
@@ -87,6 +89,13 @@ def publish(output: str, count: int, totals: dict, succeed: bool,
             os.makedirs(os.path.join(output, "_dead-letters"), exist_ok=True)
             target = os.path.join(output, "_dead-letters", part_name(i))
             os.rename(dead, target)
+            dead_letters.append(target)
+    for name, entries in (extra_dead_letters or {}).items():
+        if entries:
+            os.makedirs(os.path.join(output, "_dead-letters"), exist_ok=True)
+            target = os.path.join(output, "_dead-letters", name)
+            with open(target, "wb") as f:
+                f.write(entries)
             dead_letters.append(target)
     if succeed:
         for i in range(count):

@@ -77,6 +77,9 @@ class _TaskSpec:
     common: tuple[str, ...]
     #: Managers that land in every shard to make its partitions (counted in shard 0 only).
     parents: tuple[str, ...] = ()
+    #: Partitions listed once for the job: (child manager, its partition file's lines), given to
+    #: every shard with `--partitions`, so that no shard fetches the parent level.
+    partitions: tuple[tuple[str, bytes], ...] = ()
 
 
 def _reform_command(reform: str, spec: _TaskSpec, item: Split | Shard, folder: str) -> list[str]:
@@ -97,6 +100,11 @@ def _reform_command(reform: str, spec: _TaskSpec, item: Split | Shard, folder: s
     local = os.path.join(folder, commit.STATE_NAME)
     if item.state and os.path.exists(item.state):
         shutil.copy2(item.state, local)
+    for child, lines in spec.partitions:
+        path = os.path.join(folder, f"partitions-{child}.ndjson")
+        with open(path, "wb") as f:
+            f.write(lines)
+        command += ["--partitions", f"{child}={path}"]
     return command + ["--state", local]
 
 
@@ -129,6 +137,50 @@ def _run_task(spec: _TaskSpec, items: Iterator[tuple[int, Split | Shard]]) -> It
                "peak_rss_bytes": stats.get("peak_rss_bytes", 0)}
 
 
+@dataclass(frozen=True)
+class _Listing:
+    """The partitions of one child listed for a job (`reform run --list-partitions`)."""
+
+    child: str
+    #: The partition file: one JSON object of the child's parameters a line.
+    lines: bytes
+    #: Records landed per parent manager, in landing order.
+    landed: tuple[tuple[str, int], ...]
+    #: Parent records that made no partition, and their dead-letter entries.
+    rejected: int
+    dead: bytes
+
+
+def _list_partitions(sc, shipped: ShippedReform, pipeline: str, common: list[str], children: Sequence[str]) -> list[_Listing]:
+    """Lists each child's partitions once, on one executor (the driver may have no Reform)."""
+    def run(_):
+        import tempfile
+        reform, env = shipped.locate()
+        found = []
+        for child in children:
+            with tempfile.TemporaryDirectory(prefix="reform-partitions-") as folder:
+                dead, stats = os.path.join(folder, "dead.ndjson"), os.path.join(folder, "stats.json")
+                done = subprocess.run([reform, "run", pipeline, *common, "--quiet", "--list-partitions", child,
+                                       "--dead-letter", dead, "--stats-file", stats],
+                                      stdin=subprocess.DEVNULL, capture_output=True, env=env)
+                if done.returncode not in (0, 3):
+                    return (f"reform could not list the partitions of '{child}' (exit {done.returncode}): "
+                            + done.stderr.decode("utf-8", "replace").strip()[-2000:])
+                entries = b""
+                if os.path.exists(dead):
+                    with open(dead, "rb") as f:
+                        entries = f.read()
+                with open(stats) as f:
+                    counts = json.load(f)
+                landed = tuple((m["name"], m["records"]) for m in counts.get("managers", []))
+                found.append(_Listing(child, done.stdout, landed, counts["rejected"], entries))
+        return found
+    found = sc.parallelize([0], 1).map(run).collect()[0]
+    if isinstance(found, str):
+        raise RuntimeError(found)
+    return found
+
+
 def _inspect_run(sc, shipped: ShippedReform, pipeline: str, run: str | None) -> RunShape:
     """Reads the run's outputs and parent managers with Reform on an executor (the driver may
     have no Reform to run: the bundle is for the executors), before any task writes."""
@@ -149,7 +201,12 @@ def _run_job(spark, reform: str, pipeline: str, output: str, items: Sequence[Spl
     shape.refuse_shared_outputs()
     commit.prepare_output(output, overwrite)
     sharded = any(isinstance(item, Shard) for item in items)
-    spec = _TaskSpec(shipped, pipeline, output, tuple(common), tuple(shape.parents) if sharded else ())
+    # The parent level is fetched once, on one executor, and its partitions given to every shard
+    # (an incremental parent's records depend on each shard's state: each shard lands it then).
+    listings = (_list_partitions(sc, shipped, pipeline, common, shape.children)
+                if sharded and shape.children and not shape.incremental_parents else [])
+    spec = _TaskSpec(shipped, pipeline, output, tuple(common), tuple(shape.parents) if sharded else (),
+                     tuple((listing.child, listing.lines) for listing in listings))
     started = time.monotonic()
     numbered = list(enumerate(items))
     # One task per split: a list of n items in n slices gives one item to each partition.
@@ -162,13 +219,20 @@ def _run_job(spark, reform: str, pipeline: str, output: str, items: Sequence[Spl
             by_task[s["task"]] = s
     tasks = [by_task[i] for i in sorted(by_task)]
     # Parents land in every shard to make its partitions: one run lands them once (shard 0's).
+    # Listed once for the job, they land in no shard, and count once (a parent the run lists
+    # itself lands in shard 0 too, for its output, and is counted there).
     records_in = sum(s["in"] for s in tasks) - sum(s["parents_in"] for s in tasks if s["task"] > 0)
-    result = JobResult(output, len(numbered), records_in, sum(s["out"] for s in tasks),
-                       sum(s["rejected"] for s in tasks), 0.0, task_stats=tasks)
+    listed_parents = {}
+    for listing in listings:
+        listed_parents.update({name: count for name, count in listing.landed if name not in shape.managers})
+    records_in += sum(listed_parents.values())
+    rejected = sum(s["rejected"] for s in tasks) + sum(listing.rejected for listing in listings)
+    result = JobResult(output, len(numbered), records_in, sum(s["out"] for s in tasks), rejected, 0.0, task_stats=tasks)
     succeed = result.rejected <= max_rejects
     result.seconds = time.monotonic() - started
     states = [item.state if isinstance(item, Shard) else None for item in items]
-    result.dead_letters = commit.publish(output, len(numbered), result.totals(), succeed, states)
+    result.dead_letters = commit.publish(output, len(numbered), result.totals(), succeed, states,
+                                         {f"partitions-{listing.child}.ndjson": listing.dead for listing in listings})
     if not succeed:
         raise RejectsExceeded(result, max_rejects)
     result.parts = [os.path.join(output, commit.part_name(i)) for i in range(len(numbered))]

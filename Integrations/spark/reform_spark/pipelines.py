@@ -20,6 +20,14 @@ class RunShape:
     destinations: dict[int, str] = field(default_factory=dict)
     #: Managers another manager's `for_each` takes partitions from.
     parents: tuple[str, ...] = ()
+    #: The run's own managers, in order.
+    managers: tuple[str, ...] = ()
+    #: The last level of the run's parent → child fan-outs: the managers whose partitions a
+    #: shard splits, listed once on an executor (`--list-partitions`) and given to every shard.
+    children: tuple[str, ...] = ()
+    #: Whether a parent of those children is incremental: its records then depend on each
+    #: shard's own state, so each shard lands it (the partitions are not listed once).
+    incremental_parents: bool = False
 
     def refuse_shared_outputs(self) -> None:
         """Raises `ValueError` when an output goes to a file or table of its own: every task
@@ -61,7 +69,24 @@ def shape_of(document: dict, pipeline: str, run: str | None) -> RunShape:
     managers = document.get("managers") or {}
     parents = sorted({m["for_each"]["manager"] for m in managers.values()
                       if isinstance(m, dict) and isinstance(m.get("for_each"), dict) and "manager" in m["for_each"]})
-    return RunShape(pipeline, name, destinations, tuple(parents))
+    listed = [m for m in (plan.get("managers") or []) if isinstance(m, str)]
+
+    def parent_of(name: str) -> str | None:
+        manager = managers.get(name)
+        for_each = manager.get("for_each") if isinstance(manager, dict) else None
+        return for_each.get("manager") if isinstance(for_each, dict) else None
+
+    fanned = [m for m in listed if parent_of(m)]
+    children = [m for m in fanned if not any(parent_of(other) == m for other in fanned)]
+    ancestors, incremental = set(), False
+    for child in children:
+        parent = parent_of(child)
+        while parent and parent not in ancestors:
+            ancestors.add(parent)
+            manager = managers.get(parent)
+            incremental = incremental or (isinstance(manager, dict) and "incremental" in manager)
+            parent = parent_of(parent)
+    return RunShape(pipeline, name, destinations, tuple(parents), tuple(listed), tuple(children), incremental)
 
 
 def read_run(shipped: ShippedReform, pipeline: str, run: str | None) -> RunShape | str:

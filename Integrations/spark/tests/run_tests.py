@@ -416,6 +416,13 @@ def start_server() -> tuple[subprocess.Popen, int]:
     return server, int(match.group(1))
 
 
+def parent_requests(port: int) -> int:
+    """How many requests for an organisation's repositories (the parent level) the server has answered."""
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/_log?summary=1") as response:
+        paths = json.load(response)["paths"]
+    return sum(count for path, count in paths.items() if path.startswith("/gh/orgs/"))
+
+
 def fanout_single_run(reform: str, pipeline: str, work: str, name: str) -> tuple[bytes, dict]:
     """One incremental run of the whole fan-out on standard output, with its own state."""
     stats = os.path.join(work, f"{name}-stats.json")
@@ -442,11 +449,17 @@ def test_fanout(spark, bundle: str, reform: str, work: str) -> None:
         with open(pipeline, "w") as f:
             f.write(text)
         state_folder = os.path.join(work, "state")
+        before = parent_requests(port)
         single, single_stats = fanout_single_run(reform, pipeline, work, "single-1")
+        single_parents = parent_requests(port) - before
+        check(single_parents > 0, "the single run fetched the repositories")
         lines = single.count(b"\n")
         check(lines > 50, f"the single run fetched {lines} issues")
         result = run_fanout(spark, pipeline, os.path.join(work, "fanout"), reform=bundle, shards=3, run="ndjson",
                             params={"org": "org-25"}, state_folder=state_folder)
+        job_parents = parent_requests(port) - before - single_parents
+        check(job_parents == single_parents,
+              f"the job fetched the repositories once ({job_parents} requests; one run sends {single_parents}), not once a shard")
         check(concatenated(result.parts) == single, "3 shards concatenated differ from one run")
         check(result.records_out == lines and result.rejected == 0, "fan-out counts")
         check(result.records_in == single_stats["in"],

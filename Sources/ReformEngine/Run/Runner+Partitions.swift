@@ -47,12 +47,15 @@ extension Runner {
 
     /// The managers a run lands, in order: its own, with each parent that is not among them
     /// landed just before its first child (its records only make partitions; they go to no output)
-    /// unless the child's partitions are given in a file.
-    func landingOrder(of plan: RunPlan) -> [ManagerRef] {
+    /// unless the child's partitions are given in a file (or `withGivenParents`: the parents they
+    /// stand for too, whose parameters a run still accepts).
+    func landingOrder(of plan: RunPlan, withGivenParents: Bool = false) -> [ManagerRef] {
         var order: [ManagerRef] = []
         func add(_ ref: ManagerRef) {
             guard !order.contains(ref) else { return }
-            if let parent = pipeline.managers[ref.index].partitions?.parent, !hasPartitionFile(ref.name) { add(parent) }
+            if let parent = pipeline.managers[ref.index].partitions?.parent, withGivenParents || !hasPartitionFile(ref.name) {
+                add(parent)
+            }
             order.append(ref)
         }
         for ref in plan.managers { add(ref) }

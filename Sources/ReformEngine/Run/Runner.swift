@@ -85,8 +85,9 @@ public struct Runner: Sendable {
     /// Refuses a `--param` that no manager of the run declares (a typo would send nothing), saying
     /// which managers take which parameters.
     func checkParams(of plan: RunPlan) throws(RunError) {
-        // The parents a fan-out lands for its children take parameters too.
-        let managers = landingOrder(of: plan).map { pipeline.managers[$0.index] }
+        // The parents a fan-out lands for its children take parameters too (also when their
+        // partitions are given in a file: a job passes every task the same parameters).
+        let managers = landingOrder(of: plan, withGivenParents: true).map { pipeline.managers[$0.index] }
         func names(_ manager: ManagerPlan) -> [String] {
             var names = manager.params.map(\.name)
             for name in (manager.partitions?.params ?? []) + [manager.incremental?.param].compactMap({ $0 }) where !names.contains(name) {

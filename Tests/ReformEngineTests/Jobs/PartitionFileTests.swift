@@ -78,6 +78,21 @@ import Testing
         #expect(transport.requestKeys.isEmpty, "refused before any request")
     }
 
+    @Test func aParentsParameterIsStillAcceptedWhenThePartitionsAreGiven() async throws {
+        // (A job passes every task the same parameters, the parents' among them.)
+        let harness = try RunHarness()
+        let yaml = Self.yaml().replacing("path: /orgs/acme/repos", with: "path: /orgs/acme/repos\n    params: { org: { type: string } }")
+        try harness.write("pipeline.yaml", yaml)
+        try harness.write("partitions.ndjson", Self.partitionLines(Self.names))
+        var options = RunOptions()
+        options.params = ["org": .string("acme")]
+        options.partitionFiles = [("issues", harness.path("partitions.ndjson"))]
+        let transport = PartitionLimitTests.transport(names: Self.names)
+        _ = try await harness.run("pipeline.yaml", options: options, transport: transport)
+        #expect(try harness.lines("out/issues.ndjson") == PartitionTests.expected)
+        #expect(!transport.requestKeys.contains { $0.hasPrefix("GET /orgs/") })
+    }
+
     @Test func partitionsOfAManagerThatDoesNotFanOutFromAParentAreRefused() async throws {
         let harness = try RunHarness()
         try harness.write("pipeline.yaml", PartitionTests.pipeline(forEach: "param: repo, values: [widgets]"))
