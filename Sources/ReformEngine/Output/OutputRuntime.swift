@@ -44,7 +44,7 @@ struct OutputRuntime {
         // An incremental run's output is resumed from its checkpoints: its records go out as they come.
         let split =
             options.directWrites && plan.table == nil && given == nil
-            ? HeldLines.split(plan, format: format, sortMemory: options.sortMemory) : nil
+            ? HeldLines.split(plan, format: format, sortMemory: options.sortBudget) : nil
         var resolved = split?.plan ?? plan
         let path = OutputRuntime.path(of: plan, options: options)
         let isTerminal = path == nil && plan.table == nil && isatty(1) == 1
@@ -56,7 +56,7 @@ struct OutputRuntime {
         heldLines?.writesInParallel = options.jobs > 1
         chain = try ChainRunner(
             plans: self.plan.chain, origin: Origin(manager: managers.first ?? ManagerRef(index: 0, name: ""), sequence: 0),
-            sortMemory: options.sortMemory)
+            sortMemory: options.sortBudget)
         chain.timing = options.collectsStats
         if let table = plan.table {
             do {
@@ -89,7 +89,7 @@ struct OutputRuntime {
         let columns: [OutputColumn]?
         if let rows = plan.rows {
             columns = rows.shape.outputColumns
-            rowList = RowList(shape: rows.shape, memoryBudget: options.sortMemory)
+            rowList = RowList(shape: rows.shape, memoryBudget: options.sortBudget)
             rowRules = PipelineRecord.Rules.all(for: rows)
         } else if format == .ndjson || format == .json {
             // A keyed chain already emits exactly its keys in order: write records whole.

@@ -1,5 +1,6 @@
 public import Logging
 public import ReformSDK
+import ReformSystem
 
 /// Where a run's managers land from.
 public enum SourceMode: String, Sendable, CaseIterable {
@@ -76,6 +77,14 @@ public struct RunOptions: Sendable {
     public var sortMemory = RunOptions.defaultSortMemory
     /// The default ``sortMemory``: 64 MiB.
     public static let defaultSortMemory = 64 << 20
+
+    /// ``sortMemory``, lowered to an eighth of the address space the process may still take when
+    /// it has a limit (`ulimit -v`), but not below 1 MiB: held records take several times their
+    /// bytes, and a sort past the limit would stop the process (audit r2 L18) rather than spill.
+    var sortBudget: Int {
+        guard let room = AddressSpace.room() else { return sortMemory }
+        return max(1 << 20, min(sortMemory, room / 8))
+    }
 
     /// Land at most this many records per manager (the first ones), for trying a pipeline.
     public var limit: Int?
