@@ -381,8 +381,9 @@ struct RunCommand: ParsableCommand {
     }
 
     /// Prints the partitions of `manager` one JSON object a line (``Runner/partitions(of:)``); the
-    /// exit status is a run's: 3 when parent records made no partition (they are dead letters);
-    /// `--stats json` and `--stats-file` report the parents' landing.
+    /// exit status is a run's: 3 when parent records made no partition (they are dead letters),
+    /// more of them than `--max-rejects`; `--stats json` and `--stats-file` report the parents'
+    /// landing.
     private func list(partitionsOf manager: String, runner: Runner) throws {
         let listing: Runner.PartitionListing
         do { listing = try runner.partitions(of: manager) } catch {
@@ -403,7 +404,7 @@ struct RunCommand: ParsableCommand {
             Terminal.error("reform: \(listing.partitions.count) partitions of '\(manager)' from \(landed)\(rejected)")
         }
         try report(listing.summary.stats)
-        if listing.summary.rejected > 0 { throw ExitCode(ExitStatus.rejected.rawValue) }
+        if listing.summary.rejected > (maxRejects ?? 0) { throw ExitCode(ExitStatus.rejected.rawValue) }
     }
 
     /// `I/N` as a shard, when 0 <= I < N.
