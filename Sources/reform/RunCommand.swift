@@ -392,7 +392,8 @@ struct RunCommand: ParsableCommand {
         }
         var text = ""
         for partition in listing.partitions { text += JSON.compactString(partition.object) + "\n" }
-        guard StandardStreams.writeOutput(text) else {
+        // (A closed standard output was pointed at /dev/null: the list would be lost without a word.)
+        guard !StandardStreams.closed.contains(1), StandardStreams.writeOutput(Array(text.utf8)) else {
             Terminal.error("reform: error: cannot write the partitions to standard output: \(String(cString: strerror(errno)))")
             throw ExitCode(ExitStatus.runFailed.rawValue)
         }

@@ -22,10 +22,9 @@ enum StandardStreams {
         }
     }
 
-    /// Writes `text` to standard output whole; `false` when it could not (a closed pipe, a full disk).
-    static func writeOutput(_ text: String) -> Bool {
-        if closed.contains(1) { return false }
-        let bytes = Array(text.utf8)
+    /// Writes `bytes` to standard output whole; `false` when it could not (a closed pipe, a full
+    /// disk: `errno` says why).
+    static func writeOutput(_ bytes: [UInt8]) -> Bool {
         var written = 0
         while written < bytes.count {
             let n = bytes.withUnsafeBytes { ReformSystem.write(1, $0.baseAddress.map { $0 + written }, bytes.count - written) }

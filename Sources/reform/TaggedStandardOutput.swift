@@ -51,12 +51,8 @@ enum TaggedStandardOutput {
     }
 
     private static func write(_ bytes: [UInt8]) throws(TaggedOutputError) {
-        var written = 0
-        while written < bytes.count {
-            let n = bytes.withUnsafeBytes { ReformSystem.write(1, $0.baseAddress.map { $0 + written }, bytes.count - written) }
-            if n < 0 && errno == EINTR { continue }
-            if n < 0 { throw TaggedOutputError(message: "cannot write to standard output: \(String(cString: strerror(errno)))") }
-            written += n
+        guard StandardStreams.writeOutput(bytes) else {
+            throw TaggedOutputError(message: "cannot write to standard output: \(String(cString: strerror(errno)))")
         }
     }
 }
