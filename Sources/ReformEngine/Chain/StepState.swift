@@ -96,6 +96,8 @@ struct StepState {
                 count += 1
                 out.append(record)
             }
+        case .component(let component):
+            try component.step.apply(record, into: &out)
         }
     }
 

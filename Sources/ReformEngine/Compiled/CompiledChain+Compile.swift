@@ -346,6 +346,14 @@ private struct Compiler {
                 // A key the records do not carry here is left alone, as the general path does.
                 if let member = view.first(where: { $0.name == key }) { steps.append(.convert(slot: member.slot, conversion: conversion)) }
             }
+        case .component(let component):
+            guard let editing = component.step as? any KeyEditStep else { return false }
+            for (index, key) in editing.editedKeys.enumerated() {
+                // A key the records do not carry here is left alone, as the general path does.
+                if let member = view.first(where: { $0.name == key }) {
+                    steps.append(.edit(slot: member.slot, step: editing, index: index))
+                }
+            }
         default:
             return false
         }

@@ -1,7 +1,8 @@
 import ReformSDK
 
 /// The batch fast path for whole chains: a mapping (or an `explode` and a `pick`) followed by
-/// per-record steps (`filter`, `pick`, `drop`, `rename`, `defaults`, `convert`), or only `filter`,
+/// per-record steps (`filter`, `pick`, `drop`, `rename`, `defaults`, `convert`, `set`, and the
+/// component steps that edit keys' values, ``KeyEditStep``: `truncate`), or only `filter`,
 /// `drop` and `rename` of whole records (``passesLines``), compiled once for one
 /// manager into a plan over *slots* — one per key the records carry — and run on the bytes of
 /// each NDJSON line, building no record.
@@ -79,6 +80,9 @@ struct CompiledChain {
         case convert(slot: Int, conversion: Conversion)
         /// Set slots to templates rendered from the record as it was before the step (`set`).
         case set([(slot: Int, pieces: [TemplatePiece])])
+        /// Replace a slot's value by a component step's edit of it (``KeyEditStep``, the
+        /// `index`-th edited key); a value the edit rejects sends the line to the general path.
+        case edit(slot: Int, step: any KeyEditStep, index: Int)
     }
 
     /// How a filter path reads a record: the slot named by its first key (none: missing), then the
@@ -338,6 +342,12 @@ struct CompiledChain {
                     rendered.append(text)
                 }
                 for (assignment, text) in zip(assignments, rendered) { texts[assignment.slot] = text }
+            case .edit(let slot, let step, let index):
+                let text = texts[slot]
+                if withText(text, line, { step.keepsText($0, at: index) }) { continue }
+                guard let value = parse(text.base, text.start, text.end, line), fillEdited(slot, value, step, index) else {
+                    return .generalPath
+                }
             }
         }
         if passesLines {
@@ -597,6 +607,13 @@ struct CompiledChain {
             do { converted = try conversion.apply(value, key: "") } catch { return false }
         }
         texts[index] = writeScratch(converted)
+        return true
+    }
+
+    /// Fills slot `slot` with `step`'s edit of `value`; `false` when the edit rejects it.
+    @inline(never)
+    private mutating func fillEdited(_ slot: Int, _ value: Value, _ step: any KeyEditStep, _ index: Int) -> Bool {
+        do { texts[slot] = writeScratch(try step.edit(value, at: index)) } catch { return false }
         return true
     }
 

@@ -117,6 +117,9 @@ extension PipelineDecoder {
         case .sort(let p, let descending): result = (.sort(key: path(p), descending: descending), keys)
         case .dedupe(let paths): result = (.dedupe(paths.map(path)), keys)
         case .limit: result = (step.kind, keys)
+        case .component(let component):
+            var after = keys
+            result = (.component(ComponentStep(component.step.resolving(constant, keys: &after))), after)
         }
         return ok ? result : nil
     }

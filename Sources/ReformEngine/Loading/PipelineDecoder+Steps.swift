@@ -130,7 +130,9 @@ extension PipelineDecoder {
         case "limit":
             return need().flatMap { context.int($0, what, in: 0...Int.max) }.map(StepPlan.Kind.limit)
         default:
-            return nil
+            guard let component = BuiltInSteps.component(named: name) else { return nil }
+            let argument = StepArgument(node: arg, location: location, what: what, context: context)
+            return component.decode(argument).map { .component(ComponentStep($0)) }
         }
     }
 }

@@ -1,3 +1,5 @@
+import ReformEngine
+
 /// Makes pipelines whose one run reads manager `a`'s ``RecordGenerator`` records through a
 /// random chain: a mapping (paths, templates, constants, conversions, defaults, array operations)
 /// or steps first, then zero to two steps reformers of every built-in step with random
@@ -260,11 +262,19 @@ struct ChainWriter {
     }
 
     /// One random step over records carrying `known` keys, updating them: any step, or only
-    /// `filter`, `pick`, `drop`, `rename`, `defaults`, `convert` and `set` when `compilable`.
+    /// `filter`, `pick`, `drop`, `rename`, `defaults`, `convert`, `set` and the component steps
+    /// the compiled chain runs (``KeyEditStep``) when `compilable`. A component step
+    /// (``BuiltInSteps/components``) writes its own argument (``RecordStep/sample(keys:using:)``),
+    /// so a new one is generated without a line here.
     func step(known: inout [String]?, compilable: Bool = false, using random: inout some RandomNumberGenerator) -> String {
         let keys = known ?? ["id", "name", "price", "when", "loc", "ok", "tags", "floor"]
         let key = keys.randomElement(using: &random) ?? "id"
-        switch Int.random(in: 0..<(compilable ? 15 : 19), using: &random) {
+        let components = BuiltInSteps.components.filter { !compilable || $0 is any KeyEditStep.Type }
+        let kinds = compilable ? 15 : 19
+        // Each component as likely as most older steps (two draws each).
+        let draw = Int.random(in: 0..<(kinds + 2 * components.count), using: &random)
+        if draw >= kinds { return components[(draw - kinds) / 2].sample(keys: keys, using: &random) }
+        switch draw {
         case 0..<4:
             return "filter: \(ChainWriter.quote(condition(keys: keys, depth: 2, using: &random)))"
         case 4, 5:

@@ -1,4 +1,5 @@
 import Foundation
+import ReformEngine
 import ReformEngineTesting
 import ReformTestSupport
 import Testing
@@ -72,6 +73,51 @@ struct GeneratedTierTests {
         #expect(tally.invalid * 5 < tally.cases, "the generator makes pipelines the loader refuses too often")
         #expect(tally.tables > 0, "no case loaded a table")
         #expect(tally.fast * 8 > tally.cases, "too few cases took a fast path: \(tally.fast) of \(tally.cases)")
+    }
+
+    /// Every component step (``BuiltInSteps/components``) comes up in generated chains with the
+    /// argument its own `sample` writes, and runs alike on every tier; one the compiled chain
+    /// runs (a ``KeyEditStep``) is in chains it writes directly. So a new step is covered here
+    /// without a case written for it.
+    @Test func everyComponentStepIsGeneratedAndAgreesOnEveryTier() async throws {
+        let wanted = 40
+        let tallies = try await offPool { () throws -> [String: ComponentTally] in
+            var random = SeededGenerator(seed: Self.seed ^ 0xC0_C0)
+            var tallies: [String: ComponentTally] = [:]
+            // Until every component step came up `wanted` times (3,000 pipelines at most).
+            for _ in 0..<3_000 where BuiltInSteps.components.contains(where: { (tallies[$0.name]?.cases ?? 0) < wanted }) {
+                let generated = ChainGenerator().pipeline(using: &random)
+                let named = BuiltInSteps.components.map { $0.name }.filter { generated.pipeline.contains("- \($0):") }
+                guard !named.isEmpty else { continue }
+                let lines = RecordGenerator().lines(count: 30, using: &random)
+                guard let result = try? generated.check(lines: lines).outcomes(tiers: generated.tiers) else { continue }
+                for name in named {
+                    tallies[name, default: ComponentTally()].cases += 1
+                    if result.outcomes.contains(where: { $0.writtenDirectly > 0 }) { tallies[name, default: ComponentTally()].direct += 1 }
+                    if let difference = result.differences.first {
+                        tallies[name, default: ComponentTally()].failures.append("\(generated.pipeline)\n\(difference)")
+                    }
+                }
+            }
+            return tallies
+        }
+        for component in BuiltInSteps.components {
+            let tally = tallies[component.name] ?? ComponentTally()
+            #expect(tally.cases >= wanted, "step '\(component.name)' came up in \(tally.cases) generated chains")
+            #expect(tally.failures.isEmpty, "step '\(component.name)': \(tally.failures.prefix(2).joined(separator: "\n\n"))")
+            if component is any KeyEditStep.Type {
+                #expect(
+                    tally.direct * 8 >= tally.cases, "step '\(component.name)' was written directly in \(tally.direct) of \(tally.cases)")
+            }
+        }
+    }
+
+    /// How the generated chains with one component step fared.
+    struct ComponentTally: Sendable {
+        var cases = 0
+        /// Cases where a tier wrote records straight from the compiled chain.
+        var direct = 0
+        var failures: [String] = []
     }
 
     /// Found by the generator: a compiled start hands its records to the general path as the

@@ -285,14 +285,7 @@ import Testing
 
     /// The first line of each diagnostic of loading `yaml`, with the folder left out.
     static func diagnostics(_ yaml: String) throws -> [String] {
-        let harness = try RunHarness()
-        try harness.write("p.yaml", yaml)
-        do {
-            _ = try harness.load("p.yaml")
-            return []
-        } catch {
-            return error.diagnostics.map { $0.description.replacing(harness.folder + "/", with: "") }
-        }
+        try loadDiagnostics(yaml)
     }
 
     @Test func aDeclaredTypeTheChainContradictsIsALocatedError() throws {

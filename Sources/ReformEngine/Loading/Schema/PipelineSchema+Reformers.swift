@@ -54,7 +54,7 @@ extension PipelineSchema {
             SchemaKey("sort", .oneOf([.string(), .object(sortOptions)]), "stable sort by a key"),
             SchemaKey("dedupe", .oneOf([.null, .bool, .stringOrList]), "drop records repeating the given keys"),
             SchemaKey("limit", .int(minimum: 0), "keep the first N records"),
-        ],
+        ] + BuiltInSteps.components.map { SchemaKey($0.name, $0.argument, $0.summary) },
         exactlyOne: true)
 
     /// `flatten: { separator: … }`.

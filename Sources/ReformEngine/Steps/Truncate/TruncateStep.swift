@@ -1,0 +1,72 @@
+package import ReformSDK
+import ReformYAML
+
+/// `truncate: { title: 40, body: 200 }`: each named key's string cut to at most that many
+/// characters.
+///
+/// A character is what a reader sees as one (a Swift `Character`: an extended grapheme cluster),
+/// so a cut never splits an accented letter, a flag or a family emoji, and never leaves invalid
+/// UTF-8. A string already short enough, a null and a missing key are left alone; any other value
+/// rejects the record (`wrong-type`): convert it to a string first if that is what is meant.
+package struct TruncateStep: KeyEditStep {
+    package static let name = "truncate"
+    package static let summary = "cut the strings of keys to at most N characters"
+    package static let argument = SchemaType.named(.int(minimum: 0))
+
+    /// Each key and the most characters its string keeps, in the order written.
+    let lengths: [(key: String, length: Int)]
+
+    package static func decode(_ argument: StepArgument) -> TruncateStep? {
+        guard let node = argument.required(), let mapping = argument.context.mapping(node, argument.what, allowed: nil) else {
+            return nil
+        }
+        guard !mapping.entries.isEmpty else {
+            argument.context.error("\(argument.what) names no key; write it as 'truncate: { title: 40 }'", at: node.location)
+            return nil
+        }
+        let lengths = mapping.entries.compactMap { entry in
+            argument.context.int(entry.value, "'\(entry.key)' in \(argument.what)", in: 0...Int.max).map { (key: entry.key, length: $0) }
+        }
+        return lengths.count == mapping.entries.count ? TruncateStep(lengths: lengths) : nil
+    }
+
+    package static func sample(keys: [String], using random: inout some RandomNumberGenerator) -> String {
+        var picked: [String] = []
+        for _ in 0..<Int.random(in: 1...2, using: &random) {
+            if let key = keys.randomElement(using: &random), !picked.contains(key) { picked.append(key) }
+        }
+        let members = picked.map { "\($0): \([0, 1, 2, 3, 5, 8, 13, 40].randomElement(using: &random) ?? 3)" }
+        return "truncate: { \(members.joined(separator: ", ")) }"
+    }
+
+    package var editedKeys: [String] { lengths.map(\.key) }
+
+    package func edit(_ value: Value, at index: Int) throws(RecordError) -> Value {
+        switch value {
+        case .null:
+            return value
+        case .string(let text):
+            let length = lengths[index].length
+            // A character is at least one byte: a string of no more bytes is short enough.
+            guard text.utf8.count > length, let end = text.index(text.startIndex, offsetBy: length, limitedBy: text.endIndex),
+                end < text.endIndex
+            else { return value }
+            return .string(String(text[..<end]))
+        default:
+            throw RecordError(
+                code: "wrong-type",
+                message: "step 'truncate' cuts strings, but '\(lengths[index].key)' is \(value.kindName); "
+                    + "convert it to a string first (convert: { \(lengths[index].key): string })")
+        }
+    }
+
+    package func keepsText(_ text: UnsafeRawBufferPointer, at index: Int) -> Bool {
+        if text.count == 4, text.elementsEqual("null".utf8) { return true }
+        // A string's text between its quotes has a byte at least per character.
+        return text.first == UInt8(ascii: "\"") && text.count - 2 <= lengths[index].length
+    }
+
+    package func renamingKeys(_ rename: (String) -> String) -> TruncateStep {
+        TruncateStep(lengths: lengths.map { (key: rename($0.key), length: $0.length) })
+    }
+}
