@@ -21,15 +21,6 @@ struct StepState {
     mutating func apply(_ record: Record, into out: inout [Record]) throws(RecordError) {
         let value = record.value
         switch plan.kind {
-        case .select(let path):
-            guard let selected = value[path: path] else {
-                throw RecordError(code: "missing-field", message: "step 'select' found nothing at '\(path)'")
-            }
-            if case .array(let items) = selected {
-                for item in items { out.append(Record(item, origin: record.origin)) }
-            } else {
-                out.append(Record(selected, origin: record.origin))
-            }
         case .explode(let path):
             guard case .array(let items)? = value[path: path] else {
                 throw RecordError(
@@ -39,10 +30,6 @@ struct StepState {
             for item in items {
                 out.append(Record(try StepState.replacing(path, in: value, with: item), origin: record.origin))
             }
-        case .flatten(let separator):
-            var flat = Object()
-            StepState.flatten(value, prefix: "", separator: separator, into: &flat)
-            out.append(Record(.object(flat), origin: record.origin))
         case .pick(let keys):
             let object = try StepState.object(value, plan.name)
             var picked = Object(minimumCapacity: keys.count)
@@ -116,17 +103,6 @@ struct StepState {
             throw RecordError(code: "not-an-object", message: "step '\(step)' needs an object record; this one is \(value.kindName)")
         }
         return o
-    }
-
-    private static func flatten(_ value: Value, prefix: String, separator: String, into out: inout Object) {
-        if case .object(let o) = value, !(o.isEmpty && !prefix.isEmpty) {
-            for member in o.members {
-                flatten(
-                    member.value, prefix: prefix.isEmpty ? member.key : prefix + separator + member.key, separator: separator, into: &out)
-            }
-        } else {
-            out[prefix.isEmpty ? "value" : prefix] = value
-        }
     }
 
     private static func replacing(_ path: ValuePath, in value: Value, with element: Value) throws(RecordError) -> Value {

@@ -76,9 +76,7 @@ extension PipelineDecoder {
         }
         let result: (StepPlan.Kind, KeySet?)
         switch step.kind {
-        case .select(let p): result = (.select(path(p)), nil)
         case .explode(let p): result = (.explode(path(p)), keys)
-        case .flatten: result = (step.kind, nil)
         case .pick(let names):
             let constants = names.map(constant)
             result = (

@@ -63,17 +63,8 @@ extension PipelineDecoder {
             context.mapping(node, what, allowed: nil)?.entries
         }
         switch name {
-        case "select":
-            return need().flatMap { context.path($0, what) }.map(StepPlan.Kind.select)
         case "explode":
             return need().flatMap { context.path($0, what) }.map(StepPlan.Kind.explode)
-        case "flatten":
-            guard let arg, !arg.isNullScalar else { return .flatten(separator: ".") }
-            if case .mapping = arg.content {
-                guard let m = context.mapping(arg, what, allowed: PipelineSchema.flattenOptions.keyNames) else { return nil }
-                return .flatten(separator: m["separator"].flatMap { context.string($0, what) } ?? ".")
-            }
-            return context.string(arg, what).map { .flatten(separator: $0) }
         case "pick":
             return need().flatMap { context.stringList($0, what) }.map(StepPlan.Kind.pick)
         case "drop":

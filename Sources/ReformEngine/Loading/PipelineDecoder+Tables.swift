@@ -228,7 +228,9 @@ extension PipelineDecoder {
                             renamed[to] = types[from]
                         }
                         types = renamed
-                    case .select, .explode, .flatten:
+                    case .explode:
+                        types = [:]
+                    case .component(let component) where !component.step.keepsValueKinds:
                         types = [:]
                     default:
                         continue

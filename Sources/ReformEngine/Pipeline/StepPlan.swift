@@ -5,12 +5,8 @@ public import ReformYAML
 public struct StepPlan: Sendable {
     /// What the step does.
     public enum Kind: Sendable {
-        /// Replace the record by the value at a path; an array there becomes one record per element.
-        case select(ValuePath)
         /// One record per element of the array at a path, the element taking the array's place.
         case explode(ValuePath)
-        /// Nested objects become top-level keys joined with a separator (`address.city` → `address_city`).
-        case flatten(separator: String)
         /// Keep only these keys, in this order.
         case pick([String])
         /// Remove these keys.

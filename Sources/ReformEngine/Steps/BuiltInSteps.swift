@@ -2,7 +2,7 @@
 /// `reform plugins` list them after the older steps.
 package enum BuiltInSteps {
     /// Every component step.
-    package static let components: [any RecordStep.Type] = [TruncateStep.self]
+    package static let components: [any RecordStep.Type] = [SelectStep.self, FlattenStep.self, TruncateStep.self]
 
     /// The component step a pipeline names `name`, if any.
     package static func component(named name: String) -> (any RecordStep.Type)? {

@@ -20,6 +20,9 @@ package protocol KeyEditStep: RecordStep {
 }
 
 extension KeyEditStep {
+    /// An edit may change a value's kind; a step whose edits never do says so.
+    package var keepsValueKinds: Bool { false }
+
     /// The edited keys as the records carry them; the keys are unchanged.
     package func resolving(_ constant: (String) -> String, keys: inout KeySet?) -> Self {
         renamingKeys(constant)

@@ -12,8 +12,9 @@ package import ReformYAML
 /// tier only runs a chain's last `sort`, `dedupe` and `limit`, so a per-record step never needs a
 /// form there.
 ///
-/// The steps that hold records (`sort`, `dedupe`, `limit`) and the older per-record steps are
-/// still cases of ``StepPlan/Kind``; see `docs/layout.md`.
+/// The steps that hold records (`sort`, `dedupe`, `limit`) and the older per-record steps
+/// (`explode`, `pick`, `drop`, `rename`, `defaults`, `convert`, `set`, `filter`) are still cases
+/// of ``StepPlan/Kind``; see `docs/layout.md`.
 package protocol RecordStep: Sendable {
     /// The name a pipeline writes, as in `- truncate: { title: 40 }`.
     static var name: String { get }
@@ -23,9 +24,12 @@ package protocol RecordStep: Sendable {
     static var argument: SchemaType { get }
     /// The step its argument declares, or `nil` after reporting what is wrong at its place.
     static func decode(_ argument: StepArgument) -> Self?
-    /// A random valid argument, in YAML flow style, for records carrying `keys`: how the generated
-    /// differential tests (`ReformEngineTesting`'s chain generator) write this step.
-    static func sample(keys: [String], using random: inout some RandomNumberGenerator) -> String
+    /// Whether the step may be written as its bare name (`- flatten`), without an argument.
+    static var mayBeBare: Bool { get }
+    /// A random valid step, in YAML flow style (`truncate: { name: 3 }`), for records carrying
+    /// the top-level `keys`, and what it makes of them: how the generated differential tests
+    /// (`ReformEngineTesting`'s chain generator) write this step.
+    static func sample(keys: [String], using random: inout some RandomNumberGenerator) -> StepSample
     /// The step with the key names it reads given as the constants the records carry (`constant`
     /// reports a name they do not carry), and `keys` — what the records carry, `nil` when not
     /// known — changed as the step changes them.
@@ -33,6 +37,38 @@ package protocol RecordStep: Sendable {
     /// The step's meaning: what it makes of one record (none, one or more records), or why it
     /// rejects it.
     func apply(_ record: Record, into out: inout [Record]) throws(RecordError)
+    /// Whether every key keeps the kind of value it had (a table column's type inferred before the
+    /// step still holds after it).
+    var keepsValueKinds: Bool { get }
+}
+
+extension RecordStep {
+    /// Most steps need an argument.
+    package static var mayBeBare: Bool { false }
+}
+
+/// A step written by ``RecordStep/sample(keys:using:)``.
+package struct StepSample: Sendable {
+    /// What the step makes of the records' keys.
+    package enum Keys: Sendable {
+        /// The same keys.
+        case unchanged
+        /// Keys nobody can say before the records come (a `select`, a `flatten`).
+        case unknown
+        /// These keys, in this order.
+        case known([String])
+    }
+
+    /// The step as a pipeline writes it, in YAML flow style.
+    package var text: String
+    /// What it makes of the keys.
+    package var keys: Keys
+
+    /// The step `text`, which makes `keys` of the keys.
+    package init(_ text: String, keys: Keys = .unchanged) {
+        self.text = text
+        self.keys = keys
+    }
 }
 
 /// A step's argument as the decoder found it, with what reads it.

@@ -270,10 +270,18 @@ struct ChainWriter {
         let keys = known ?? ["id", "name", "price", "when", "loc", "ok", "tags", "floor"]
         let key = keys.randomElement(using: &random) ?? "id"
         let components = BuiltInSteps.components.filter { !compilable || $0 is any KeyEditStep.Type }
-        let kinds = compilable ? 15 : 19
-        // Each component as likely as most older steps (two draws each).
-        let draw = Int.random(in: 0..<(kinds + 2 * components.count), using: &random)
-        if draw >= kinds { return components[(draw - kinds) / 2].sample(keys: keys, using: &random) }
+        let kinds = compilable ? 15 : 18
+        // Each component one draw, as `explode` and `limit` have.
+        let draw = Int.random(in: 0..<(kinds + components.count), using: &random)
+        if draw >= kinds {
+            let sample = components[draw - kinds].sample(keys: keys, using: &random)
+            switch sample.keys {
+            case .unchanged: break
+            case .unknown: known = nil
+            case .known(let after): known = after
+            }
+            return sample.text
+        }
         switch draw {
         case 0..<4:
             return "filter: \(ChainWriter.quote(condition(keys: keys, depth: 2, using: &random)))"
@@ -308,13 +316,6 @@ struct ChainWriter {
             if known == nil || known?.contains("tags") == true { return "explode: tags" }
             return "filter: \(ChainWriter.quote(condition(keys: keys, depth: 1, using: &random)))"
         case 16:
-            if known == nil || known?.contains("loc") == true, random.chance(2) {
-                known = nil
-                return "select: loc"
-            }
-            known = nil
-            return random.chance(2) ? "flatten: true" : "flatten: { separator: _ }"
-        case 17:
             return random.chance(2) ? "sort: \(key)" : "dedupe: [\(key)]"
         default:
             return "limit: \(Int.random(in: 0...25, using: &random))"

@@ -33,17 +33,15 @@ extension PipelineSchema {
         ])
 
     /// A step: `- flatten`, or a mapping naming one step and its argument.
-    static let step = SchemaType.oneOf([.choice(["flatten", "dedupe"]), .object(stepEntry)])
+    static let step = SchemaType.oneOf([
+        .choice(["dedupe"] + BuiltInSteps.components.filter { $0.mayBeBare }.map { $0.name }), .object(stepEntry),
+    ])
 
     /// A step written as a mapping: exactly one step.
     package static let stepEntry = SchemaObject(
         "step", "One built-in step and its argument.",
         keys: [
-            SchemaKey("select", .string(), "replace each record by the value at a path"),
             SchemaKey("explode", .string(), "one record per element of an array at a path"),
-            SchemaKey(
-                "flatten", .oneOf([.string(), .null, .object(flattenOptions)]),
-                "nested objects into dotted top-level keys"),
             SchemaKey("pick", .stringOrList, "keep only the named keys"),
             SchemaKey("drop", .stringOrList, "remove the named keys"),
             SchemaKey("rename", .named(.string()), "rename keys"),
@@ -56,10 +54,6 @@ extension PipelineSchema {
             SchemaKey("limit", .int(minimum: 0), "keep the first N records"),
         ] + BuiltInSteps.components.map { SchemaKey($0.name, $0.argument, $0.summary) },
         exactlyOne: true)
-
-    /// `flatten: { separator: … }`.
-    package static let flattenOptions = SchemaObject(
-        "How nested keys are joined.", keys: [SchemaKey("separator", .string(), "The text between nested keys (default '.').")])
 
     /// `sort: { by: …, order: … }` of a step or a row shape.
     package static let sortOptions = SchemaObject(

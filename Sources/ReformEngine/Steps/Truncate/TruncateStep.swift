@@ -30,14 +30,17 @@ package struct TruncateStep: KeyEditStep {
         return lengths.count == mapping.entries.count ? TruncateStep(lengths: lengths) : nil
     }
 
-    package static func sample(keys: [String], using random: inout some RandomNumberGenerator) -> String {
+    package static func sample(keys: [String], using random: inout some RandomNumberGenerator) -> StepSample {
         var picked: [String] = []
         for _ in 0..<Int.random(in: 1...2, using: &random) {
             if let key = keys.randomElement(using: &random), !picked.contains(key) { picked.append(key) }
         }
         let members = picked.map { "\($0): \([0, 1, 2, 3, 5, 8, 13, 40].randomElement(using: &random) ?? 3)" }
-        return "truncate: { \(members.joined(separator: ", ")) }"
+        return StepSample("truncate: { \(members.joined(separator: ", ")) }")
     }
+
+    /// A string stays a string.
+    package var keepsValueKinds: Bool { true }
 
     package var editedKeys: [String] { lengths.map(\.key) }
 
