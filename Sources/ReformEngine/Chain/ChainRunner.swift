@@ -45,8 +45,8 @@ struct ChainRunner {
 
     /// A runner of the chain `plans`; each `sort` step keeps about `sortMemory` bytes of records
     /// in memory (``RunOptions/sortMemory``).
-    init(plans: [ReformerPlan], origin: Origin, sortMemory: Int = RunOptions.defaultSortMemory) throws(RunError) {
-        stages = try plans.map { plan throws(RunError) in
+    init(plans: [ReformerPlan], origin: Origin, sortMemory: Int = SortMemory.defaultBytes) throws(UnmadeReformer) {
+        stages = try plans.map { plan throws(UnmadeReformer) in
             let reformer: any Reformer
             var guardKeys = plan.keys
             switch plan.kind {
@@ -57,8 +57,8 @@ struct ChainRunner {
                 reformer = StepsReformer(name: plan.name, keys: plan.keys, steps: steps, sortMemory: sortMemory)
             case .plugin(let plugin):
                 do { reformer = try plugin.makeReformer() } catch {
-                    throw RunError(
-                        .reformer, "plugin '\(plugin.name)' of reformer '\(plan.name)' could not be made: \(error)", cause: error)
+                    throw UnmadeReformer(
+                        message: "plugin '\(plugin.name)' of reformer '\(plan.name)' could not be made: \(error)", cause: error)
                 }
             }
             return Stage(reformer: reformer, name: plan.name, guardKeys: guardKeys, buffer: RecordBuffer(origin: origin))
@@ -232,4 +232,13 @@ struct ChainRunner {
         }
         return .object(ordered)
     }
+}
+
+/// A chain's plugin that could not make its reformer (a run reports it as
+/// ``RunError/Code/reformer``).
+struct UnmadeReformer: Error {
+    /// Which plugin of which reformer, and why.
+    let message: String
+    /// What the plugin threw.
+    let cause: any Error
 }

@@ -16,7 +16,7 @@ public struct StepsReformer: Reformer {
 
     /// A steps reformer from its (resolved) steps; each `sort` step keeps about `sortMemory` bytes
     /// of records in memory and spills the rest to a temporary file.
-    public init(name: String, keys: KeySet?, steps: [StepPlan], sortMemory: Int = RunOptions.defaultSortMemory) {
+    public init(name: String, keys: KeySet?, steps: [StepPlan], sortMemory: Int = SortMemory.defaultBytes) {
         self.name = name
         self.keys = keys
         stages = steps.map { StepState($0, sortMemory: sortMemory) }

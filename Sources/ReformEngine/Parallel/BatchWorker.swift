@@ -57,7 +57,12 @@ final class BatchWorker: @unchecked Sendable {
         parser = JSONParser(limits: limits)
         chains = try outputs.map { output throws(RunError) in
             let perRecord = output.chain.prefix(ChainRunner.perRecordStages(output.chain))
-            var chain = try ChainRunner(plans: Array(perRecord), origin: Origin(manager: manager, sequence: 0))
+            var chain: ChainRunner
+            do throws(UnmadeReformer) {
+                chain = try ChainRunner(plans: Array(perRecord), origin: Origin(manager: manager, sequence: 0))
+            } catch {
+                throw RunError(error)
+            }
             chain.timing = timing
             return chain
         }

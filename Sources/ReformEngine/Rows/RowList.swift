@@ -23,7 +23,7 @@ public struct RowList: RowContext {
 
     /// An empty list of rows of `shape`; a sorted shape keeps about `memoryBudget` bytes of rows
     /// in memory and spills the rest to an unlinked temporary file in `TMPDIR` (or `/tmp`).
-    public init(shape: RowShape, memoryBudget: Int = RunOptions.defaultSortMemory) {
+    public init(shape: RowShape, memoryBudget: Int = SortMemory.defaultBytes) {
         self.shape = shape
         if shape.sortColumn != nil {
             sort = ExternalSort(budget: memoryBudget, descending: shape.descending, context: shape)

@@ -83,6 +83,11 @@ public struct RunError: Error, Sendable, CustomStringConvertible {
         self.init(.request, error.description, manager: error.manager, cause: error)
     }
 
+    /// A chain's plugin that could not make its reformer.
+    init(_ error: UnmadeReformer) {
+        self.init(.reformer, error.message, cause: error.cause)
+    }
+
     /// A file of the run that could not be written (an output, the dead-letter file, a recording).
     public init(_ error: OutputError) {
         self.init(.output, error.description, cause: error)

@@ -76,7 +76,7 @@ public struct RunOptions: Sendable {
     /// saves, which is why `reform run --sort-memory` refuses less.
     public var sortMemory = RunOptions.defaultSortMemory
     /// The default ``sortMemory``: 64 MiB.
-    public static let defaultSortMemory = 64 << 20
+    public static let defaultSortMemory = SortMemory.defaultBytes
 
     /// ``sortMemory``, lowered to an eighth of the address space the process may still take when
     /// it has a limit (`ulimit -v`), but not below 1 MiB: held records take several times their

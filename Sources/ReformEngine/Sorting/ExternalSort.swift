@@ -10,8 +10,8 @@ struct ExternalSort<Element: Spillable> {
     /// One element with the key it sorts by.
     typealias Entry = (key: Value, element: Element)
 
-    /// The default budget (``RunOptions/defaultSortMemory``), by ``Spillable/estimatedBytes``.
-    static var defaultBudget: Int { RunOptions.defaultSortMemory }
+    /// The default budget (``SortMemory/defaultBytes``), by ``Spillable/estimatedBytes``.
+    static var defaultBudget: Int { SortMemory.defaultBytes }
 
     /// Bytes of elements held in memory before a run is spilled.
     let budget: Int

@@ -54,9 +54,13 @@ struct OutputRuntime {
         heldLines = split?.tail
         heldLines?.timing = options.collectsStats
         heldLines?.writesInParallel = options.jobs > 1
-        chain = try ChainRunner(
-            plans: self.plan.chain, origin: Origin(manager: managers.first ?? ManagerRef(index: 0, name: ""), sequence: 0),
-            sortMemory: options.sortBudget)
+        do {
+            chain = try ChainRunner(
+                plans: self.plan.chain, origin: Origin(manager: managers.first ?? ManagerRef(index: 0, name: ""), sequence: 0),
+                sortMemory: options.sortBudget)
+        } catch {
+            throw RunError(error)
+        }
         chain.timing = options.collectsStats
         if let table = plan.table {
             do {
