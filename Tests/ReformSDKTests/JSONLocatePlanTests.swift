@@ -1,5 +1,5 @@
 import Foundation
-import ReformSDK
+@_spi(Engine) import ReformSDK
 import Testing
 
 /// ``JSONParser/locate(_:plan:into:canonical:)`` finds nested members in one pass: each range must

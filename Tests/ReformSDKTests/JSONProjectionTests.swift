@@ -1,5 +1,5 @@
 import Foundation
-import ReformSDK
+@_spi(Engine) import ReformSDK
 import Testing
 
 /// ``JSONParser/parse(_:keeping:)``: builds only the kept members, checks everything else as strictly.

@@ -1,5 +1,5 @@
 import Foundation
-import ReformSDK
+@_spi(Engine) import ReformSDK
 import ReformSystem
 import ReformTestSupport
 import Testing

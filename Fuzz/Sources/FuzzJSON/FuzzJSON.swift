@@ -1,4 +1,4 @@
-import ReformSDK
+@_spi(Engine) import ReformSDK
 
 /// The one member the locator is asked for in the fuzzed documents.
 private let plan = JSONLocatePlan(levels: [JSONProjection(keys: ["keep"])], children: [[]])

@@ -1,4 +1,4 @@
-import ReformSDK
+@_spi(Engine) import ReformSDK
 
 /// The batch fast path: copies a plain field mapping's values straight from NDJSON input bytes to
 /// NDJSON output, building no values (or lets a ``FieldReformer`` plugin do the same, see

@@ -1,4 +1,4 @@
-import ReformSDK
+@_spi(Engine) import ReformSDK
 
 /// Which fields of a manager's records the run has to build: when every output's chain starts
 /// with a mapping (or a plugin that declares what it reads) or renders rows straight from the

@@ -1,4 +1,4 @@
-import ReformSDK
+@_spi(Engine) import ReformSDK
 
 extension CompiledChain {
     /// Appends a line that passed a chain of `filter`, `drop` and `rename` steps in the writer's

@@ -1,4 +1,4 @@
-import ReformSDK
+@_spi(Engine) import ReformSDK
 
 /// The batch fast path for whole chains: a mapping (or an `explode` and a `pick`) followed by
 /// per-record steps (`filter`, `pick`, `drop`, `rename`, `defaults`, `convert`, `set`, and the

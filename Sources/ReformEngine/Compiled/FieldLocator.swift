@@ -1,4 +1,4 @@
-import ReformSDK
+@_spi(Engine) import ReformSDK
 
 /// Finds the values at a set of key paths (`id`, `location.district`) in an NDJSON line as byte
 /// ranges, building nothing, in one pass over the line that also checks it

@@ -1,4 +1,4 @@
-import ReformSDK
+@_spi(Engine) import ReformSDK
 
 /// Records from an NDJSON input (or `-`, standard input), streamed in constant memory.
 ///

@@ -1,4 +1,4 @@
-public import ReformSDK
+@_spi(Engine) public import ReformSDK
 import ReformSystem
 
 /// Reads newline-delimited JSON (one document per line) in large chunks, in constant memory.
@@ -71,7 +71,7 @@ public struct NDJSONReader: RecordReader, ~Copyable {
 
     /// When set, only these top-level members of object records are built (the others are still
     /// checked); see `JSONParser.parse(_:keeping:)`.
-    public var projection: JSONProjection?
+    @_spi(Engine) public var projection: JSONProjection?
 
     /// Offered each non-blank line's bytes (without the line end) before parsing; when it returns
     /// `true` the line counts as read and handled, and ``next()`` moves on without parsing it.

@@ -1,4 +1,4 @@
-import ReformSDK
+@_spi(Engine) import ReformSDK
 import ReformSystem
 
 /// One worker of a parallel landing: its own parser, fast-path encoder and chain runner per

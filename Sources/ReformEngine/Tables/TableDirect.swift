@@ -1,4 +1,4 @@
-import ReformSDK
+@_spi(Engine) import ReformSDK
 
 /// The batch fast path into a table: a plain field mapping's values bound straight from NDJSON
 /// input bytes, building no values.

@@ -1,7 +1,7 @@
 extension JSON {
     /// How the bytes of a valid JSON document stand to what ``write(_:into:)`` prints for the
     /// value they parse to (``writtenFormVerdict(_:)``).
-    @frozen
+    @_spi(Engine) @frozen
     public enum WrittenFormVerdict: Sendable, Equatable {
         /// The bytes are what the writer prints.
         case written
@@ -19,7 +19,7 @@ extension JSON {
     /// ``write(_:into:)`` prints for the value they parse to — so that a record passed on
     /// unchanged can be written by copying its line, without parsing it into values and printing
     /// them again. The same as ``writtenFormVerdict(_:)`` being ``WrittenFormVerdict/written``.
-    public static func isWrittenForm(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    @_spi(Engine) public static func isWrittenForm(_ bytes: UnsafeRawBufferPointer) -> Bool {
         writtenFormVerdict(bytes) == .written
     }
 
@@ -33,7 +33,7 @@ extension JSON {
     /// under Unicode equivalence are one key once parsed); a key that repeats in its object. A
     /// number is the writer's when `JSONParser.isCanonicalNumber` says so. Bytes that are not valid
     /// JSON give no meaningful answer.
-    public static func writtenFormVerdict(_ bytes: UnsafeRawBufferPointer) -> WrittenFormVerdict {
+    @_spi(Engine) public static func writtenFormVerdict(_ bytes: UnsafeRawBufferPointer) -> WrittenFormVerdict {
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), !bytes.isEmpty else { return .unproven }
         // Its bookkeeping on the stack: arrays made and freed per document were a fifth of it. A
         // temporary allocation past 1 KiB is a heap one on Linux (~400 instructions a document),

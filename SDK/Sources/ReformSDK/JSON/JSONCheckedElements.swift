@@ -7,7 +7,9 @@ extension JSONParser {
     ///
     /// On bytes that were not checked the ranges are meaningless but stay inside `bytes`; `false`
     /// when they are not an array, or end before it does.
-    public func locateElements(ofChecked bytes: UnsafeRawBufferPointer, into ranges: inout [Range<Int>], canonical: inout [Bool])
+    @_spi(Engine) public func locateElements(
+        ofChecked bytes: UnsafeRawBufferPointer, into ranges: inout [Range<Int>], canonical: inout [Bool]
+    )
         -> Bool
     {
         guard let raw = bytes.baseAddress else { return false }

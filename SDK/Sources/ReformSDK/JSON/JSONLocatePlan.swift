@@ -2,7 +2,7 @@
 /// for a kept key whose value is an object, the level its own members are found in — so that
 /// ``JSONParser/locate(_:plan:into:canonical:)`` finds `location.city` and `agent.phone` in one
 /// pass over the document, instead of skipping `location` and reading it again.
-@frozen
+@_spi(Engine) @frozen
 public struct JSONLocatePlan: Sendable {
     /// The keys kept at each level; level 0 is the document's top level.
     public let levels: [JSONProjection]
@@ -69,7 +69,7 @@ extension JSONParser {
     /// value is not an object) and whether its bytes are what ``JSON/write(_:into:)`` prints (see
     /// ``locate(_:keeping:into:canonical:)``). Returns `false` when the document is invalid or not
     /// an object.
-    public mutating func locate(
+    @_spi(Engine) public mutating func locate(
         _ bytes: UnsafeRawBufferPointer, plan: JSONLocatePlan, into ranges: inout [Range<Int>?], canonical: inout [Bool]
     ) -> Bool {
         guard var s = startLocating(bytes, entries: plan.count, ranges: &ranges, canonical: &canonical) else { return false }

@@ -11,7 +11,7 @@ extension JSONParser {
     /// `verdict` is the document's verdict when the caller has it already (so it is not worked out
     /// twice); a verdict that is not the document's makes the bytes appended meaningless.
     /// Returns `false`, appending nothing, for a document of any other verdict.
-    public mutating func appendWrittenForm(
+    @_spi(Engine) public mutating func appendWrittenForm(
         of bytes: UnsafeRawBufferPointer, verdict: JSON.WrittenFormVerdict? = nil, to out: inout [UInt8]
     ) -> Bool {
         switch verdict ?? JSON.writtenFormVerdict(bytes) {

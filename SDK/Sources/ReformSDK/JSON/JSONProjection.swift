@@ -2,7 +2,7 @@ internal import CJSONVector
 
 /// The top-level members of an object document that a consumer needs, so the parser can build only
 /// those (see ``JSONParser/parse(_:keeping:)``).
-@frozen
+@_spi(Engine) @frozen
 public struct JSONProjection: Sendable, Hashable {
     /// The member keys to build, in no particular order.
     public let keys: [String]
@@ -33,7 +33,8 @@ extension JSONParser {
     /// nesting depth) but not built, which is most of the cost of parsing a record whose consumer
     /// reads a few of its fields. A document that is not an object is parsed in full. A kept key
     /// that repeats keeps its first position and takes the last value, as in ``parse(_:)``.
-    public mutating func parse(_ bytes: UnsafeRawBufferPointer, keeping projection: JSONProjection) throws(JSONError) -> Value {
+    @_spi(Engine) public mutating func parse(_ bytes: UnsafeRawBufferPointer, keeping projection: JSONProjection) throws(JSONError) -> Value
+    {
         var s = try makeScanner(bytes)
         s.skipWhitespace()
         guard s.pos < s.end, s.base[s.pos] == UInt8(ascii: "{") else {
@@ -263,7 +264,7 @@ extension JSONParser {
     /// decimal fractions as the writer prints them, `true`, `false`, `null` — so they can be copied
     /// as they are; other values need re-encoding. Returns
     /// `false` when the document is invalid or not an object (``parse(_:)`` then says why).
-    public mutating func locate(
+    @_spi(Engine) public mutating func locate(
         _ bytes: UnsafeRawBufferPointer, keeping projection: JSONProjection, into ranges: inout [Range<Int>?],
         canonical: inout [Bool]
     ) -> Bool {
@@ -339,7 +340,7 @@ extension JSONParser {
     /// checks the document as ``parse(_:)`` would; `canonical[i]` says whether element `i` is
     /// already what ``JSON/write(_:into:)`` prints (see ``locate(_:keeping:into:canonical:)``).
     /// Returns `false` when the document is invalid or not an array.
-    public mutating func locateElements(
+    @_spi(Engine) public mutating func locateElements(
         _ bytes: UnsafeRawBufferPointer, into ranges: inout [Range<Int>], canonical: inout [Bool]
     ) -> Bool {
         // The arrays' entries are overwritten and the extra ones cut at the end: emptying them
