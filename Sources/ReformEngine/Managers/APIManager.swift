@@ -133,7 +133,7 @@ public final class APIManager: Sendable {
         var fresh: PageLoader?
         if reset {
             // A parameter's error quotes its value, which may be a secret interpolated into it.
-            do { fresh = try PageLoader(manager: plan, params: params) } catch { throw error.redacted(client.redact) }
+            do { fresh = try PageLoader(manager: plan, params: params, clock: client.clock) } catch { throw error.redacted(client.redact) }
             if let resumeAt { fresh?.resume(at: resumeAt.request, pagesDone: resumeAt.pagesDone) }
         }
         return state.withLock { s -> Task<Landing, any Error>? in

@@ -1,5 +1,3 @@
-import ReformConcurrency
-
 /// What a manager has spent against its ``BudgetPlan``: pages, records, calls and time.
 public struct BudgetMeter: Sendable {
     /// Pages landed.
@@ -8,21 +6,31 @@ public struct BudgetMeter: Sendable {
     public private(set) var records = 0
     /// HTTP calls made (retries and token refreshes included).
     public private(set) var calls = 0
-    /// When the first call was made, in seconds on the monotonic clock.
+    /// When the first call was made, in seconds on ``clock``.
     private var startedAt: Double?
+    /// The clock time is kept by: the run's (``RunOptions/clock``), so that the waits it makes
+    /// (retries, `Retry-After`, rate limits) count, and a test's virtual clock moves it.
+    private let clock: any RunClock
 
-    /// Nothing spent yet.
-    public init() {}
+    /// Nothing spent yet, time kept by the system clock.
+    public init() {
+        self.init(clock: SystemClock())
+    }
+
+    /// Nothing spent yet, time kept by `clock`.
+    public init(clock: any RunClock) {
+        self.clock = clock
+    }
 
     /// Seconds since the first call.
     public var elapsed: Double {
         guard let startedAt else { return 0 }
-        return MonotonicClock.now() - startedAt
+        return clock.now() - startedAt
     }
 
     /// Counts one call; throws when the calls or the wall time are spent.
     mutating func spendCall(against budget: BudgetPlan, manager: String) throws(ManagerError) {
-        if startedAt == nil { startedAt = MonotonicClock.now() }
+        if startedAt == nil { startedAt = clock.now() }
         if let max = budget.maxCalls, calls >= max {
             throw exceeded(manager, "its budget of \(max) calls (budget.max_calls) is spent")
         }

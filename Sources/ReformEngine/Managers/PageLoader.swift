@@ -16,15 +16,16 @@ public struct PageLoader: Sendable {
     private var seen = RequestHistory()
     private var landedRecords = 0
     /// What the manager has spent so far against its budget.
-    public private(set) var spent = BudgetMeter()
+    public private(set) var spent: BudgetMeter
     /// Whether paging has stopped.
     public private(set) var finished = false
     /// Why paging stopped, once it has (`empty page`, `short page`, `max_pages`, …).
     public private(set) var stopReason: StopReason?
 
-    /// A loader for `manager` with `params` (run and command-line values); throws before takeoff
-    /// when a parameter is missing or fails its declared checks.
-    public init(manager: ManagerPlan, params: [String: Value]) throws(ManagerError) {
+    /// A loader for `manager` with `params` (run and command-line values), keeping its time budget
+    /// by `clock`; throws before takeoff when a parameter is missing or fails its declared checks.
+    public init(manager: ManagerPlan, params: [String: Value], clock: any RunClock = SystemClock()) throws(ManagerError) {
+        spent = BudgetMeter(clock: clock)
         self.manager = manager
         var resolved: [(String, Value)] = []
         var problems: [String] = []
