@@ -21,18 +21,24 @@ import Testing
           default: { managers: [items], output: { format: ndjson, path: out/items.ndjson } }
         """
 
-    @Test func aRetryWaitPastTheTimeBudgetStopsTheManager() async throws {
+    /// Runs the pipeline on a virtual clock against two pages, the second answered first with
+    /// a 503 asking to wait `retryAfter` seconds.
+    static func run(retryAfter: String, clock: VirtualClock) async throws(RunError) -> RunSummary {
         let harness = try RunHarness()
-        try harness.write("pipeline.yaml", Self.pipeline)
+        try harness.write("pipeline.yaml", pipeline)
         let transport = ScriptedTransport()
         transport.on("/items", query: ["page": "1"], .json(#"[{"id": 1}, {"id": 2}]"#))
-        transport.on("/items", query: ["page": "2"], .json(#"{"message": "busy"}"#, status: 503, headers: [("Retry-After", "7")]))
+        transport.on("/items", query: ["page": "2"], .json(#"{"message": "busy"}"#, status: 503, headers: [("Retry-After", retryAfter)]))
         transport.on("/items", query: ["page": "2"], .json(#"[{"id": 3}]"#))
-        let clock = VirtualClock()
         var options = RunOptions()
         options.clock = clock
+        return try await harness.run("pipeline.yaml", options: options, transport: transport)
+    }
+
+    @Test func aRetryWaitPastTheTimeBudgetStopsTheManager() async throws {
+        let clock = VirtualClock()
         do {
-            _ = try await harness.run("pipeline.yaml", options: options, transport: transport)
+            _ = try await Self.run(retryAfter: "7", clock: clock)
             Issue.record("the run went on past its time budget")
         } catch {
             #expect(error.managerError?.kind == .budgetExceeded)
@@ -42,16 +48,8 @@ import Testing
     }
 
     @Test func waitsWithinTheTimeBudgetLetTheManagerFinish() async throws {
-        let harness = try RunHarness()
-        try harness.write("pipeline.yaml", Self.pipeline)
-        let transport = ScriptedTransport()
-        transport.on("/items", query: ["page": "1"], .json(#"[{"id": 1}, {"id": 2}]"#))
-        transport.on("/items", query: ["page": "2"], .json(#"{"message": "busy"}"#, status: 503, headers: [("Retry-After", "3")]))
-        transport.on("/items", query: ["page": "2"], .json(#"[{"id": 3}]"#))
         let clock = VirtualClock()
-        var options = RunOptions()
-        options.clock = clock
-        let summary = try await harness.run("pipeline.yaml", options: options, transport: transport)
+        let summary = try await Self.run(retryAfter: "3", clock: clock)
         #expect(summary.recordsIn == 3)
         #expect(clock.sleeps == [3])
     }
