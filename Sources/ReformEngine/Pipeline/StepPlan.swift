@@ -27,7 +27,7 @@ public struct StepPlan: Sendable {
         case dedupe([ValuePath])
         /// Keep the first N records.
         case limit(Int)
-        /// A step written as a component (``RecordStep``), in its own folder under `Steps/`.
+        /// A step written as a component (`RecordStep`), in its own folder under `Steps/`.
         case component(ComponentStep)
     }
 

@@ -92,7 +92,8 @@ package struct StepArgument {
     }
 }
 
-/// A ``RecordStep`` as a ``StepPlan/Kind`` carries it.
+/// A built-in step written as a component (`RecordStep`, `Sources/ReformEngine/Steps/`), as a
+/// ``StepPlan/Kind`` carries it.
 public struct ComponentStep: Sendable {
     /// The step.
     package let step: any RecordStep
