@@ -13,8 +13,10 @@ package struct TruncateStep: KeyEditStep {
     package static let summary = "cut the strings of keys to at most N characters"
     package static let argument = SchemaType.named(.int(minimum: 0))
 
-    /// Each key and the most characters its string keeps, in the order written.
-    let lengths: [(key: String, length: Int)]
+    /// The keys cut, in the order written (stored: the general tier reads them for every record).
+    package let editedKeys: [String]
+    /// The most characters each key's string keeps (`lengths[i]` for `editedKeys[i]`).
+    let lengths: [Int]
 
     package static func decode(_ argument: StepArgument) -> TruncateStep? {
         guard let node = argument.required(), let mapping = argument.context.mapping(node, argument.what, allowed: nil) else {
@@ -27,7 +29,8 @@ package struct TruncateStep: KeyEditStep {
         let lengths = mapping.entries.compactMap { entry in
             argument.context.int(entry.value, "'\(entry.key)' in \(argument.what)", in: 0...Int.max).map { (key: entry.key, length: $0) }
         }
-        return lengths.count == mapping.entries.count ? TruncateStep(lengths: lengths) : nil
+        guard lengths.count == mapping.entries.count else { return nil }
+        return TruncateStep(editedKeys: lengths.map(\.key), lengths: lengths.map(\.length))
     }
 
     package static func sample(keys: [String], using random: inout some RandomNumberGenerator) -> StepSample {
@@ -42,14 +45,12 @@ package struct TruncateStep: KeyEditStep {
     /// A string stays a string.
     package var keepsValueKinds: Bool { true }
 
-    package var editedKeys: [String] { lengths.map(\.key) }
-
     package func edit(_ value: Value, at index: Int) throws(RecordError) -> Value {
         switch value {
         case .null:
             return value
         case .string(let text):
-            let length = lengths[index].length
+            let length = lengths[index]
             // A character is at least one byte: a string of no more bytes is short enough.
             guard text.utf8.count > length, let end = text.index(text.startIndex, offsetBy: length, limitedBy: text.endIndex),
                 end < text.endIndex
@@ -58,18 +59,18 @@ package struct TruncateStep: KeyEditStep {
         default:
             throw RecordError(
                 code: "wrong-type",
-                message: "step 'truncate' cuts strings, but '\(lengths[index].key)' is \(value.kindName); "
-                    + "convert it to a string first (convert: { \(lengths[index].key): string })")
+                message: "step 'truncate' cuts strings, but '\(editedKeys[index])' is \(value.kindName); "
+                    + "convert it to a string first (convert: { \(editedKeys[index]): string })")
         }
     }
 
     package func keepsText(_ text: UnsafeRawBufferPointer, at index: Int) -> Bool {
         if text.count == 4, text.elementsEqual("null".utf8) { return true }
         // A string's text between its quotes has a byte at least per character.
-        return text.first == UInt8(ascii: "\"") && text.count - 2 <= lengths[index].length
+        return text.first == UInt8(ascii: "\"") && text.count - 2 <= lengths[index]
     }
 
     package func renamingKeys(_ rename: (String) -> String) -> TruncateStep {
-        TruncateStep(lengths: lengths.map { (key: rename($0.key), length: $0.length) })
+        TruncateStep(editedKeys: editedKeys.map(rename), lengths: lengths)
     }
 }
