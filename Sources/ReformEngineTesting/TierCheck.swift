@@ -7,7 +7,8 @@ import ReformSDK
 /// bytes, the held-lines tier (a last `sort`/`dedupe`/`limit` on written lines), each with one
 /// worker and with two on tiny batches, and with a sort budget small enough to spill. Every tier
 /// must write the same bytes, dead-letter the same records with the same reasons and count the
-/// same; a difference is a defect of the faster tier (or of the general one).
+/// same; a difference is a defect of the faster tier (or of the general one). Each run's
+/// execution plan must also say what the run did (``Outcome/planMismatch``).
 ///
 /// For plugin and library authors as much as for the engine's own tests: a reformer plugin's
 /// chain, or a pipeline an embedding program generates, can be checked the same way.
@@ -81,6 +82,27 @@ public struct TierCheck: Sendable {
         public var writtenDirectly: Int
         /// Reformers that ran on written lines (not compared).
         public var onLines: [String]
+        /// The run's execution plan, as `--stats json` reports it (not compared; checked
+        /// against what the run did by ``planMismatch``).
+        public var plan: ExecutionPlan?
+
+        /// How the run's plan contradicts what the run did, if it does: reformers run on written
+        /// lines that the plan does not put there (or the reverse), or records written straight
+        /// from input bytes where the plan sends every output's records through the general tier.
+        public var planMismatch: String? {
+            guard let plan else { return summary.hasPrefix("error: ") ? nil : "the run reported no plan" }
+            let planned = plan.managers.flatMap(\.routes).flatMap(\.segments).filter { $0.tier == .lines }.flatMap(\.reformers)
+            if Set(planned) != Set(onLines) {
+                return "the plan runs \(planned) on written lines, the run ran \(onLines) there"
+            }
+            let fromLine = plan.managers.flatMap(\.routes).contains { route in
+                route.rowsFromLine || !route.segments.contains { $0.tier == .records }
+            }
+            if writtenDirectly > 0, !fromLine {
+                return "the plan writes no output from the line, but the run wrote \(writtenDirectly) records so"
+            }
+            return nil
+        }
 
         /// Whether two outcomes agree on what a user sees: outputs, dead letters, summary, counts.
         public func agrees(with other: Outcome) -> Bool {
@@ -103,6 +125,7 @@ public struct TierCheck: Sendable {
         /// The parts that differ, each by its first differing line in both tiers.
         public var description: String {
             var parts: [String] = []
+            if let mismatch = actual.planMismatch { parts.append("the plan: \(mismatch)") }
             func part(_ name: String, _ expected: String, _ actual: String) {
                 guard expected != actual else { return }
                 let left = expected.split(separator: "\n", omittingEmptySubsequences: false)
@@ -183,7 +206,7 @@ public struct TierCheck: Sendable {
         func hidingFolder(_ text: String) -> String {
             text.replacing(harness.folder, with: "<tmp>").replacing("a.ndjson.gz", with: "a.ndjson")
         }
-        var outcome = Outcome(output: "", deadLetters: "", summary: "", stepCounts: [], writtenDirectly: 0, onLines: [])
+        var outcome = Outcome(output: "", deadLetters: "", summary: "", stepCounts: [], writtenDirectly: 0, onLines: [], plan: nil)
         do {
             let summary = try Runner(pipeline: pipeline, options: options).run()
             outcome.summary = hidingFolder(summary.description)
@@ -191,6 +214,7 @@ public struct TierCheck: Sendable {
             let steps = summary.stats?.steps ?? []
             outcome.stepCounts = steps.map { "\($0.reformer): \($0.recordsIn) in, \($0.recordsOut) out, \($0.rejected) rejected" }
             outcome.onLines = steps.filter(\.onLines).map(\.reformer)
+            outcome.plan = summary.stats?.plan
         } catch {
             outcome.summary = "error: " + hidingFolder(error.description)
         }
@@ -213,10 +237,13 @@ public struct TierCheck: Sendable {
         let expected = try outcome(on: reference)
         var outcomes = [expected]
         var differences: [Difference] = []
+        if expected.planMismatch != nil { differences.append(Difference(tier: reference, expected: expected, actual: expected)) }
         for tier in tiers.dropFirst() {
             let actual = try outcome(on: tier)
             outcomes.append(actual)
-            if !actual.agrees(with: expected) { differences.append(Difference(tier: tier, expected: expected, actual: actual)) }
+            if !actual.agrees(with: expected) || actual.planMismatch != nil {
+                differences.append(Difference(tier: tier, expected: expected, actual: actual))
+            }
         }
         return (outcomes, differences)
     }

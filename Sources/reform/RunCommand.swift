@@ -160,6 +160,12 @@ struct RunCommand: ParsableCommand {
             valueName: "MANAGER=FILE"))
     var partitionFiles: [String] = []
 
+    @Flag(
+        help:
+            "Print how the run would execute, without running it: each manager's source and workers, and for each output which tier runs each reformer (copied or compiled on each input line's bytes, on records, on the written lines) and why nothing faster applies. With --stats json the JSON form."
+    )
+    var explain = false
+
     @Option(
         name: .customLong("list-partitions"),
         help: ArgumentHelp(
@@ -328,6 +334,10 @@ struct RunCommand: ParsableCommand {
             try list(partitionsOf: listPartitions, runner: Runner(pipeline: loaded, options: options))
             return
         }
+        if explain {
+            try explain(Runner(pipeline: loaded, options: options))
+            return
+        }
         do { summary = try Runner(pipeline: loaded, options: options).run() } catch {
             if let taggedDeadLetter { try? TaggedStandardOutput.emitDeadLetters(from: taggedDeadLetter) }
             if let status = Interruptions.exitStatus {
@@ -365,6 +375,21 @@ struct RunCommand: ParsableCommand {
         }
         try report(summary.stats)
         if summary.rejected > (maxRejects ?? 0) { throw ExitCode(ExitStatus.rejected.rawValue) }
+    }
+
+    /// Prints how `runner` would execute (`--explain`): in words, or as JSON with `--stats json`.
+    private func explain(_ runner: Runner) throws {
+        do {
+            let plan = try runner.explain()
+            if stats != nil {
+                print(JSON.prettyString(plan.json))
+            } else {
+                print(plan.text, terminator: "")
+            }
+        } catch {
+            Terminal.error("reform: error: \(error.description)")
+            throw ExitCode(ExitStatus.runFailed.rawValue)
+        }
     }
 
     /// Writes `stats` where `--stats json` or `--stats-file` asked.

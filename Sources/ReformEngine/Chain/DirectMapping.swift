@@ -92,30 +92,46 @@ final class DirectMapping {
         return [DirectCounts(written: written, stages: stageCounts)]
     }
 
-    /// The fast path for `manager` in a run with these outputs, when it applies; `limits` are the
-    /// input records' (a line past them takes the general path, which rejects it).
-    static func make(for manager: ManagerRef, outputs: [OutputRuntime], limits: JSONLimits) -> DirectMapping? {
-        if outputs.count > 1 { return makeFanOut(for: manager, outputs: outputs, limits: limits) }
-        guard let output = outputs.first else { return nil }
-        if let loader = output.table {
-            return TableDirect.make(for: manager, output: output.plan, loader: loader, limits: limits).map {
+    /// The fast path `path` names for `manager` in a run with these outputs (`nil` for a path
+    /// that writes nothing from the line); `limits` are the input records' (a line past them
+    /// takes the general path, which rejects it).
+    static func make(_ path: LinePath, for manager: ManagerRef, outputs: [OutputRuntime], limits: JSONLimits) -> DirectMapping? {
+        switch path {
+        case .fanOut(let shape):
+            return makeFanOut(shape, for: manager, outputs: outputs, limits: limits)
+        case .direct(let direct):
+            guard outputs.count == 1, let output = outputs.first else { return nil }
+            return make(direct, for: manager, output: output, limits: limits)
+        case .prefix, .values:
+            return nil
+        }
+    }
+
+    /// The fast path `direct` into the run's only output.
+    private static func make(_ direct: LinePath.Direct, for manager: ManagerRef, output: OutputRuntime, limits: JSONLimits)
+        -> DirectMapping?
+    {
+        if case .table = direct {
+            return tableDirect(for: manager, output: output, limits: limits).map {
                 DirectMapping(mapping: nil, fields: nil, file: nil, table: $0)
             }
         }
         guard let file = output.file, let format = output.format else { return nil }
-        let plans = outputs.map(\.plan)
-        if let mapping = LineEncoder.make(for: manager, outputs: plans, format: format, limits: limits) {
-            return DirectMapping(mapping: mapping, fields: nil, file: file)
+        if case .fieldReformer = direct {
+            return FieldReformerEncoder.make(for: manager, outputs: [output.plan], format: format, limits: limits).map {
+                DirectMapping(mapping: nil, fields: $0, file: file)
+            }
         }
-        if let fields = FieldReformerEncoder.make(for: manager, outputs: plans, format: format, limits: limits) {
-            return DirectMapping(mapping: nil, fields: fields, file: file)
+        return LineEncoder.make(for: manager, outputs: [output.plan], format: format, limits: limits).map {
+            DirectMapping(mapping: $0, fields: nil, file: file)
         }
-        return nil
     }
 
     /// The fast path for a run with several outputs, for those whose chains the compiled path
     /// covers, each written to a file of its own (``FanOut``).
-    private static func makeFanOut(for manager: ManagerRef, outputs: [OutputRuntime], limits: JSONLimits) -> DirectMapping? {
+    private static func makeFanOut(_ shape: LinePath.FanOutShape, for manager: ManagerRef, outputs: [OutputRuntime], limits: JSONLimits)
+        -> DirectMapping?
+    {
         guard let fanOut = FanOut.make(for: manager, outputs: outputs.map(\.plan), formats: outputs.map(\.format), limits: limits)
         else { return nil }
         let files = zip(outputs, fanOut.covers).map { output, covered in covered ? output.file : nil }
@@ -123,7 +139,9 @@ final class DirectMapping {
         guard written.count == fanOut.covers.filter({ $0 }).count, Set(written.map(ObjectIdentifier.init)).count == written.count
         else { return nil }
         let left = fanOut.covers.indices.filter { !fanOut.covers[$0] }
-        let table = left.count == 1 ? tableDirect(for: manager, output: outputs[left[0]], limits: limits).map { (left[0], $0) } : nil
+        let table =
+            shape.boundTable && left.count == 1
+            ? tableDirect(for: manager, output: outputs[left[0]], limits: limits).map { (left[0], $0) } : nil
         return DirectMapping(mapping: nil, fields: nil, file: nil, fanOut: fanOut, fanOutFiles: files, fanOutTable: table)
     }
 
@@ -210,8 +228,11 @@ struct LineEncoder {
     private var chain: CompiledChain?
     private var rows: CompiledRows?
     private var chainRows: CompiledChainRows?
-    private let kind: Kind
-    private enum Kind { case mapping, chain, rows, chainRows }
+    /// Which encoder it is.
+    let kind: Kind
+    /// The encoders a line can go through: a plain mapping's copy, a compiled chain, rows
+    /// rendered from the line, rows after a compiled chain.
+    enum Kind { case mapping, chain, rows, chainRows }
 
     private init(mapping: DirectEncoder) {
         self.mapping = mapping

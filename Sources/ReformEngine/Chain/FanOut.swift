@@ -21,6 +21,8 @@ struct FanOut {
     private var encoders: [LineEncoder?]
     /// Per output, whether this writes it (its encoder is set).
     let covers: [Bool]
+    /// Per output, the kind of its encoder; `nil` for an output left to the general path.
+    var kinds: [LineEncoder.Kind?] { encoders.map { $0?.kind } }
     /// Whether some outputs are left to the general path.
     let isPartial: Bool
     /// When one output is left to the general path and the compiled path covers its chain's start

@@ -1,4 +1,5 @@
 import ReformSDK
+import ReformYAML
 
 extension CompiledChain {
     /// The compiled chain for `manager`'s records when a run has exactly these outputs and the only
@@ -14,6 +15,20 @@ extension CompiledChain {
     static func make(chain: ArraySlice<ReformerPlan>, manager: ManagerRef, limits: JSONLimits) -> CompiledChain? {
         if let passed = Compiler.compilePassedLines(chain) { return passed.chain(limits: limits) }
         return Compiler.compile(chain, manager: manager, exploding: true)?.chain(limits: limits)
+    }
+
+    /// Why the compiled path does not cover all of `chain` for `manager`'s records, in words for
+    /// `reform run --explain`; `nil` when it does.
+    static func uncovered(_ chain: ArraySlice<ReformerPlan>, manager: ManagerRef, exploding: Bool = true) -> String? {
+        if Compiler.compilePassedLines(chain) != nil { return nil }
+        var stop: String?
+        guard let compiler = Compiler.compile(chain, manager: manager, exploding: exploding, stop: &stop) else {
+            return stop ?? "the chain is empty"
+        }
+        if !exploding, compiler.hasIntegralDoubleConstant {
+            return "a constant double the writer prints as a whole number would read back as an int"
+        }
+        return nil
     }
 
     /// For a run whose one output's chain the compiled path covers only in part (a `sort` or
@@ -55,25 +70,60 @@ private struct Compiler {
 
     /// The compiler of `chain` for `manager`'s records, when the compiled path covers all of it.
     static func compile(_ chain: ArraySlice<ReformerPlan>, manager: ManagerRef, exploding: Bool) -> Compiler? {
+        var stop: String?
+        return compile(chain, manager: manager, exploding: exploding, stop: &stop)
+    }
+
+    /// As ``compile(_:manager:exploding:)``; when it gives `nil`, `stop` says where the compiled
+    /// path stopped, as `reform run --explain` words it.
+    static func compile(_ chain: ArraySlice<ReformerPlan>, manager: ManagerRef, exploding: Bool, stop: inout String?) -> Compiler? {
         guard let first = chain.first else { return nil }
         var compiler = Compiler()
-        guard compiler.source(first, manager: manager), exploding || compiler.explode == nil else { return nil }
+        guard compiler.source(first, manager: manager) else {
+            stop = Compiler.uncoveredStart(of: first)
+            return nil
+        }
+        guard exploding || compiler.explode == nil else {
+            stop = "its `explode` makes several records of a line, which a later step needs as records"
+            return nil
+        }
         for (position, plan) in chain.enumerated() {
             compiler.reformer = position
             compiler.reformers = position + 1
             if case .steps(let steps) = plan.kind {
                 let rest = position == 0 ? Array(steps.dropFirst(compiler.sourceSteps)) : steps
                 for step in rest {
-                    guard compiler.step(step) else { return nil }
+                    guard compiler.step(step) else {
+                        stop = "step '\(step.name)' of reformer '\(plan.name)' (line \(step.location.line)) has no compiled form here"
+                        return nil
+                    }
                 }
                 if let keys = plan.keys {
-                    guard compiler.conform(to: keys.constants) else { return nil }
+                    guard compiler.conform(to: keys.constants) else {
+                        stop = "reformer '\(plan.name)' declares keys its steps do not all make from the line"
+                        return nil
+                    }
                 }
             } else if position > 0 {
+                let kind = if case .plugin = plan.kind { "plugin" } else { "mapping" }
+                stop = "reformer '\(plan.name)' is a \(kind), which the compiled path runs only as a chain's first reformer"
                 return nil
             }
         }
+        if compiler.view.isEmpty { stop = "the chain keeps no keys" }
         return compiler.view.isEmpty ? nil : compiler
+    }
+
+    /// Why the compiled path cannot start with `plan`.
+    private static func uncoveredStart(of plan: ReformerPlan) -> String {
+        switch plan.kind {
+        case .mapping:
+            "a rule of mapping '\(plan.name)' has no compiled form (a path through an array, a template's format, or no rules)"
+        case .steps:
+            "reformer '\(plan.name)' does not start with `pick` (after an optional `explode` of a top-level key)"
+        case .plugin:
+            "reformer '\(plan.name)' is a plugin, which reads records"
+        }
     }
 
     /// Whether the chain only filters whole records, drops and renames members (``CompiledChain/passesLines``).

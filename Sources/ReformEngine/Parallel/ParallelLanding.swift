@@ -1,6 +1,6 @@
 import Dispatch
 import ReformConcurrency
-import ReformSDK
+@_spi(Engine) import ReformSDK
 
 /// Lands a manager's NDJSON inputs on ``RunOptions/jobs`` workers, keeping the output in input order.
 ///
@@ -23,23 +23,18 @@ import ReformSDK
 /// Measured on 2 cores: a queue any free worker takes from beats handing batches round robin, and
 /// letting this thread run batches itself while it waits is slower (the workers then wait for it
 /// to queue the next ones).
+///
+/// Whether a manager lands this way, and what its workers run on each line, the run's plan
+/// decided (``ExecutionPlanner``).
 struct ParallelLanding {
     let manager: ManagerRef
     let outputs: [OutputPlan]
+    /// What takes each line on the workers, as the run's plan decided.
+    let lines: LinePath
+    /// The fields the workers' readers build, as the run's plan decided.
+    let projection: JSONProjection?
     let options: RunOptions
     let meter: ProgressMeter?
-
-    /// Whether `files` of a run with `outputs` can be landed in parallel: more than one job, no
-    /// `--limit`/`--sample`, NDJSON inputs only, and chains whose first reformer holds nothing
-    /// between records (the workers run at least that one: a record it rejects is dead-lettered
-    /// whole, from the line).
-    static func applies(to files: [String], outputs: [OutputRuntime], options: RunOptions) -> Bool {
-        options.jobs > 1 && options.limit == nil && options.sample == nil && !files.isEmpty
-            && files.allSatisfy(InputFiles.isNDJSON)
-            && outputs.allSatisfy { $0.plan.chain.isEmpty || ChainRunner.perRecordStages($0.plan.chain) > 0 }
-            // A byte range is a task's share of a file: one worker reads it (an engine runs tasks side by side).
-            && !files.contains { !FilePaths.isFile($0) && InputRange.parse($0) != nil }
-    }
 
     /// Lands every file; returns the records landed and the input bytes read.
     func land(_ files: [String], into state: inout RunState) throws(RunError) -> (records: Int, bytes: Int) {
@@ -82,18 +77,23 @@ struct ParallelLanding {
         var workers: [BatchWorker] = []
         do throws(RunError) {
             for _ in 0..<options.jobs {
-                // A table output (no format) takes records, never bytes.
-                let direct =
-                    options.directWrites
-                    ? formats.first.flatMap { $0 }.flatMap {
+                // Each worker builds its own of what the plan names.
+                var direct: LineEncoder?
+                var fanOut: FanOut?
+                var prefix: ChainPrefix?
+                switch lines {
+                case .direct:
+                    direct = formats.first.flatMap { $0 }.flatMap {
                         LineEncoder.make(for: manager, outputs: outputs, format: $0, limits: options.recordLimits)
-                    } : nil
-                let fanOut =
-                    options.directWrites ? FanOut.make(for: manager, outputs: outputs, formats: formats, limits: options.recordLimits) : nil
-                let projection = InputProjection.make(for: manager, outputs: outputs)
-                let prefix =
-                    options.directWrites && direct == nil && fanOut == nil
-                    ? ChainPrefix(for: manager, outputs: outputs, limits: options.recordLimits) : nil
+                    }
+                case .fanOut:
+                    fanOut = FanOut.make(for: manager, outputs: outputs, formats: formats, limits: options.recordLimits)
+                case .prefix:
+                    prefix = ChainPrefix(for: manager, outputs: outputs, limits: options.recordLimits)
+                case .values:
+                    break
+                }
+                let projection = self.projection.map { JSONProjection(keys: $0.keys) }
                 workers.append(
                     try BatchWorker(
                         manager: manager, outputs: outputs, encodesBytes: encodesBytes, direct: direct, prefix: prefix, fanOut: fanOut,

@@ -121,7 +121,7 @@ final class IncrementalRun {
         var shapes: [Int: Object] = [:]
         for (index, plan) in runPlan.outputs.enumerated() {
             if plan.table != nil { continue }
-            let format = (plan.path == nil ? options.format : nil) ?? plan.format ?? (plan.rows != nil ? .table : .ndjson)
+            let format = OutputRuntime.format(of: plan, options: options)
             shapes[index] = IncrementalRun.outputShape(of: plan, format: format)
             guard format == .ndjson || format == .csv || OutputRuntime.path(of: plan, options: options) == nil else {
                 throw RunError(

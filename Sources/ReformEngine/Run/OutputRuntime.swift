@@ -31,27 +31,24 @@ struct OutputRuntime {
     /// The format records are written in; `nil` for a table output.
     let format: OutputFormat?
 
-    /// The runtime of output `index` of a run; `file`, when given, is written instead of a new
-    /// atomic file at the output's path (an incremental run's resumable output). `title` names an
-    /// HTML page whose output has no row shape (the shape's name does otherwise). A table output
-    /// opens its database in `transactions` (one transaction per database for the whole run).
+    /// The runtime of an output of a run, as the run's plan decided it (`execution`); `file`,
+    /// when given, is written instead of a new atomic file at the output's path (an incremental
+    /// run's resumable output). `title` names an HTML page whose output has no row shape (the
+    /// shape's name does otherwise). A table output opens its database in `transactions` (one
+    /// transaction per database for the whole run).
     init(
-        _ plan: OutputPlan, index: Int, options: RunOptions, managers: [ManagerRef], file given: OutputFile? = nil,
+        _ execution: OutputExecution, options: RunOptions, managers: [ManagerRef], file given: OutputFile? = nil,
         title: String? = nil, transactions: DatabaseTransactions
     ) throws(RunError) {
-        let toStdout = plan.path == nil
-        let format = (toStdout ? options.format : nil) ?? plan.format ?? (plan.rows != nil ? .table : .ndjson)
-        // An incremental run's output is resumed from its checkpoints: its records go out as they come.
-        let split =
-            options.directWrites && plan.table == nil && given == nil
-            ? HeldLines.split(plan, format: format, sortMemory: options.sortBudget) : nil
-        var resolved = split?.plan ?? plan
+        let plan = execution.declared
+        let format = OutputRuntime.format(of: plan, options: options)
+        var resolved = execution.plan
         let path = OutputRuntime.path(of: plan, options: options)
         let isTerminal = path == nil && plan.table == nil && isatty(1) == 1
         resolved.escapeFormulas = !options.csvRaw && (plan.escapeFormulas ?? (path != nil))
         resolved.escapesControls = isTerminal
         self.plan = resolved
-        heldLines = split?.tail
+        heldLines = execution.heldLines
         heldLines?.timing = options.collectsStats
         heldLines?.writesInParallel = options.jobs > 1
         do {
@@ -111,6 +108,12 @@ struct OutputRuntime {
         self.file = file
         self.format = format
         displayName = file.displayPath
+    }
+
+    /// The format `plan`'s records are written in: `--format` for the standard-output output,
+    /// else the declared one, else a table of rows or NDJSON.
+    static func format(of plan: OutputPlan, options: RunOptions) -> OutputFormat {
+        (plan.path == nil ? options.format : nil) ?? plan.format ?? (plan.rows != nil ? .table : .ndjson)
     }
 
     /// Where `plan` writes: its declared path (under ``RunOptions/outputFolder`` when set), or

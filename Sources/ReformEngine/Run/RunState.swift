@@ -35,6 +35,12 @@ struct RunState {
     var parentsOnly: Set<Int> = []
     /// The run's incremental managers' state, checkpoints and commit, when it has any.
     var incremental: IncrementalRun?
+    /// What the run's plan decided for each output, in order (``ExecutionPlanner``).
+    var outputExecutions: [OutputExecution] = []
+    /// What the run's plan decided for each manager it lands, by index (``ExecutionPlanner``).
+    var executions: [Int: ManagerExecution] = [:]
+    /// The plan described, for `--stats json`.
+    var explained: ExecutionPlan?
 
     /// The output the fast path writes to (the first output; ``DirectMapping`` is made for it).
     var directOutput: Int { outputs.startIndex }

@@ -31,6 +31,8 @@ public struct RunStats: Sendable {
         public var onLines = false
     }
 
+    /// How the run executed: which tier ran each part of each chain (``ExecutionPlan``).
+    public var plan: ExecutionPlan?
     /// Managers in run order.
     public var managers: [Manager] = []
     /// Steps, by output, in chain order.
@@ -102,6 +104,7 @@ public struct RunStats: Sendable {
         root.appendNew(key: "out", value: .int(recordsOut))
         root.appendNew(key: "rejected", value: .int(rejected))
         if let peakMemoryBytes { root.appendNew(key: "peak_rss_bytes", value: .int(peakMemoryBytes)) }
+        if let plan { root.appendNew(key: "plan", value: plan.json) }
         var bytes: [UInt8] = []
         JSON.write(.object(root), into: &bytes)
         bytes.append(UInt8(ascii: "\n"))

@@ -1,4 +1,4 @@
-import ReformSDK
+@_spi(Engine) import ReformSDK
 
 /// Where each manager's records come from in this run: its `--input` files, its live API (with
 /// `--record` folders), or its recorded fixtures.
@@ -24,20 +24,21 @@ extension Runner {
         -> (ManagerLanding, ProgressMeter?)
     {
         let manager = pipeline.managers[ref.index]
+        guard let execution = state.executions[ref.index] else {
+            throw RunError(.system, "internal error: manager '\(ref.name)' is not in the run's plan")
+        }
         do throws(SourceError) {
-            var files: [String] = []
-            for input in options.inputs where input.manager == ref.name {
-                files += try InputFiles.expand(input.path, manager: ref.name)
-            }
+            let files = execution.files
             let tagged = options.taggedInputs
             let meter = options.progress.map { report in
                 let sizes = (files + tagged).map(InputFiles.size(of:))
                 let total = sizes.contains { $0 == nil } ? nil : sizes.reduce(0) { $0 + ($1 ?? 0) }
                 return ProgressMeter(manager: ref.name, totalBytes: total, report: report)
             }
-            let isParent = state.children[ref.index] != nil
-            if !isParent, tagged.isEmpty, ParallelLanding.applies(to: files, outputs: state.outputs, options: options) {
-                let parallel = ParallelLanding(manager: ref, outputs: state.outputs.map(\.plan), options: options, meter: meter)
+            if execution.parallel {
+                let parallel = ParallelLanding(
+                    manager: ref, outputs: state.outputs.map(\.plan), lines: execution.lines, projection: execution.projection,
+                    options: options, meter: meter)
                 return (.parallel(parallel, files: files), meter)
             }
             var sources: [any RecordSource]
@@ -45,8 +46,8 @@ extension Runner {
                 // Read to its end before the checkpoint this run resumes from: nothing more to land.
                 sources = []
             } else if !files.isEmpty || !tagged.isEmpty {
-                sources = try fileSources(files, of: ref, whole: isParent, state: state)
-                sources += try taggedSources(of: ref, whole: isParent, state: state)
+                sources = try fileSources(files, of: ref, execution: execution, state: state)
+                sources += try taggedSources(of: ref, execution: execution, state: state)
             } else if let partitions = manager.partitions {
                 sources = [try partitionedSource(manager, partitions, sources: landing, state: &state)]
             } else if isLive(manager), let client = manager.service.flatMap({ landing.clients[$0] }) {
@@ -77,37 +78,30 @@ extension Runner {
         }
     }
 
-    /// One source per input file of `ref`, each reading only the fields the chains use and, when
-    /// the first output is a plain mapping to NDJSON, writing it directly (the fast path).
-    /// `whole`: the records are read whole, for a parent whose children read fields no chain does.
-    /// With `tags`, the files are tagged inputs (``LineTags``).
-    private func fileSources(_ files: [String], of ref: ManagerRef, whole: Bool, state: RunState, tags: LineTags? = nil)
-        throws(SourceError) -> [any RecordSource]
-    {
-        let trying = options.limit != nil || options.sample != nil || whole
-        let projection = options.sample == nil && !whole ? InputProjection.make(for: ref, outputs: state.outputs.map(\.plan)) : nil
+    /// One source per input file of `ref`, each reading only the fields the chains use and
+    /// running on each NDJSON line what the run's plan decided (`execution`). With `tags`, the
+    /// files are tagged inputs (``LineTags``).
+    private func fileSources(
+        _ files: [String], of ref: ManagerRef, execution: ManagerExecution, state: RunState, tags: LineTags? = nil
+    ) throws(SourceError) -> [any RecordSource] {
         var sources: [any RecordSource] = []
         for path in files {
-            // The compiled start of the chain lands records for the rest of it, and several outputs'
-            // fast path (a fan-out) lands them for the outputs it leaves: only where a landed
-            // record goes to the outputs alone (no children's partitions, no incremental keys).
-            let routing = Routing(of: ref, in: state)
-            let routesToOutputsOnly = routing.children == nil && routing.incremental == nil && routing.toOutputs
-            let direct =
-                options.directWrites && !trying && (state.outputs.count == 1 || routesToOutputsOnly)
-                ? DirectMapping.make(for: ref, outputs: state.outputs, limits: options.recordLimits) : nil
+            // Each file's source builds its own of what the plan names (they count what they took).
+            let direct = DirectMapping.make(execution.lines, for: ref, outputs: state.outputs, limits: options.recordLimits)
             let prefix =
-                options.directWrites && !trying && direct == nil && routesToOutputsOnly
-                ? ChainPrefix(for: ref, outputs: state.outputs.map(\.plan), limits: options.recordLimits) : nil
+                if case .prefix = execution.lines {
+                    ChainPrefix(for: ref, outputs: state.outputs.map(\.plan), limits: options.recordLimits)
+                } else { ChainPrefix?.none }
             if let tags {
                 sources.append(
                     try NDJSONSource(
-                        path: path, manager: ref.name, projection: projection, direct: direct, limits: options.recordLimits, tags: tags,
-                        prefix: prefix))
+                        path: path, manager: ref.name, projection: execution.projection, direct: direct, limits: options.recordLimits,
+                        tags: tags, prefix: prefix))
             } else {
                 sources.append(
                     try InputFiles.open(
-                        path, manager: ref.name, projection: projection, direct: direct, limits: options.recordLimits, prefix: prefix))
+                        path, manager: ref.name, projection: execution.projection, direct: direct, limits: options.recordLimits,
+                        prefix: prefix))
             }
         }
         return sources
@@ -115,10 +109,10 @@ extension Runner {
 
     /// One source per tagged input (`--tagged-input`), each taking the lines tagged with `ref`'s
     /// name; the run's first manager also reports the lines that belong to none.
-    private func taggedSources(of ref: ManagerRef, whole: Bool, state: RunState) throws(SourceError) -> [any RecordSource] {
+    private func taggedSources(of ref: ManagerRef, execution: ManagerExecution, state: RunState) throws(SourceError) -> [any RecordSource] {
         let managers = state.plan.managers.map(\.name)
         let tags = LineTags(manager: ref.name, managers: managers, reportsStrays: managers.first == ref.name)
-        return try fileSources(options.taggedInputs, of: ref, whole: whole, state: state, tags: tags)
+        return try fileSources(options.taggedInputs, of: ref, execution: execution, state: state, tags: tags)
     }
 
     /// The run's parameters with the command line's `--param`s over them.

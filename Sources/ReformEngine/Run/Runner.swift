@@ -222,7 +222,8 @@ public struct Runner: Sendable {
         let file = pipeline.file.split(separator: "/").last.map(String.init) ?? pipeline.file
         let title = pipeline.name.isEmpty ? String(file.hasSuffix(".yaml") ? file.dropLast(5) : file[...]) : pipeline.name
         let tables = DatabaseTransactions()
-        for (index, output) in plan.outputs.enumerated() {
+        let executions = outputExecutions(of: plan, incremental: incremental != nil)
+        for (index, execution) in executions.enumerated() {
             var file: OutputFile?
             if let target = incremental?.targets.first(where: { $0.output == index }) {
                 do { file = try OutputFile.resumable(target: target.written, displayPath: target.path, offset: target.offset) } catch {
@@ -232,7 +233,7 @@ public struct Runner: Sendable {
             do {
                 outputs.append(
                     try OutputRuntime(
-                        output, index: index, options: options, managers: plan.managers, file: file, title: title, transactions: tables))
+                        execution, options: options, managers: plan.managers, file: file, title: title, transactions: tables))
             } catch {
                 for output in outputs { output.file?.abandon() }
                 tables.rollbackAll()
@@ -243,6 +244,7 @@ public struct Runner: Sendable {
             plan: plan, outputs: outputs, tables: tables, deadLetter: DeadLetter(path: deadLetterPath),
             stats: options.collectsStats ? RunStats() : nil, started: MonotonicClock.now())
         state.incremental = incremental
+        state.outputExecutions = executions
         return state
     }
 
@@ -253,7 +255,15 @@ public struct Runner: Sendable {
         let batch = options.isBatch
         state.children = children(in: state.plan)
         let order = landingOrder(of: state.plan)
-        state.parentsOnly = Set(order.filter { !state.plan.managers.contains($0) }.map(\.index))
+        state.parentsOnly = parentsOnly(of: state.plan, order: order)
+        // Every tier decision of the run, made once here.
+        let incremental = state.incremental
+        state.executions = try managerExecutions(
+            of: order, children: state.children, parentsOnly: state.parentsOnly,
+            isIncremental: { incremental?.isIncremental($0.name) == true }, outputs: state.outputExecutions)
+        if state.stats != nil {
+            state.explained = describe(state.plan, outputs: state.outputExecutions, order: order, executions: state.executions)
+        }
         // Live managers that need no other manager's records start fetching now, side by side;
         // their records still land in run order.
         var prepared: [Int: (ManagerLanding, ProgressMeter?)] = [:]
@@ -400,6 +410,7 @@ public struct Runner: Sendable {
             for i in stats.managers.indices {
                 stats.managers[i].paging = summary.paging.first { $0.manager == stats.managers[i].name }
             }
+            stats.plan = state.explained
             stats.writtenDirectly = summary.writtenDirectly
             stats.jobs = options.jobs
             stats.seconds = MonotonicClock.now() - state.started

@@ -25,8 +25,18 @@ final class TableDirect {
         parser = JSONParser(limits: limits)
     }
 
-    /// The fast path for `manager` into `output`'s table, when it applies.
+    /// The fast path for `manager` into `output`'s table, when it applies (``applies(for:output:)``).
     static func make(for manager: ManagerRef, output: OutputPlan, loader: TableLoader, limits: JSONLimits) -> TableDirect? {
+        sources(for: manager, output: output).map { TableDirect(loader: loader, sources: $0, limits: limits) }
+    }
+
+    /// Whether `manager`'s records can be bound into `output`'s table straight from the line.
+    static func applies(for manager: ManagerRef, output: OutputPlan) -> Bool {
+        sources(for: manager, output: output) != nil
+    }
+
+    /// The top-level field each column is bound from, when the fast path applies.
+    private static func sources(for manager: ManagerRef, output: OutputPlan) -> [String]? {
         guard let table = output.table, output.chain.count == 1, case .mapping(let mapping) = output.chain[0].kind,
             let rules = mapping.perManager[manager.index] ?? mapping.shared, rules.count == table.columns.count
         else { return nil }
@@ -38,7 +48,7 @@ final class TableDirect {
             if let conversion = rule.conversion, !(column.isKnown && ColumnType(conversion) == column.type) { return nil }
             sources.append(key)
         }
-        return TableDirect(loader: loader, sources: sources, limits: limits)
+        return sources
     }
 
     /// Loads the record in `line` when it qualifies; `false` sends it down the general path.
