@@ -9,6 +9,8 @@ import ReformSystem
 /// decompressed as it is read (zlib's `gzread`, any number of gzip members), in constant memory.
 struct InputFile: ~Copyable {
     let path: String
+    /// What asks the run reading it to stop, checked once a chunk.
+    var stop: StopToken = .process
     let descriptor: Int32
     let ownsDescriptor: Bool
     private(set) var base: UnsafeMutablePointer<UInt8>
@@ -203,8 +205,8 @@ struct InputFile: ~Copyable {
     private mutating func readSome(into pointer: UnsafeMutablePointer<UInt8>, count: Int) throws(InputError) -> Int {
         // Checked once a chunk, so that Ctrl-C stops every reading path (a fast path that writes
         // lines straight through, a FIFO that blocks) in time to keep the dead-letter file.
-        if let signal = RunInterruption.signal {
-            throw InputError(path: path, message: "interrupted by signal \(signal)")
+        if let reason = stop.reason {
+            throw InputError(path: path, message: reason)
         }
         if let gzip {
             let n = gzread(gzip, pointer, UInt32(min(count, Int(Int32.max))))

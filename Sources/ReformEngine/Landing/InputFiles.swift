@@ -62,7 +62,7 @@ enum InputFiles {
 
     static func open(
         _ path: String, manager: String, projection: JSONProjection?, direct: DirectMapping? = nil,
-        limits: JSONLimits = NDJSONReader.defaultLimits, prefix: ChainPrefix? = nil
+        limits: JSONLimits = NDJSONReader.defaultLimits, prefix: ChainPrefix? = nil, stop: StopToken = .process
     ) throws(SourceError) -> any RecordSource {
         if let address = TableAddress(path) {
             return try TableSource(address, manager: manager)
@@ -79,9 +79,10 @@ enum InputFiles {
             }
         }
         if path.hasSuffix(".json") || path.hasSuffix(".json.gz") {
-            return try JSONArraySource(path: path, manager: manager, limits: limits)
+            return try JSONArraySource(path: path, manager: manager, limits: limits, stop: stop)
         }
-        return try NDJSONSource(path: path, manager: manager, projection: projection, direct: direct, limits: limits, prefix: prefix)
+        return try NDJSONSource(
+            path: path, manager: manager, projection: projection, direct: direct, limits: limits, prefix: prefix, stop: stop)
     }
 
     /// One whole JSON or YAML document (fixture exchanges).

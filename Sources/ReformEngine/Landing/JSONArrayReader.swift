@@ -24,6 +24,11 @@ public struct JSONArrayReader: RecordReader, ~Copyable {
     }
 
     private var file: InputFile
+    /// What asks the run reading it to stop; it is checked once a chunk (by default, the process's token).
+    public var stop: StopToken {
+        get { file.stop }
+        set { file.stop = newValue }
+    }
     private var parser: JSONParser
     private let maximumCapacity: Int
     private var state = State.start

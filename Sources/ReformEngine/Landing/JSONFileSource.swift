@@ -22,7 +22,8 @@ final class NDJSONSource: RecordSource {
 
     init(
         path: String, manager: String, projection: JSONProjection?, direct: DirectMapping? = nil,
-        limits: JSONLimits = NDJSONReader.defaultLimits, tags: LineTags? = nil, prefix: ChainPrefix? = nil
+        limits: JSONLimits = NDJSONReader.defaultLimits, tags: LineTags? = nil, prefix: ChainPrefix? = nil,
+        stop: StopToken = .process
     ) throws(SourceError) {
         self.direct = direct
         self.prefix = direct == nil ? prefix : nil
@@ -44,6 +45,7 @@ final class NDJSONSource: RecordSource {
         }
         reader.projection = projection
         reader.lineTags = tags
+        reader.stop = stop
         if let direct {
             reader.lineHandler = { direct.write($0) }
             if direct.restStages != nil { reader.lineReformer = { direct.reformRest($0) } }
@@ -100,12 +102,13 @@ final class JSONArraySource: RecordSource {
     private let manager: String
     private var reader: JSONArrayReader
 
-    init(path: String, manager: String, limits: JSONLimits = NDJSONReader.defaultLimits) throws(SourceError) {
+    init(path: String, manager: String, limits: JSONLimits = NDJSONReader.defaultLimits, stop: StopToken = .process) throws(SourceError) {
         self.manager = manager
         inputName = path
         do { reader = try JSONArrayReader(path: path, limits: limits) } catch {
             throw SourceError(manager: manager, message: error.description)
         }
+        reader.stop = stop
     }
 
     func observeBytes(_ handler: @escaping (Int) -> Void) {

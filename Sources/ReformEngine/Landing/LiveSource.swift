@@ -27,11 +27,12 @@ final class LiveSource: RecordSource {
     private var last: Landing?
 
     /// Lands `manager`'s pages, fetching up to `ahead` pages before they are taken.
-    init(manager: APIManager, recorder: Recorder?, ahead: Int = 2) {
+    /// `stop` asks the run to stop while a page is awaited.
+    init(manager: APIManager, recorder: Recorder?, ahead: Int = 2, stop: StopToken = .process) {
         self.manager = manager
         self.recorder = recorder
         inputName = manager.client.redact(manager.client.baseURL + (manager.plan.path ?? "/"))
-        feed = PageFeed(manager: manager, ahead: ahead)
+        feed = PageFeed(manager: manager, ahead: ahead, stop: stop)
     }
 
     func observeBytes(_ handler: @escaping (Int) -> Void) { bytesObserver = handler }

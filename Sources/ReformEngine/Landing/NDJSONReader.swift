@@ -15,6 +15,11 @@ public struct NDJSONReader: RecordReader, ~Copyable {
     public static let defaultLimits = JSONLimits(maximumDepth: 512, maximumDocumentSize: 16 << 20)
 
     private var file: InputFile
+    /// What asks the run reading it to stop; it is checked once a chunk (by default, the process's token).
+    public var stop: StopToken {
+        get { file.stop }
+        set { file.stop = newValue }
+    }
     private var parser: JSONParser
     private let maximumCapacity: Int
     /// Where the search for the next newline resumes (a buffer index at or after `file.start`).

@@ -20,6 +20,7 @@ final class PageFeed: @unchecked Sendable {
 
     private let manager: APIManager
     private let ahead: Int
+    private let stop: StopToken
     private let executor = BlockingExecutor()
     private let lock = ConditionLock()
     /// Guarded by `lock`: pages (and the last word) not yet taken.
@@ -30,9 +31,11 @@ final class PageFeed: @unchecked Sendable {
     private var fetching: Task<Void, Never>?
 
     /// Starts fetching `manager`'s pages (its `load()`, then `loadNextPage()` until the last),
-    /// with at most `ahead` pages landed or in flight that were not taken yet.
-    init(manager: APIManager, ahead: Int = 2) {
+    /// with at most `ahead` pages landed or in flight that were not taken yet; `stop` asks the
+    /// run to stop while a page is awaited.
+    init(manager: APIManager, ahead: Int = 2, stop: StopToken = .process) {
         self.manager = manager
+        self.stop = stop
         self.ahead = max(1, ahead)
         let task = executor.task { [self] in await fetchAll() }
         lock.withLock { fetching = task }
@@ -42,7 +45,7 @@ final class PageFeed: @unchecked Sendable {
     func next() -> Item {
         let item = lock.withLock { () -> Item? in
             while items.isEmpty {
-                if RunInterruption.signal != nil { return nil }
+                if stop.isRequested { return nil }
                 lock.wait(milliseconds: 100)
             }
             lock.broadcast()

@@ -28,11 +28,14 @@ struct LineBatcher: LineBatches, ~Copyable {
     private var spare: [[UInt8]] = []
     private var atEnd = false
 
-    /// Batches of `path` (`-` for standard input; `.gz` decompressed).
-    init(path: String, batchSize: Int, maximumLine: Int = NDJSONReader.defaultLimits.maximumDocumentSize + 1) throws(InputError) {
+    /// Batches of `path` (`-` for standard input; `.gz` decompressed); `stop` asks the run to stop.
+    init(
+        path: String, batchSize: Int, maximumLine: Int = NDJSONReader.defaultLimits.maximumDocumentSize + 1, stop: StopToken = .process
+    ) throws(InputError) {
         self.maximumLine = maximumLine
         // The file's own buffer is not used: batches are read into their own arrays.
         file = path == "-" ? InputFile(descriptor: 0, path: "<stdin>", chunkSize: 1) : try InputFile(path: path, chunkSize: 1)
+        file.stop = stop
         self.batchSize = max(batchSize, 1)
     }
 

@@ -113,7 +113,7 @@ struct ParallelLanding {
         spareBuffers: inout [[[UInt8]]]
     ) throws(RunError) {
         let ranged: RangedInput?
-        do { ranged = try RangedInput.open(path: path) } catch { throw sourceFailure(error.description) }
+        do { ranged = try RangedInput.open(path: path, stop: options.stop) } catch { throw sourceFailure(error.description) }
         if let ranged {
             var batcher: RangeBatcher
             do { batcher = try RangeBatcher(input: ranged, batchSize: options.batchSize) } catch {
@@ -123,7 +123,8 @@ struct ParallelLanding {
         }
         var batcher: LineBatcher
         do {
-            batcher = try LineBatcher(path: path, batchSize: options.batchSize, maximumLine: options.recordLimits.maximumDocumentSize + 1)
+            batcher = try LineBatcher(
+                path: path, batchSize: options.batchSize, maximumLine: options.recordLimits.maximumDocumentSize + 1, stop: options.stop)
         } catch {
             throw sourceFailure(error.description)
         }

@@ -23,8 +23,8 @@ struct RangeBatcher: LineBatches {
     mutating func next() throws(InputError) -> LineBatcher.Chunk? {
         // Checked once a batch, as the reading paths check once a chunk: Ctrl-C stops the run in
         // time to keep the dead-letter file.
-        if let signal = RunInterruption.signal {
-            throw InputError(path: input.path, message: "interrupted by signal \(signal)")
+        if let reason = input.stop.reason {
+            throw InputError(path: input.path, message: reason)
         }
         if offset >= size {
             let grown = try input.size()

@@ -17,11 +17,13 @@ final class RangedInput: Sendable {
     /// The path as the user gave it, for errors.
     let path: String
     private let descriptor: Int32
+    /// What asks the run to stop, checked at every read.
+    let stop: StopToken
 
     /// Opens `path` for ranged reading when it is a regular file that is not gzip-compressed
     /// (a `.gz` name); `nil` for anything else (standard input, a pipe, a device, `.gz`), which
     /// the landing thread reads in turn.
-    static func open(path: String) throws(InputError) -> RangedInput? {
+    static func open(path: String, stop: StopToken = .process) throws(InputError) -> RangedInput? {
         guard path != "-", !path.hasSuffix(".gz") else { return nil }
         // Looked at before it is opened: opening a FIFO waits for its writer, and closing it again
         // to read it in turn could make the writer fail.
@@ -35,12 +37,13 @@ final class RangedInput: Sendable {
             close(descriptor)
             return nil
         }
-        return RangedInput(path: path, descriptor: descriptor)
+        return RangedInput(path: path, descriptor: descriptor, stop: stop)
     }
 
-    private init(path: String, descriptor: Int32) {
+    private init(path: String, descriptor: Int32, stop: StopToken) {
         self.path = path
         self.descriptor = descriptor
+        self.stop = stop
     }
 
     deinit { close(descriptor) }
@@ -138,8 +141,8 @@ final class RangedInput: Sendable {
     private func read(count: Int, at offset: Int, into buffer: inout [UInt8], at index: Int) throws(InputError) -> Int {
         // Checked at every read, as the reading paths check once a chunk: a worker reading on
         // through a line of gigabytes still stops in time for Ctrl-C.
-        if let signal = RunInterruption.signal {
-            throw InputError(path: path, message: "interrupted by signal \(signal)")
+        if let reason = stop.reason {
+            throw InputError(path: path, message: reason)
         }
         var done = 0
         while done < count {

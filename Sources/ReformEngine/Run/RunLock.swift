@@ -19,8 +19,10 @@ final class RunLock: @unchecked Sendable {
     /// Takes the lock of every file of `paths` (`what` says what each is, for the message), in
     /// path order so that runs waiting on each other cannot deadlock; with `wait`, waits for a
     /// holder to finish instead of failing. Files whose folder cannot hold a lock file (read-only)
-    /// are not locked: nothing can be written there either.
-    static func take(_ paths: [(path: String, what: String)], wait: Bool, log: (String) -> Void) throws(RunError) -> RunLock {
+    /// are not locked: nothing can be written there either. A wait ends when `stop` is requested.
+    static func take(
+        _ paths: [(path: String, what: String)], wait: Bool, stop: StopToken = .process, log: (String) -> Void
+    ) throws(RunError) -> RunLock {
         let lock = RunLock()
         var seen: Set<String> = []
         let sorted = paths.map { (lockPath(of: $0.path), $0.path, $0.what) }.sorted { $0.0 < $1.0 }
@@ -50,12 +52,15 @@ final class RunLock: @unchecked Sendable {
                     }
                     if !logged { log("waiting for another run\(holder) to finish writing \(path)") }
                     logged = true
-                    while flock(fd, LOCK_EX) != 0 {
-                        guard errno == EINTR, RunInterruption.signal == nil else {
+                    // Polled rather than blocked on, so that a run's own stop token ends the wait too
+                    // (a signal would interrupt a blocking wait; a token alone would not).
+                    while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+                        guard errno == EWOULDBLOCK || errno == EINTR, !stop.isRequested else {
                             close(fd)
                             lock.release()
                             throw RunError(.interrupted, "interrupted while waiting for another run to finish writing \(path)")
                         }
+                        usleep(50_000)
                     }
                 }
                 // The holder before may have removed the file as it let go: lock the one at the path.

@@ -57,6 +57,9 @@ public struct RunOptions: Sendable {
     /// `DirectMapping`, `CompiledChain`), and a last `sort`/`dedupe`/`limit` reformer of an NDJSON
     /// output run on its written lines (`HeldLines`); the output is the same either way.
     public var directWrites = true
+    /// What asks this run to stop: by default the process's token, which Ctrl-C and SIGTERM trip
+    /// on the command line; give a run a ``StopToken`` of its own to cancel it alone.
+    public var stop: StopToken = .process
 
     /// Workers that run the reform chain over NDJSON inputs; output stays in input order, byte for
     /// byte what one worker writes. 1 is the single-core path. Chains with steps that need every

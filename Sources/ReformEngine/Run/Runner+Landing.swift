@@ -56,8 +56,8 @@ extension Runner {
                     meter?.finishInput()
                 }
                 while let landed = try source.next() {
-                    if let signal = RunInterruption.signal {
-                        throw RunError(.interrupted, "interrupted by signal \(signal); nothing was written")
+                    if let reason = options.stop.reason {
+                        throw RunError(.interrupted, "\(reason); nothing was written")
                     }
                     if let limit = options.limit, landedBefore + general >= limit {
                         limitReached = true

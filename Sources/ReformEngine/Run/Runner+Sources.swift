@@ -96,12 +96,12 @@ extension Runner {
                 sources.append(
                     try NDJSONSource(
                         path: path, manager: ref.name, projection: execution.projection, direct: direct, limits: options.recordLimits,
-                        tags: tags, prefix: prefix))
+                        tags: tags, prefix: prefix, stop: options.stop))
             } else {
                 sources.append(
                     try InputFiles.open(
                         path, manager: ref.name, projection: execution.projection, direct: direct, limits: options.recordLimits,
-                        prefix: prefix))
+                        prefix: prefix, stop: options.stop))
             }
         }
         return sources
@@ -195,7 +195,7 @@ extension Runner {
             cache = ResponseCache(folder: folder)
         }
         let api = APIManager(plan: manager, client: client, params: params, cache: cache, resumeAt: resumeAt)
-        return LiveSource(manager: api, recorder: recorder, ahead: ahead)
+        return LiveSource(manager: api, recorder: recorder, ahead: ahead, stop: options.stop)
     }
 
     /// The source of a manager that runs once per partition: each partition replayed from the

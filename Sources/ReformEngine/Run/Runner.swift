@@ -193,7 +193,7 @@ public struct Runner: Sendable {
         if !options.isBatch, landingOrder(of: plan).contains(where: { pipeline.managers[$0.index].incremental != nil }) {
             paths.append((StateStore.path(of: pipeline, options: options), "the state file"))
         }
-        return try RunLock.take(paths, wait: options.waitsForLock) { message in options.logger?.notice("\(message)") }
+        return try RunLock.take(paths, wait: options.waitsForLock, stop: options.stop) { message in options.logger?.notice("\(message)") }
     }
 
     /// Refuses an input that reads a PostgreSQL table the run loads: its read would wait for the
@@ -333,6 +333,11 @@ public struct Runner: Sendable {
     /// `error` saying where the rejected records are.
     func abandon(_ state: RunState, after error: RunError) -> RunError {
         var error = error
+        // A reader or a page feed that stopped because the run was asked to reports it as its
+        // own failure: it is the run's interruption.
+        if let reason = options.stop.reason, error.code != .interrupted {
+            error = RunError(.interrupted, "\(reason); nothing was written", manager: error.manager, cause: error)
+        }
         // A failure comes between pages (the next one could not be fetched); a signal may come in
         // the middle of one, whose records are then partly written: the last checkpoint stands.
         // (A run into tables keeps no checkpoint: its rows and state roll back together.)

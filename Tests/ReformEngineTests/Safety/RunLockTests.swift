@@ -18,7 +18,13 @@ import Testing
             let text = Array("\(pid)\n".utf8)
             _ = text.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
         }
-        func release() { close(fd) }
+        /// Unlocks before closing: a child process another test spawns at the same moment holds a
+        /// copy of the descriptor until it executes, and closing ours alone left the file locked
+        /// through that copy (the next run was refused, now and then, under a full `swift test`).
+        func release() {
+            flock(fd, LOCK_UN)
+            close(fd)
+        }
     }
 
     static let incremental = """
