@@ -59,6 +59,15 @@ package final class DecodingContext {
         return Mapping(node: node, entries: entries)
     }
 
+    /// Each entry of the mapping `node` with its value decoded by `decode`, in order (a step's
+    /// `{ key: value }` argument); `nil` when `node` is not a mapping or a value does not decode.
+    /// Every entry is decoded, so each bad value is reported, not only the first.
+    package func keyed<Value>(_ node: YAMLNode, _ what: String, _ decode: (Mapping.Entry) -> Value?) -> [(key: String, value: Value)]? {
+        guard let mapping = mapping(node, what, allowed: nil) else { return nil }
+        let decoded = mapping.entries.compactMap { entry in decode(entry).map { (key: entry.key, value: $0) } }
+        return decoded.count == mapping.entries.count ? decoded : nil
+    }
+
     /// The mapping at `key` of `parent`, if present and a mapping.
     package func requireKey(_ key: String, in mapping: Mapping, _ what: String) -> YAMLNode? {
         guard let node = mapping[key] else {

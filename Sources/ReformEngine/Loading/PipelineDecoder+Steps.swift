@@ -59,9 +59,6 @@ extension PipelineDecoder {
             }
             return arg
         }
-        func pairs(_ node: YAMLNode) -> [Mapping.Entry]? {
-            context.mapping(node, what, allowed: nil)?.entries
-        }
         switch name {
         case "explode":
             return need().flatMap { context.path($0, what) }.map(StepPlan.Kind.explode)
@@ -70,25 +67,17 @@ extension PipelineDecoder {
         case "drop":
             return need().flatMap { context.stringList($0, what) }.map(StepPlan.Kind.drop)
         case "rename":
-            guard let entries = need().flatMap(pairs) else { return nil }
-            let renames = entries.compactMap { e in context.string(e.value, what).map { (from: e.key, to: $0) } }
-            return renames.count == entries.count ? .rename(renames) : nil
+            let renames = need().flatMap { context.keyed($0, what) { context.string($0.value, what) } }
+            return renames.map { .rename($0.map { (from: $0.key, to: $0.value) }) }
         case "defaults":
-            guard let entries = need().flatMap(pairs) else { return nil }
-            let values = entries.compactMap { e in context.value(e.value, what).map { (key: e.key, value: $0) } }
-            return values.count == entries.count ? .defaults(values) : nil
+            let values = need().flatMap { context.keyed($0, what) { context.value($0.value, what) } }
+            return values.map { .defaults($0.map { (key: $0.key, value: $0.value) }) }
         case "convert":
-            guard let entries = need().flatMap(pairs) else { return nil }
-            let conversions = entries.compactMap { e in
-                context.choice(e.value, "conversion", as: Conversion.self).map { (key: e.key, conversion: $0) }
-            }
-            return conversions.count == entries.count ? .convert(conversions) : nil
+            let conversions = need().flatMap { context.keyed($0, what) { context.choice($0.value, "conversion", as: Conversion.self) } }
+            return conversions.map { .convert($0.map { (key: $0.key, conversion: $0.value) }) }
         case "set":
-            guard let entries = need().flatMap(pairs) else { return nil }
-            let templates = entries.compactMap { e in
-                decodeTemplate(e.value, "'\(e.key)' in \(what)").map { (key: e.key, template: $0) }
-            }
-            return templates.count == entries.count ? .set(templates) : nil
+            let templates = need().flatMap { context.keyed($0, what) { decodeTemplate($0.value, "'\($0.key)' in \(what)") } }
+            return templates.map { .set($0.map { (key: $0.key, template: $0.value) }) }
         case "filter":
             guard let node = need(), let text = context.string(node, what) else { return nil }
             do { return .filter(try Condition(parsing: text)) } catch {

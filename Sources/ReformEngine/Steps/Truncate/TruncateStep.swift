@@ -19,18 +19,18 @@ package struct TruncateStep: KeyEditStep {
     let lengths: [Int]
 
     package static func decode(_ argument: StepArgument) -> TruncateStep? {
-        guard let node = argument.required(), let mapping = argument.context.mapping(node, argument.what, allowed: nil) else {
-            return nil
-        }
-        guard !mapping.entries.isEmpty else {
+        guard let node = argument.required(),
+            let lengths = argument.context.keyed(
+                node, argument.what,
+                { entry in
+                    argument.context.int(entry.value, "'\(entry.key)' in \(argument.what)", in: 0...Int.max)
+                })
+        else { return nil }
+        guard !lengths.isEmpty else {
             argument.context.error("\(argument.what) names no key; write it as 'truncate: { title: 40 }'", at: node.location)
             return nil
         }
-        let lengths = mapping.entries.compactMap { entry in
-            argument.context.int(entry.value, "'\(entry.key)' in \(argument.what)", in: 0...Int.max).map { (key: entry.key, length: $0) }
-        }
-        guard lengths.count == mapping.entries.count else { return nil }
-        return TruncateStep(editedKeys: lengths.map(\.key), lengths: lengths.map(\.length))
+        return TruncateStep(editedKeys: lengths.map(\.key), lengths: lengths.map(\.value))
     }
 
     package static func sample(keys: [String], using random: inout some RandomNumberGenerator) -> StepSample {
