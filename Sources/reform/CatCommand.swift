@@ -10,10 +10,10 @@ struct CatCommand: ParsableCommand {
             "Read JSON, NDJSON or YAML files (or - for stdin), or a table's rows (sqlite:PATH#TABLE), and write them as ndjson, json, yaml or a table."
     )
 
-    @Option(help: "The notation to write: ndjson, json, yaml, table.")
+    @Option(help: "The notation to write: ndjson, json, yaml, table.", completion: .list(["ndjson", "json", "yaml", "table"]))
     var to: String = "json"
 
-    @Argument(help: "Files to read; - is standard input; sqlite:PATH#TABLE reads a table's rows.")
+    @Argument(help: "Files to read; - is standard input; sqlite:PATH#TABLE reads a table's rows.", completion: .file())
     var files: [String] = ["-"]
 
     func validate() throws {

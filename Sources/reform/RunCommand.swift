@@ -31,7 +31,7 @@ struct RunCommand: ParsableCommand {
         name: .customLong("tagged-input"),
         help: ArgumentHelp(
             "Read records for every manager of the run from PATH, one MANAGER<TAB>JSON line each (PATH@START:END: a byte range; - for stdin with one manager).",
-            valueName: "PATH"))
+            valueName: "PATH"), completion: .file())
     var taggedInputs: [String] = []
 
     @Flag(
@@ -49,10 +49,13 @@ struct RunCommand: ParsableCommand {
 
     @Option(
         name: .customLong("colour"),
-        help: "Colour table rows by their style: auto (on a terminal, unless NO_COLOR is set), always, never.")
+        help: "Colour table rows by their style: auto (on a terminal, unless NO_COLOR is set), always, never.",
+        completion: .list(ColourMode.allCases.map(\.rawValue)))
     var colour: String = ColourMode.auto.rawValue
 
-    @Option(help: "Write the output to PATH (relative to the working folder, atomically) instead of standard output; - is standard output.")
+    @Option(
+        help: "Write the output to PATH (relative to the working folder, atomically) instead of standard output; - is standard output.",
+        completion: .file())
     var output: String?
 
     /// `--output`, with `-` read as standard output (no path).
@@ -73,8 +76,8 @@ struct RunCommand: ParsableCommand {
     @Option(
         name: .customLong("dead-letter"),
         help:
-            "Where rejected records go (default: reform-dead-letter.ndjson, created only when needed); {shard} and {pid} in it become the --shard index and the process id, so tasks of one job keep their own."
-    )
+            "Where rejected records go (default: reform-dead-letter.ndjson, created only when needed); {shard} and {pid} in it become the --shard index and the process id, so tasks of one job keep their own.",
+        completion: .file())
     var deadLetter: String?
 
     @Option(help: "Workers for the reform chain over NDJSON inputs; output keeps input order (1: the single-core path).")
@@ -86,13 +89,15 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Land N records of each manager picked evenly at random (the same N every run), in input order.")
     var sample: Int?
 
-    @Option(help: ArgumentHelp("Print counts and timings per manager and reformer step on standard error at the end.", valueName: "json"))
+    @Option(
+        help: ArgumentHelp("Print counts and timings per manager and reformer step on standard error at the end.", valueName: "json"),
+        completion: .list(["json"]))
     var stats: String?
 
     @Option(
         help: ArgumentHelp(
             "Write the --stats json object to this file (atomically) instead of standard error; implies --stats json.",
-            valueName: "PATH"))
+            valueName: "PATH"), completion: .file())
     var statsFile: String?
 
     @Option(
@@ -185,7 +190,7 @@ struct RunCommand: ParsableCommand {
     @Option(
         help: ArgumentHelp(
             "The state file of incremental managers (default: .PIPELINE-NAME.reform-state.json beside the first output file, or in the working folder).",
-            valueName: "PATH"))
+            valueName: "PATH"), completion: .file())
     var state: String?
 
     func validate() throws {

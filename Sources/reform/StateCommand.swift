@@ -24,7 +24,7 @@ struct StateCommand: ParsableCommand {
         @Option(help: "The run whose outputs the state file sits beside (default: the default run).")
         var run: String?
 
-        @Option(help: ArgumentHelp("The state file, when 'reform run' was given --state.", valueName: "PATH"))
+        @Option(help: ArgumentHelp("The state file, when 'reform run' was given --state.", valueName: "PATH"), completion: .file())
         var state: String?
 
         @OptionGroup var load: LoadOptions

@@ -27,7 +27,7 @@ struct TestCommand: ParsableCommand {
     @Option(
         help: ArgumentHelp(
             "Also write a JUnit XML report to PATH (relative to the working folder) for CI dashboards: a suite per test file.",
-            valueName: "PATH"))
+            valueName: "PATH"), completion: .file())
     var junit: String?
 
     func run() throws {
