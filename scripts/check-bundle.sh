@@ -98,6 +98,7 @@ echo "ldd: ${#elves[@]} files, every library inside the bundle or base Debian"
 
 [[ "$(bin/reform --version)" == "reform $version (plugin ABI "*")" ]] \
     || fail "bin/reform --version prints '$(bin/reform --version)', expected reform $version"
+grep -q "Apache License" LICENSE 2>/dev/null || fail "the bundle has no LICENSE (make-bundle.sh copies the repository's)"
 echo "version: $(bin/reform --version)"
 
 # What the process really loads while the plugins run (LD_DEBUG=files: 'calling init: PATH').

@@ -120,7 +120,7 @@ cp -R Pipelines "$bundle/Pipelines"
 cp README.md "$bundle/README.md"
 cp docs/*.md "$bundle/docs/"
 cp Plugins/README.md "$bundle/docs/plugins.md"
-[ -e LICENSE ] && cp LICENSE "$bundle/LICENSE"
+cp LICENSE "$bundle/LICENSE"
 cat >"$bundle/docs/bundle.md" <<EOF
 # reform $version, release bundle ($configuration build, linux-x86_64)
 
