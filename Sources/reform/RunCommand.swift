@@ -194,6 +194,13 @@ struct RunCommand: ParsableCommand {
     var state: String?
 
     func validate() throws {
+        if pipeline == "-" {
+            // `reform validate -` reads one from standard input; a run needs its file's folder,
+            // which its fixtures and outputs are relative to.
+            throw ValidationError(
+                "reform run needs the pipeline as a file ('-', standard input, has no folder for its fixtures and outputs); "
+                    + "write it to a file and run that, or check it with 'reform validate -'")
+        }
         for (flag, value) in [
             ("--max-record-bytes", maxRecordBytes), ("--max-json-depth", maxJsonDepth), ("--max-body-bytes", maxBodyBytes),
             ("--sort-memory", sortMemory),
@@ -360,7 +367,7 @@ struct RunCommand: ParsableCommand {
             }
             if options.progress != nil { ProgressLine.clear() }
             Terminal.error("reform: error: \(error.description)")
-            throw ExitCode(ExitStatus.runFailed.rawValue)
+            throw ExitCode(RunCommand.exitStatus(of: error).rawValue)
         }
         if options.progress != nil { ProgressLine.clear() }
         if !quiet {
@@ -382,6 +389,13 @@ struct RunCommand: ParsableCommand {
         if summary.rejected > (maxRejects ?? 0) { throw ExitCode(ExitStatus.rejected.rawValue) }
     }
 
+    /// The exit status of a run that failed with `error`: a `--run`, `--input` or `--param`
+    /// naming what the pipeline does not have is a usage error (64), as a mistyped option is;
+    /// anything else is a failed run (1).
+    static func exitStatus(of error: RunError) -> ExitStatus {
+        [.noSuchRun, .unknownInput, .unknownParam].contains(error.code) ? .usage : .runFailed
+    }
+
     /// Prints how `runner` would execute (`--explain`): in words, or as JSON with `--stats json`.
     private func explain(_ runner: Runner) throws {
         do {
@@ -393,7 +407,7 @@ struct RunCommand: ParsableCommand {
             }
         } catch {
             Terminal.error("reform: error: \(error.description)")
-            throw ExitCode(ExitStatus.runFailed.rawValue)
+            throw ExitCode(RunCommand.exitStatus(of: error).rawValue)
         }
     }
 
@@ -418,7 +432,7 @@ struct RunCommand: ParsableCommand {
         let listing: Runner.PartitionListing
         do { listing = try runner.partitions(of: manager) } catch {
             Terminal.error("reform: error: \(error.description)")
-            throw ExitCode(ExitStatus.runFailed.rawValue)
+            throw ExitCode(RunCommand.exitStatus(of: error).rawValue)
         }
         var text = ""
         for partition in listing.partitions { text += JSON.compactString(partition.object) + "\n" }

@@ -37,7 +37,8 @@ struct ValidateCommand: ParsableCommand {
                 for warning in pipeline.warnings { Terminal.error(warning.description) }
                 if !quiet {
                     print(
-                        "\(path == "-" ? "<stdin>" : path): ok (\(pipeline.managers.count) managers, \(pipeline.reformers.count) reformers, \(pipeline.runs.count) runs)"
+                        "\(path == "-" ? "<stdin>" : path): ok (\(counted(pipeline.managers.count, "manager")), "
+                            + "\(counted(pipeline.reformers.count, "reformer")), \(counted(pipeline.runs.count, "run")))"
                     )
                 }
             } catch {
@@ -46,6 +47,11 @@ struct ValidateCommand: ParsableCommand {
             }
         }
         if failed { throw ExitCode(ExitStatus.invalid.rawValue) }
+    }
+
+    /// `1 run`, `3 runs`, `0 reformers`.
+    private func counted(_ count: Int, _ noun: String) -> String {
+        "\(count) \(noun)\(count == 1 ? "" : "s")"
     }
 
     /// The pipeline piped in: `<stdin>` in messages, its relative paths relative to the working folder.

@@ -171,10 +171,11 @@ struct RoughEdgeTests {
     }
 
     /// `--param cty=x` was silently ignored (and the run used its own city): now it fails and says
-    /// which managers take which parameters.
+    /// which managers take which parameters, as a usage error (64, as a mistyped option; it was
+    /// 1, a failed run, issue 42).
     @Test func aMistypedParamIsAnErrorWithDidYouMean() async throws {
         let result = try await CLIRunner.run(["run", "Pipelines/property-list.yaml", "--param", "cty=beijing"])
-        #expect(result.status == 1)
+        #expect(result.status == 64)
         #expect(
             result.stderr
                 == "reform: error: --param 'cty' is not a parameter of any manager of run 'default'; did you mean 'city'? "
