@@ -276,18 +276,19 @@ struct RunCommand: ParsableCommand {
     }
 
     func run() throws {
+        let reporter = RunReport(json: logging.logFormat == .json)
         let loaded: Pipeline
         do { loaded = try load.loader().load(path: pipeline) } catch {
-            Terminal.error(error.description)
+            reporter.error(error.description, code: "invalid-pipeline", prefixed: false)
             throw ExitCode(ExitStatus.invalid.rawValue)
         }
         if !quiet {
-            for warning in loaded.warnings { Terminal.error(warning.description) }
+            for warning in loaded.warnings { reporter.pipelineWarning(warning.description) }
         }
         if StandardStreams.closed.contains(1), outputPath == nil,
             loaded.run(named: runName)?.outputs.contains(where: \.writesToStandardOutput) == true
         {
-            Terminal.error("reform: error: standard output is closed, and the run writes an output there; give --output PATH")
+            reporter.error("standard output is closed, and the run writes an output there; give --output PATH", code: "usage")
             throw ExitCode(ExitStatus.usage.rawValue)
         }
         var options = RunOptions()
@@ -362,20 +363,20 @@ struct RunCommand: ParsableCommand {
                     error.keepsCheckpoint
                     ? "incremental outputs keep their last checkpoint; the next run resumes there"
                     : "no output written (outputs are atomic)"
-                Terminal.error("reform: interrupted: requests cancelled, \(outputs)\(kept)")
+                reporter.interrupted("requests cancelled, \(outputs)\(kept)", signal: status - 128)
                 throw ExitCode(status)
             }
             if options.progress != nil { ProgressLine.clear() }
-            Terminal.error("reform: error: \(error.description)")
+            reporter.error(error.description, code: error.code.description)
             throw ExitCode(RunCommand.exitStatus(of: error).rawValue)
         }
         if options.progress != nil { ProgressLine.clear() }
         if !quiet {
-            for paging in summary.paging { Terminal.error("reform: " + paging.description) }
-            for warning in summary.warnings { Terminal.error("reform: warning: " + warning) }
+            for paging in summary.paging { reporter.paging(paging) }
+            for warning in summary.warnings { reporter.warning(warning) }
         }
         if taggedDeadLetter != nil { summary.deadLetterPath = "standard output ('dead' lines)" }
-        if !quiet || summary.rejected > 0 { Terminal.error(summary.description) }
+        if !quiet || summary.rejected > 0 { reporter.summary(summary) }
         if let taggedDeadLetter, let stats = summary.stats {
             do {
                 try TaggedStandardOutput.emitDeadLetters(from: taggedDeadLetter)
