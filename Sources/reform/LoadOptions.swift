@@ -14,6 +14,16 @@ struct LoadOptions: ParsableArguments {
     @Flag(help: "Let fixtures, plugin_paths and output paths lie outside the pipeline's folder.")
     var allowOutsidePaths = false
 
+    @Option(
+        name: .customLong("env-file"),
+        help: ArgumentHelp(
+            "Read variables for the pipeline's ${NAME}s from PATH (dotenv: NAME=value lines); the process's environment wins unless --env-file-overrides.",
+            valueName: "PATH"), completion: .file())
+    var envFiles: [String] = []
+
+    @Flag(help: "Let --env-file values replace variables the process's environment already has.")
+    var envFileOverrides = false
+
     @Option(help: ArgumentHelp("Deepest YAML nesting accepted in a pipeline file (default 256, at most 4096).", valueName: "N"))
     var yamlMaxDepth: Int?
 
@@ -33,6 +43,16 @@ struct LoadOptions: ParsableArguments {
         if let yamlMaxBytes, yamlMaxBytes < 1 {
             throw ValidationError("--yaml-max-bytes \(yamlMaxBytes) must be at least 1")
         }
+        do { _ = try EnvironmentFile.merging(envFiles, into: [:]) } catch { throw ValidationError(error.message) }
+    }
+
+    /// The variables `${NAME}` references read: the process's environment with the `--env-file`s'.
+    var environment: [String: String] {
+        do { return try EnvironmentFile.merging(envFiles, into: Terminal.environment, overriding: envFileOverrides) } catch {
+            // validate() read them a moment ago: say so rather than run without their variables.
+            Terminal.error("reform: warning: \(error.message); its variables are not set")
+            return Terminal.environment
+        }
     }
 
     /// A loader with these options and the process's environment.
@@ -41,6 +61,6 @@ struct LoadOptions: ParsableArguments {
         limits.maxInputBytes = yamlMaxBytes ?? LoadOptions.defaultMaxBytes
         if let yamlMaxDepth { limits.maxDepth = yamlMaxDepth }
         if let yamlMaxAliasNodes { limits.maxAliasNodes = yamlMaxAliasNodes }
-        return PipelineLoader(environment: Terminal.environment, limits: limits, allowOutsidePaths: allowOutsidePaths)
+        return PipelineLoader(environment: environment, limits: limits, allowOutsidePaths: allowOutsidePaths)
     }
 }

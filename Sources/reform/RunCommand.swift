@@ -321,7 +321,7 @@ struct RunCommand: ParsableCommand {
         }
         options.mode = record ? .record : live ? .live : .replay
         options.environmentName = env
-        options.environment = Terminal.environment
+        options.environment = load.environment
         options.useCache = !noCache
         if let maxRecordBytes { options.recordLimits.maximumDocumentSize = maxRecordBytes }
         if let maxJsonDepth { options.recordLimits.maximumDepth = maxJsonDepth }

@@ -41,11 +41,11 @@ struct TestCommand: ParsableCommand {
         var junitReport = JUnitReport()
         // What the tests read, which the JUnit report must not replace.
         var reads = (found.testFiles + found.pipelines).map { PathCollisions.Role(path: $0, what: "a file reform test reads") }
-        let runner = PipelineTestRunner(update: update, environment: Terminal.environment)
+        let runner = PipelineTestRunner(update: update, environment: load.environment)
         for path in found.testFiles {
             let file: PipelineTestFile
             do {
-                file = try PipelineTestLoader(environment: Terminal.environment, allowOutsidePaths: load.allowOutsidePaths).load(path: path)
+                file = try PipelineTestLoader(environment: load.environment, allowOutsidePaths: load.allowOutsidePaths).load(path: path)
             } catch {
                 Terminal.error(error.description)
                 junitReport.addInvalid(

@@ -69,7 +69,7 @@ struct ValidateCommand: ParsableCommand {
 
     /// Checks a test file: its keys and values, then what it asks of the pipeline it tests.
     private func validateTestFile(_ path: String) throws(PipelineLoadError) {
-        let file = try PipelineTestLoader(environment: Terminal.environment, allowOutsidePaths: load.allowOutsidePaths).load(path: path)
+        let file = try PipelineTestLoader(environment: load.environment, allowOutsidePaths: load.allowOutsidePaths).load(path: path)
         let problems: [Diagnostic]
         if !FilePaths.isFile(file.pipeline) {
             problems = file.problems(with: nil)

@@ -1,5 +1,10 @@
 /// A string with `${NAME}` and `${NAME:-default}` environment references, resolved when needed.
 ///
+/// `${file:PATH}` is the content of the file at PATH (relative to the working folder), without
+/// the line break and spaces it ends with: a secret a container or Kubernetes mounts as a file
+/// (`${file:/run/secrets/api_token}`). It is a secret like a variable: hidden wherever the
+/// variables of headers and auth are.
+///
 /// `$${` writes a literal `${`. Service headers keep their references unresolved until a request
 /// is built, so secrets never sit in the plan and are never printed.
 public struct InterpolatedString: Sendable, CustomStringConvertible {
@@ -41,13 +46,17 @@ public struct InterpolatedString: Sendable, CustomStringConvertible {
                     name = String(inner[..<range.lowerBound])
                     fallback = String(inner[range.upperBound...])
                 }
-                guard !name.isEmpty,
-                    name.unicodeScalars.allSatisfy({
-                        $0 == "_" || ("A"..."Z").contains($0) || ("a"..."z").contains($0) || ("0"..."9").contains($0)
-                    })
+                let isFile = name.hasPrefix(InterpolatedString.filePrefix) && name.count > InterpolatedString.filePrefix.count
+                guard
+                    isFile
+                        || !name.isEmpty
+                            && name.unicodeScalars.allSatisfy({
+                                $0 == "_" || ("A"..."Z").contains($0) || ("a"..."z").contains($0) || ("0"..."9").contains($0)
+                            })
                 else {
                     throw InterpolationError(
-                        column: i + 1, message: "'${\(inner)}' is not a variable reference; write ${NAME} or ${NAME:-default}")
+                        column: i + 1,
+                        message: "'${\(inner)}' is not a variable reference; write ${NAME}, ${NAME:-default} or ${file:PATH}")
                 }
                 if !literal.isEmpty { parts.append(.literal(literal)) }
                 literal = ""
@@ -62,6 +71,23 @@ public struct InterpolatedString: Sendable, CustomStringConvertible {
         self.parts = parts
     }
 
+    /// How a reference to a file's content starts (`${file:PATH}`).
+    static let filePrefix = "file:"
+
+    /// The value of reference `name`: the variable's in `environment`, or for `file:PATH` the
+    /// file's content without the line break and spaces it ends with; `nil` when unset or unreadable.
+    static func value(of name: String, in environment: [String: String]) -> String? {
+        guard name.hasPrefix(filePrefix) else { return environment[name] }
+        return try? fileValue(String(name.dropFirst(filePrefix.count)))
+    }
+
+    /// The content of the secret file at `path`, without the line break and spaces it ends with.
+    private static func fileValue(_ path: String) throws(FileReadError) -> String {
+        // A secret file is a line or a key, never megabytes: a wrong path to a large file is refused.
+        let text = String(decoding: try FilePaths.readAll(path, limit: 1 << 20), as: UTF8.self)
+        return String(text.reversed().drop { $0 == "\n" || $0 == "\r" || $0 == " " || $0 == "\t" }.reversed())
+    }
+
     /// The text with every reference replaced from `environment`; throws naming the first unset
     /// variable. For a `secret` (headers, credentials, signing keys) the error does not suggest a
     /// default in the pipeline file, where a secret does not belong.
@@ -70,6 +96,15 @@ public struct InterpolatedString: Sendable, CustomStringConvertible {
         for part in parts {
             switch part {
             case .literal(let s): out += s
+            case .variable(let name, let fallback) where name.hasPrefix(InterpolatedString.filePrefix):
+                do { out += try InterpolatedString.fileValue(String(name.dropFirst(InterpolatedString.filePrefix.count))) } catch {
+                    guard let fallback else {
+                        throw InterpolationError(
+                            column: 1,
+                            message: "${\(name)}: \(error.description); give the secret's file, or export the secret and write ${NAME}")
+                    }
+                    out += fallback
+                }
             case .variable(let name, let fallback):
                 if let value = environment[name] {
                     out += value

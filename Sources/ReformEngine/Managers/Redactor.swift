@@ -9,7 +9,7 @@ struct Redactor: Sendable {
     /// Secrets of `service` resolved in `environment`: its headers, auth, and header and sign
     /// interceptors.
     init(service: ServicePlan, environment: [String: String]) {
-        var values = Set(service.secretVariables).compactMap { environment[$0] }
+        var values = Set(service.secretVariables).compactMap { InterpolatedString.value(of: $0, in: environment) }
         values += service.interceptors.secretTemplates.compactMap { try? $0.resolve(in: environment) }
         if case .basic(let user, let password)? = service.auth,
             let pair = try? user.resolve(in: environment) + ":" + password.resolve(in: environment)
@@ -23,7 +23,7 @@ struct Redactor: Sendable {
     /// whole once resolved (one written into the pipeline has no variable to look up).
     init(interceptors: [InterceptorPlan], environment: [String: String]) {
         let values =
-            Set(interceptors.secretVariables).compactMap { environment[$0] }
+            Set(interceptors.secretVariables).compactMap { InterpolatedString.value(of: $0, in: environment) }
             + interceptors.secretTemplates.compactMap { try? $0.resolve(in: environment) }
         self.init(values: values)
     }

@@ -145,6 +145,36 @@ import Testing
         #expect(query["api_key"] == .string("q+S3cr3t/key= 3") && query["tag"] == .string("q+S3cr3t/key= 3"))
     }
 
+    /// The same recorded run with its secrets kept out of the environment: all but one in an
+    /// `--env-file`, the bearer token in a file of its own (`${file:PATH}`, as a container mounts
+    /// it, with the line break it ends with); each is sent, and hidden everywhere a `${VAR}` is.
+    @Test func secretsFromAnEnvFileAndASecretFilePrintNoSecret() async throws {
+        let server = try TestServer()
+        let folder = try TemporaryFolder()
+        let secrets = try TemporaryFolder()
+        let tokenFile = try secrets.write("bearer.token", (Self.environment["BEARER_SECRET"] ?? "") + "\n")
+        let dotenv = Self.environment.filter { $0.key != "BEARER_SECRET" }.sorted { $0.key < $1.key }.map { name, value in
+            "export \(name)=\"\(value)\"  # from the vault"
+        }
+        let envFile = try secrets.write("secrets.env", "# test secrets\n\n" + dotenv.joined(separator: "\n") + "\n")
+        let pipeline = try folder.write(
+            "pipeline.yaml", Self.pipeline.replacingOccurrences(of: "${BEARER_SECRET}", with: "${file:\(tokenFile)}"))
+        let run = try await ReformBinary.run(
+            ["run", pipeline, "--record", "--env-file", envFile, "--stats", "json", "--dead-letter", folder.path + "/dead.ndjson"],
+            environment: ["TEST_URL": server.url], in: folder.path)
+        #expect(run.status == 3, "the 12 items are rejected, everything else lands: \(run.stderr)")
+        let files = try writtenFiles(in: folder)
+        #expect(files["fixtures/echo-keyed/001.json"]?.contains("\"x-secret\": \"***\"") == true)
+        #expect(files["fixtures/echo-bearer/001.json"]?.contains("\"authorization\": \"Bearer ***\"") == true)
+        #expect(files["fixtures/echo-basic/001.json"]?.contains("\"authorization\": \"Basic ***\"") == true)
+        expectNoSecret(in: run.stdout, "stdout")
+        expectNoSecret(in: run.stderr, "stderr")
+        for (name, text) in files { expectNoSecret(in: text, name) }
+        // Sent: Basic auth and OAuth2 pass only with the env file's `s3cret` (everything landed),
+        // and the echoed bearer header is exactly the file's token, hidden (its line break dropped).
+        #expect(files["out/all.ndjson"]?.contains("\"kId\":\"GET\"") == true, "\(files["out/all.ndjson"] ?? "")")
+    }
+
     @Test(arguments: [
         ("missing-path", "GET /nothing/***?tag=***: page 1: status 404"),
         ("missing-records", "data.items"),
