@@ -359,11 +359,20 @@ struct RunCommand: ParsableCommand {
                     error.deadLetter.map {
                         "; \($0.count) rejected so far kept in \(taggedDeadLetter == nil ? $0.path : "standard output ('dead' lines)")"
                     } ?? ""
+                // Say only what happened: a batch or replayed run made no request, and records a
+                // streamed standard output already showed stay shown.
+                let toStandardOutput =
+                    outputPath == nil && loaded.run(named: runName)?.outputs.contains(where: \.writesToStandardOutput) == true
                 let outputs =
-                    error.keepsCheckpoint
-                    ? "incremental outputs keep their last checkpoint; the next run resumes there"
-                    : "no output written (outputs are atomic)"
-                reporter.interrupted("requests cancelled, \(outputs)\(kept)", signal: status - 128)
+                    if error.keepsCheckpoint {
+                        "incremental outputs keep their last checkpoint; the next run resumes there"
+                    } else if toStandardOutput {
+                        "what standard output already showed stays; no file output written (outputs are atomic)"
+                    } else {
+                        "no output written (outputs are atomic)"
+                    }
+                let requests = options.mode == .replay ? "" : "requests cancelled, "
+                reporter.interrupted("\(requests)\(outputs)\(kept)", signal: status - 128)
                 throw ExitCode(status)
             }
             if options.progress != nil { ProgressLine.clear() }

@@ -36,7 +36,8 @@ struct InterruptedBatchTests {
         let status = Spawn.wait(pid)
         #expect(status == 128 + signal)
         let stderr = try folder.read("stderr.txt")
-        #expect(stderr.contains("reform: interrupted"), "\(stderr)")
+        #expect(stderr.contains("reform: interrupted: no output written (outputs are atomic)"), "\(stderr)")
+        #expect(!stderr.contains("requests cancelled"), "a batch run made no request (issue 42): \(stderr)")
         #expect(stderr.contains("2 rejected so far kept in \(folder.path)/dead.ndjson"), "\(stderr)")
         #expect(try folder.read("out.ndjson") == "old output\n")
         let dead = try folder.read("dead.ndjson").split(separator: "\n")
@@ -46,6 +47,35 @@ struct InterruptedBatchTests {
             FileManager.default.contentsOfDirectory(folder.path).sorted() == [
                 "a.ndjson", "b.ndjson", "dead.ndjson", "out.ndjson", "p.yaml", "stderr.txt",
             ])
+    }
+
+    /// Records a run printed to standard output before the signal stay printed: the message said
+    /// "no output written" after thousands of rows had been shown (issue 42).
+    @Test func aSignalAfterRecordsWerePrintedSaysTheyStay() async throws {
+        let folder = try TemporaryFolder()
+        let pipeline = try folder.write("p.yaml", InterruptedBatchTests.yaml)
+        // Enough records that standard output's buffer fills and is written before b blocks.
+        try folder.write("a.ndjson", (1...200_000).map { "{\"id\":\($0)}\n" }.joined())
+        let fifo = folder.path + "/b.ndjson"
+        try #require(mkfifo(fifo, 0o600) == 0)
+        let output = open(folder.path + "/stdout.txt", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        let errors = open(folder.path + "/stderr.txt", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        defer {
+            close(output)
+            close(errors)
+        }
+        let pid = try Spawn.start(
+            [ReformBinary.path, "run", pipeline, "--input", "a=" + folder.path + "/a.ndjson", "--input", "b=" + fifo],
+            stdout: output, stderr: errors, environment: ["PATH=/usr/bin:/bin"])
+        // Manager a's records are printed as its buffer fills, before b's FIFO blocks.
+        try await waitUntil { (try? folder.read("stdout.txt"))?.contains(#"{"kID":2}"#) == true }
+        // (b's FIFO is opened once a is read: the run is waiting there now or soon.)
+        kill(pid, SIGINT)
+        #expect(Spawn.wait(pid) == 128 + SIGINT)
+        let stderr = try folder.read("stderr.txt")
+        #expect(
+            stderr.contains("reform: interrupted: what standard output already showed stays; no file output written"), "\(stderr)")
+        #expect(!stderr.contains("requests cancelled"), "\(stderr)")
     }
 
     /// Polls `condition` every 20 ms for up to 20 s.
