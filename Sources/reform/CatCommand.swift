@@ -7,13 +7,13 @@ struct CatCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cat",
         abstract:
-            "Read JSON, NDJSON or YAML files (or - for stdin), or a table's rows (sqlite:PATH#TABLE), and write them as ndjson, json, yaml or a table."
+            "Read JSON, NDJSON or YAML files (or - for stdin), or a table's rows (sqlite:PATH#TABLE, postgres://HOST/DB#TABLE), and write them as ndjson, json, yaml or a table."
     )
 
     @Option(help: "The notation to write: ndjson, json, yaml, table.", completion: .list(["ndjson", "json", "yaml", "table"]))
     var to: String = "json"
 
-    @Argument(help: "Files to read; - is standard input; sqlite:PATH#TABLE reads a table's rows.", completion: .file())
+    @Argument(help: "Files to read; - is standard input; sqlite:PATH#TABLE or postgres://HOST/DB#TABLE reads a table's rows.", completion: .file())
     var files: [String] = ["-"]
 
     func validate() throws {

@@ -23,7 +23,7 @@ struct RunCommand: ParsableCommand {
     @Option(
         name: .customLong("input"),
         help: ArgumentHelp(
-            "Read MANAGER's records from PATH (.ndjson, .json, .yaml, - for stdin, or sqlite:DB#TABLE) instead of its fixtures.",
+            "Read MANAGER's records from PATH (.ndjson, .json, .yaml, - for stdin, sqlite:DB#TABLE or postgres://HOST/DB#TABLE) instead of its fixtures.",
             valueName: "MANAGER=PATH"))
     var inputs: [String] = []
 

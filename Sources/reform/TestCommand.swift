@@ -34,6 +34,7 @@ struct TestCommand: ParsableCommand {
         let found = TestDiscovery(paths: paths)
         for path in found.missing { Terminal.error("reform: error: \(path): no such file or folder") }
         var invalid = !found.missing.isEmpty
+        var invalidFiles = 0
         var passed = 0
         var failed = 0
         var updated: [String] = []
@@ -51,6 +52,7 @@ struct TestCommand: ParsableCommand {
                 junitReport.addInvalid(
                     file: path, name: Self.name(of: PipelineTestFile.defaultPipeline(for: path)), reason: error.description)
                 invalid = true
+                invalidFiles += 1
                 // The pipeline has a test file (an invalid one, reported above), not none.
                 tested.insert(PipelineTestFile.defaultPipeline(for: path))
                 continue
@@ -86,7 +88,9 @@ struct TestCommand: ParsableCommand {
             }
         }
         for path in updated { print("updated \(path)") }
-        print("\(passed) passed, \(failed) failed")
+        // An invalid test file ran no test: "0 passed, 0 failed" alone read as nothing to do.
+        let unread = invalidFiles == 0 ? "" : ", \(invalidFiles) test file\(invalidFiles == 1 ? "" : "s") invalid (not run)"
+        print("\(passed) passed, \(failed) failed\(unread)")
         if let junit {
             var paths = PathCollisions()
             paths.writes = [PathCollisions.Role(path: junit, what: "--junit")]

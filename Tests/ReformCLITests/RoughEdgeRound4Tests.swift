@@ -38,6 +38,15 @@ struct RoughEdgeRound4Tests {
         }
     }
 
+    /// An invalid test file made `reform test` print "0 passed, 0 failed" (and exit 2).
+    @Test func anInvalidTestFileIsCountedAsSuch() async throws {
+        let dir = try folder(["p.yaml": Self.one, "p.test.yaml": "tests:\n  - nme: x\n"])
+        let result = try await CLIRunner.run(["test", dir + "/p.yaml"])
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stdout == "0 passed, 0 failed, 1 test file invalid (not run)\n")
+        #expect(result.stderr.contains("unknown key 'nme' in a test; did you mean 'name'?"), "\(result.stderr)")
+    }
+
     /// `reform run -` said "-:1:1: error: cannot read -: No such file or directory".
     @Test func runningStandardInputSaysWhatToDoInstead() async throws {
         let result = try await CLIRunner.run(["run", "-"], stdin: Self.one)
