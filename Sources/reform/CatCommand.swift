@@ -13,7 +13,9 @@ struct CatCommand: ParsableCommand {
     @Option(help: "The notation to write: ndjson, json, yaml, table.", completion: .list(["ndjson", "json", "yaml", "table"]))
     var to: String = "json"
 
-    @Argument(help: "Files to read; - is standard input; sqlite:PATH#TABLE or postgres://HOST/DB#TABLE reads a table's rows.", completion: .file())
+    @Argument(
+        help: "Files to read; - is standard input; sqlite:PATH#TABLE or postgres://HOST/DB#TABLE reads a table's rows.", completion: .file()
+    )
     var files: [String] = ["-"]
 
     func validate() throws {
