@@ -90,7 +90,9 @@ struct RunCommand: ParsableCommand {
     var sample: Int?
 
     @Option(
-        help: ArgumentHelp("Print counts and timings per manager and reformer step on standard error at the end.", valueName: "json"),
+        help: ArgumentHelp(
+            "Print counts and timings per manager and reformer step on standard error at the end, in FORMAT: json (the only one).",
+            valueName: "FORMAT"),
         completion: .list(["json"]))
     var stats: String?
 
