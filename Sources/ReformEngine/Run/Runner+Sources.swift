@@ -32,7 +32,8 @@ extension Runner {
             let tagged = options.taggedInputs
             let meter = options.progress.map { report in
                 let sizes = (files + tagged).map(InputFiles.size(of:))
-                let total = sizes.contains { $0 == nil } ? nil : sizes.reduce(0) { $0 + ($1 ?? 0) }
+                // A manager that reads no file (live, fixtures) has no total to count down to.
+                let total = sizes.isEmpty || sizes.contains { $0 == nil } ? nil : sizes.reduce(0) { $0 + ($1 ?? 0) }
                 return ProgressMeter(manager: ref.name, totalBytes: total, report: report)
             }
             if execution.parallel {

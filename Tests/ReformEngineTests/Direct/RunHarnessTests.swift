@@ -1,6 +1,7 @@
 import ReformEngine
 import ReformEngineTesting
 import ReformSDK
+import Synchronization
 import Testing
 
 /// A whole run through `RunHarness` with the live manager answered by a `ScriptedTransport`:
@@ -56,5 +57,36 @@ import Testing
             #expect(error.message.contains("GET /orders?page=2&page_size=2"))
             #expect(!harness.exists("out/orders.ndjson"), "a failed run writes no output")
         }
+    }
+}
+
+/// The progress a live manager reports: it reads no file, so it has no total to count down to
+/// (issue 42: the line said `0.1 MB of 0.0 MB · ETA 0:00`).
+@Suite("Progress of a live run", .timeLimit(.minutes(10)))
+struct LiveProgressTests {
+    final class Reports: Sendable {
+        private let list = Mutex<[RunProgress]>([])
+        func append(_ progress: RunProgress) { list.withLock { $0.append(progress) } }
+        var all: [RunProgress] { list.withLock { $0 } }
+    }
+
+    @Test func aLiveManagerHasNoTotalBytes() async throws {
+        let harness = try RunHarness()
+        try harness.write(
+            "p.yaml",
+            """
+            reform: 1
+            services: { api: { base_url: "http://api.test" } }
+            managers: { items: { service: api, path: /items } }
+            runs: { default: { output: { format: ndjson, path: out.ndjson } } }
+            """)
+        let transport = ScriptedTransport()
+        transport.on("/items", .json(#"[{"id": 1}, {"id": 2}]"#))
+        let reports = Reports()
+        var options = RunOptions()
+        options.progress = { reports.append($0) }
+        _ = try await harness.run("p.yaml", options: options, transport: transport)
+        #expect(!reports.all.isEmpty)
+        #expect(reports.all.allSatisfy { $0.totalBytes == nil }, "\(reports.all.map(\.totalBytes))")
     }
 }
