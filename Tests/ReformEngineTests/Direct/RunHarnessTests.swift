@@ -90,3 +90,24 @@ struct LiveProgressTests {
         #expect(reports.all.allSatisfy { $0.totalBytes == nil }, "\(reports.all.map(\.totalBytes))")
     }
 }
+
+/// `--sample` reads every input before it lands a record; the progress line stood still during
+/// that read (12-14 s on a large input, issue 42). Its bytes are now reported as it reads.
+@Suite("Progress of a sampled run", .timeLimit(.minutes(10)))
+struct SampleProgressTests {
+    @Test func bytesAreReportedWhileTheSampleIsRead() async throws {
+        let harness = try RunHarness()
+        try harness.write(
+            "p.yaml", "reform: 1\nmanagers: { a: {} }\nruns: { default: { output: { format: ndjson, path: out.ndjson } } }\n")
+        // Large enough that reading it takes longer than the meter's 0.2 s between reports.
+        let input = try harness.write("a.ndjson", (0..<400_000).map { #"{"id":\#($0),"text":"a line of some length"}"# + "\n" }.joined())
+        let reports = LiveProgressTests.Reports()
+        var options = RunOptions()
+        options.inputs = [("a", input)]
+        options.sample = 10
+        options.progress = { reports.append($0) }
+        let summary = try await harness.run("p.yaml", options: options)
+        #expect(summary.recordsIn == 10)
+        #expect(reports.all.contains { !$0.finished && $0.records == 0 && $0.bytes > 0 }, "\(reports.all.map { ($0.records, $0.bytes) })")
+    }
+}
