@@ -552,8 +552,13 @@ struct CompiledChain {
         case UInt8(ascii: "n"): return true
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             // To int only an integer as written (not `1e+300`, `1e-320` or 19 digits, which the
-            // conversion may refuse); to double any number, the writer printing it the same.
-            return conversion == .double || (conversion == .int && isPlainInteger(text))
+            // conversion may refuse); to double a double's text (the writer prints it the same)
+            // or an integer of up to 15 digits (past 2^53 a double rounds it).
+            switch conversion {
+            case .int: return isPlainInteger(text)
+            case .double: return !readsAsInteger(text) || text.count - (first == UInt8(ascii: "-") ? 1 : 0) <= 15
+            default: return false
+            }
         case UInt8(ascii: "t"), UInt8(ascii: "f"): return conversion == .bool
         case UInt8(ascii: "\""): return conversion == .string
         default: return false

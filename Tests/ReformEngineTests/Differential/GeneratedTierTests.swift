@@ -213,6 +213,35 @@ struct GeneratedTierTests {
         #expect(whole.outcomes[0].output.contains(#"{"id":3,"when":0,"note":"0"}"#))
     }
 
+    /// Found by the generator: an integer past 2^53 converted to double rounds
+    /// (`9007199254740993` → `9007199254740992`), but the compiled tier kept every number's text
+    /// for a conversion to double, in a step and in a mapping rule alike.
+    @Test func integersPastTwoToThe53ConvertedToDoubleRoundOnEveryTier() throws {
+        let pipeline = """
+            reform: 1
+            managers: { a: {} }
+            reformers:
+              mapped:
+                keys: { id: id, n: n }
+                map: { id: id, n: { path: n, convert: double } }
+              picked:
+                steps: [ { pick: [id, n] }, { convert: { n: double } } ]
+            runs:
+              mapped: { reform: [mapped], output: { format: ndjson } }
+              picked: { reform: [picked], output: { format: ndjson } }
+            """
+        let lines = [
+            #"{"id":1,"n":9007199254740993}"#, #"{"id":2,"n":-123456789012345678}"#, #"{"id":3,"n":999999999999999}"#,
+            #"{"id":4,"n":2.5}"#,
+        ]
+        for run in ["mapped", "picked"] {
+            let result = try TierCheck(pipeline: pipeline, lines: lines, runName: run).outcomes()
+            #expect(result.differences.isEmpty, "\(run): \(result.differences)")
+            #expect(result.outcomes[0].output.contains(#"{"id":1,"n":9007199254740992}"#), "\(run)")
+            #expect(result.outcomes[0].output.contains(#"{"id":3,"n":999999999999999}"#), "\(run)")
+        }
+    }
+
     /// Re-runs a case `GEN_DUMP=FOLDER` wrote (`GEN_CASE=FOLDER/batchB-caseC`), writing each
     /// tier's output and dead letters beside it.
     @Test(.enabled(if: ProcessInfo.processInfo.environment["GEN_CASE"] != nil))
