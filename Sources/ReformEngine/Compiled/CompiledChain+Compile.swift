@@ -160,8 +160,8 @@ private struct Compiler {
             compiler.reformer = position
             compiler.reformers = position + 1
             for step in steps {
-                switch step.kind {
-                case .filter(let condition):
+                switch step.compiledForm {
+                case .keepRecords(let condition):
                     var lookups: [CompiledChain.Lookup] = []
                     for path in condition.paths {
                         guard let key = path.firstKey else { return nil }
@@ -181,7 +181,7 @@ private struct Compiler {
                         lookups.append(CompiledChain.Lookup(path: path, slot: slotOfPath[linePath], rest: ValuePath([])))
                     }
                     compiler.steps.append(.filter(SlotCondition(condition, lookups: lookups), reformer: position))
-                case .drop(let keys):
+                case .removeMembers(let keys):
                     for key in keys where !dropped.contains(key) && !renamedAway.contains(key) {
                         named.insert(key)
                         let lineKey = original(key)
@@ -192,7 +192,7 @@ private struct Compiler {
                         compiler.renamedMembers.removeAll { $0.path == located }
                         compiler.droppedMembers.append((located, lineKey.utf8.count))
                     }
-                case .rename(let pairs):
+                case .renameMembers(let pairs):
                     for (from, to) in pairs where from != to {
                         guard !named.contains(to), !dropped.contains(from), !renamedAway.contains(from), renamed[from] == nil
                         else { return nil }
@@ -251,11 +251,11 @@ private struct Compiler {
         case .steps(let stepPlans):
             var explodePath: ValuePath?
             var index = 0
-            if index < stepPlans.count, case .explode(let path) = stepPlans[index].kind {
+            if index < stepPlans.count, case .explode(let path) = stepPlans[index].compiledForm {
                 explodePath = path
                 index += 1
             }
-            guard index < stepPlans.count, case .pick(let keys) = stepPlans[index].kind else { return false }
+            guard index < stepPlans.count, case .keepMembers(let keys) = stepPlans[index].compiledForm else { return false }
             index += 1
             for key in keys {
                 guard !view.contains(where: { $0.name == key }), let path = locate(ValuePath([.key(key)])) else { return false }
@@ -340,14 +340,14 @@ private struct Compiler {
 
     /// One step after the source; `false` when the compiled path does not cover it.
     mutating func step(_ step: StepPlan) -> Bool {
-        switch step.kind {
-        case .filter(let condition):
+        switch step.compiledForm {
+        case .keepRecords(let condition):
             let lookups = condition.paths.map { path in
                 let slot = path.firstKey.flatMap { key in view.first { $0.name == key }?.slot }
                 return CompiledChain.Lookup(path: path, slot: slot, rest: ValuePath(Array(path.components.dropFirst())))
             }
             steps.append(.filter(SlotCondition(condition, lookups: lookups), reformer: reformer))
-        case .pick(let keys):
+        case .keepMembers(let keys):
             var picked: [(name: String, slot: Int)] = []
             for key in keys {
                 // A key the records never carry here rejects every record: the general path says so.
@@ -357,13 +357,13 @@ private struct Compiler {
                 picked.append(member)
             }
             view = picked
-        case .drop(let keys):
+        case .removeMembers(let keys):
             view.removeAll { keys.contains($0.name) }
-        case .rename(let pairs):
+        case .renameMembers(let pairs):
             let renamed = view.map { member in (name: pairs.first { $0.from == member.name }?.to ?? member.name, slot: member.slot) }
             guard Set(renamed.map(\.name)).count == renamed.count else { return false }
             view = renamed
-        case .defaults(let pairs):
+        case .fillNulls(let pairs):
             for (key, value) in pairs {
                 noteConstant(value)
                 var text: [UInt8] = []
@@ -374,7 +374,7 @@ private struct Compiler {
                     view.append((key, addSlot(CompiledChain.Slot(source: .constant(text)))))
                 }
             }
-        case .set(let pairs):
+        case .assignTemplates(let pairs):
             // Every template reads the record as it was before the step; new keys go last.
             var assignments: [(slot: Int, pieces: [CompiledChain.TemplatePiece])] = []
             var added: [(name: String, slot: Int)] = []
@@ -391,20 +391,20 @@ private struct Compiler {
             }
             view += added
             steps.append(.set(assignments))
-        case .convert(let pairs):
+        case .convertValues(let pairs):
             for (key, conversion) in pairs {
                 // A key the records do not carry here is left alone, as the general path does.
                 if let member = view.first(where: { $0.name == key }) { steps.append(.convert(slot: member.slot, conversion: conversion)) }
             }
-        case .component(let component):
-            guard let editing = component.step as? any KeyEditStep else { return false }
+        case .editValues(let editing):
             for (index, key) in editing.editedKeys.enumerated() {
                 // A key the records do not carry here is left alone, as the general path does.
                 if let member = view.first(where: { $0.name == key }) {
                     steps.append(.edit(slot: member.slot, step: editing, index: index))
                 }
             }
-        default:
+        case .explode, nil:
+            // `explode` only as the chain's start, where ``source(_:manager:)`` takes it.
             return false
         }
         return true

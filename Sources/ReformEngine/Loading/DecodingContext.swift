@@ -208,6 +208,17 @@ package final class DecodingContext {
         }
     }
 
+    /// A string template over a record, like `{name} ({id})`.
+    package func recordTemplate(_ node: YAMLNode, _ what: String) -> Template? {
+        guard let text = string(node, what) else { return nil }
+        do {
+            return try Template(parsing: text)
+        } catch {
+            self.error("\(what): \(error.message)", at: location(in: node, column: error.column))
+            return nil
+        }
+    }
+
     /// A record path like `data.list`.
     package func path(_ node: YAMLNode, _ what: String) -> ValuePath? {
         guard let text = string(node, what) else { return nil }

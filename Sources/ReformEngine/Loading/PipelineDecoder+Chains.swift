@@ -64,54 +64,9 @@ extension PipelineDecoder {
             ok = false
             return name
         }
-        func path(_ p: ValuePath) -> ValuePath {
-            guard keys != nil, case .key(let first)? = p.components.first else { return p }
-            return ValuePath([.key(constant(first))] + p.components.dropFirst())
-        }
-        func adding(_ names: [String]) -> KeySet? {
-            guard let keys else { return nil }
-            var list = keys.keys
-            for n in names where keys.key(named: n) == nil { list.append(.init(name: n, constant: n)) }
-            return KeySet(list)
-        }
+        func path(_ p: ValuePath) -> ValuePath { StepSupport.resolving(p, constant, keys: keys) }
         let result: (StepPlan.Kind, KeySet?)
         switch step.kind {
-        case .explode(let p): result = (.explode(path(p)), keys)
-        case .pick(let names):
-            let constants = names.map(constant)
-            result = (
-                .pick(constants),
-                KeySet(zip(names, constants).map { .init(name: keys == nil ? $0 : (keys?.key(named: $0)?.name ?? $0), constant: $1) })
-            )
-        case .drop(let names):
-            let constants = names.map(constant)
-            result = (.drop(constants), keys.map { KeySet($0.keys.filter { !constants.contains($0.constant) }) })
-        case .rename(let pairs):
-            let resolved = pairs.map { (from: constant($0.from), to: $0.to) }
-            let after = keys.map { ks in
-                KeySet(
-                    ks.keys.map { key in
-                        resolved.first { $0.from == key.constant }.map { KeySet.Key(name: $0.to, constant: $0.to) } ?? key
-                    })
-            }
-            result = (.rename(resolved), after)
-        case .defaults(let pairs):
-            let resolved = pairs.map { (key: keys?.key(named: $0.key)?.constant ?? $0.key, value: $0.value) }
-            result = (.defaults(resolved), adding(resolved.map(\.key)))
-        case .convert(let pairs):
-            result = (.convert(pairs.map { (key: constant($0.key), conversion: $0.conversion) }), keys)
-        case .set(let pairs):
-            for template in pairs.map(\.template) { _ = template.paths.map(path) }
-            let resolved = pairs.map { pair in
-                (
-                    key: keys?.key(named: pair.key)?.constant ?? pair.key,
-                    template: pair.template.renamingFirstKeys { keys?.key(named: $0)?.constant }
-                )
-            }
-            result = (.set(resolved), adding(resolved.map(\.key)))
-        case .filter(let condition):
-            for p in condition.paths { _ = path(p) }
-            result = (.filter(condition.renamingFirstKeys { name in keys?.key(named: name)?.constant }), keys)
         case .sort(let p, let descending): result = (.sort(key: path(p), descending: descending), keys)
         case .dedupe(let paths): result = (.dedupe(paths.map(path)), keys)
         case .limit: result = (step.kind, keys)

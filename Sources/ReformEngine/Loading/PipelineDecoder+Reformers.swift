@@ -173,7 +173,7 @@ extension PipelineDecoder {
             source = .path(path)
             array = operation
         } else if let t = m["template"] {
-            guard let template = decodeTemplate(t, what) else { return nil }
+            guard let template = context.recordTemplate(t, what) else { return nil }
             source = .template(template)
         } else {
             guard let v = m["value"], let value = context.value(v, what) else { return nil }
@@ -210,14 +210,6 @@ extension PipelineDecoder {
 
     func parsePath(_ text: String, _ node: YAMLNode, _ what: String) -> ValuePath? {
         do { return try ValuePath(parsing: text) } catch {
-            context.error("\(what): \(error.message)", at: context.location(in: node, column: error.column))
-            return nil
-        }
-    }
-
-    func decodeTemplate(_ node: YAMLNode, _ what: String) -> Template? {
-        guard let text = context.string(node, what) else { return nil }
-        do { return try Template(parsing: text) } catch {
             context.error("\(what): \(error.message)", at: context.location(in: node, column: error.column))
             return nil
         }

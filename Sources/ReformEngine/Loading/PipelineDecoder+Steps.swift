@@ -60,30 +60,6 @@ extension PipelineDecoder {
             return arg
         }
         switch name {
-        case "explode":
-            return need().flatMap { context.path($0, what) }.map(StepPlan.Kind.explode)
-        case "pick":
-            return need().flatMap { context.stringList($0, what) }.map(StepPlan.Kind.pick)
-        case "drop":
-            return need().flatMap { context.stringList($0, what) }.map(StepPlan.Kind.drop)
-        case "rename":
-            let renames = need().flatMap { context.keyed($0, what) { context.string($0.value, what) } }
-            return renames.map { .rename($0.map { (from: $0.key, to: $0.value) }) }
-        case "defaults":
-            let values = need().flatMap { context.keyed($0, what) { context.value($0.value, what) } }
-            return values.map { .defaults($0.map { (key: $0.key, value: $0.value) }) }
-        case "convert":
-            let conversions = need().flatMap { context.keyed($0, what) { context.choice($0.value, "conversion", as: Conversion.self) } }
-            return conversions.map { .convert($0.map { (key: $0.key, conversion: $0.value) }) }
-        case "set":
-            let templates = need().flatMap { context.keyed($0, what) { decodeTemplate($0.value, "'\($0.key)' in \(what)") } }
-            return templates.map { .set($0.map { (key: $0.key, template: $0.value) }) }
-        case "filter":
-            guard let node = need(), let text = context.string(node, what) else { return nil }
-            do { return .filter(try Condition(parsing: text)) } catch {
-                context.error("\(what): \(error.message)", at: context.location(in: node, column: error.column))
-                return nil
-            }
         case "sort":
             guard let node = need() else { return nil }
             if case .mapping = node.content {

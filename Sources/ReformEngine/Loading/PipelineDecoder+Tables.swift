@@ -216,24 +216,21 @@ extension PipelineDecoder {
             case .steps(let steps):
                 for step in steps {
                     let source = "step '\(step.name)' of reformer '\(reformer.name)'"
-                    switch step.kind {
-                    case .convert(let conversions):
-                        for (key, conversion) in conversions { types[key] = InferredType(type: ColumnType(conversion), source: source) }
-                    case .set(let templates):
-                        for (key, _) in templates { types[key] = InferredType(type: .text, source: source) }
-                    case .rename(let pairs):
+                    guard case .component(let component) = step.kind else { continue }
+                    switch component.step.columnTypes {
+                    case .keeps:
+                        continue
+                    case .forgets:
+                        types = [:]
+                    case .sets(let set):
+                        for (key, type) in set { types[key] = InferredType(type: type, source: source) }
+                    case .renames(let pairs):
                         var renamed = types
                         for (from, to) in pairs {
                             renamed[from] = nil
                             renamed[to] = types[from]
                         }
                         types = renamed
-                    case .explode:
-                        types = [:]
-                    case .component(let component) where !component.step.keepsValueKinds:
-                        types = [:]
-                    default:
-                        continue
                     }
                 }
             case .plugin:

@@ -5,29 +5,14 @@ public import ReformYAML
 public struct StepPlan: Sendable {
     /// What the step does.
     public enum Kind: Sendable {
-        /// One record per element of the array at a path, the element taking the array's place.
-        case explode(ValuePath)
-        /// Keep only these keys, in this order.
-        case pick([String])
-        /// Remove these keys.
-        case drop([String])
-        /// Rename keys (old → new), keeping their positions.
-        case rename([(from: String, to: String)])
-        /// Give keys a value when they are missing or null.
-        case defaults([(key: String, value: Value)])
-        /// Convert values of these keys.
-        case convert([(key: String, conversion: Conversion)])
-        /// Set keys from string templates.
-        case set([(key: String, template: Template)])
-        /// Keep only records for which the condition holds.
-        case filter(Condition)
         /// Sort all records by a key (stable; nulls and missing last).
         case sort(key: ValuePath, descending: Bool)
         /// Drop records whose keys repeat an earlier record's (all of the record when empty).
         case dedupe([ValuePath])
         /// Keep the first N records.
         case limit(Int)
-        /// A step written as a component (`RecordStep`), in its own folder under `Steps/`.
+        /// A step that handles each record on its own (`explode`, `pick`, `filter`, `truncate`…),
+        /// written as a component (`RecordStep`) in its own folder under `Steps/`.
         case component(ComponentStep)
     }
 
@@ -45,7 +30,12 @@ extension StepPlan {
     public var isPerRecord: Bool {
         switch kind {
         case .sort, .dedupe, .limit: false
-        default: true
+        case .component: true
         }
+    }
+
+    /// The slot operation the compiled tier runs for the step, when it has one.
+    package var compiledForm: CompiledStepForm? {
+        if case .component(let component) = kind { component.step.compiledForm } else { nil }
     }
 }

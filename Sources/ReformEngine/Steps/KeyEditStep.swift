@@ -21,7 +21,11 @@ package protocol KeyEditStep: RecordStep {
 
 extension KeyEditStep {
     /// An edit may change a value's kind; a step whose edits never do says so.
-    package var keepsValueKinds: Bool { false }
+    package var columnTypes: ColumnTypeEffect { .forgets }
+    /// The compiled tier runs the edit on each edited slot.
+    package var compiledForm: CompiledStepForm? { .editValues(self) }
+    /// The compiled tier runs every key edit.
+    package static var compiles: Bool { true }
 
     /// The edited keys as the records carry them; the keys are unchanged.
     package func resolving(_ constant: (String) -> String, keys: inout KeySet?) -> Self {

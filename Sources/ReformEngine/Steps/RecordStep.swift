@@ -7,14 +7,15 @@ package import ReformYAML
 /// Adding such a step is adding a folder under `Steps/` with one type conforming to this protocol,
 /// and the type in ``BuiltInSteps/components``. From there the pipeline schema (`reform schema`,
 /// editors' completion), the decoder and its unknown-step suggestions, `reform plugins`, the
-/// general tier and the generated differential tests (``sample(keys:using:)``) all take it; a
-/// step that is a ``KeyEditStep`` runs on the compiled tier too, with the same edit. The held-lines
-/// tier only runs a chain's last `sort`, `dedupe` and `limit`, so a per-record step never needs a
+/// resolution of key names against the keys records carry, the column types a table infers, the
+/// general tier and the generated differential tests (``sample(_:using:)``) all take it. A step
+/// runs on the compiled tier when it says how (``compiledForm``: a ``KeyEditStep`` runs its own
+/// edit there; the others name the slot operation that does what they do). The held-lines tier
+/// only runs a chain's last `sort`, `dedupe` and `limit`, so a per-record step never needs a
 /// form there.
 ///
-/// The steps that hold records (`sort`, `dedupe`, `limit`) and the older per-record steps
-/// (`explode`, `pick`, `drop`, `rename`, `defaults`, `convert`, `set`, `filter`) are still cases
-/// of ``StepPlan/Kind``; see `docs/layout.md`.
+/// Every per-record step is a component; only the steps that hold records (`sort`, `dedupe`,
+/// `limit`) are still cases of ``StepPlan/Kind``, their held-lines forms in `Sorting/`.
 package protocol RecordStep: Sendable {
     /// The name a pipeline writes, as in `- truncate: { title: 40 }`.
     static var name: String { get }
@@ -27,9 +28,16 @@ package protocol RecordStep: Sendable {
     /// Whether the step may be written as its bare name (`- flatten`), without an argument.
     static var mayBeBare: Bool { get }
     /// A random valid step, in YAML flow style (`truncate: { name: 3 }`), for records carrying
-    /// the top-level `keys`, and what it makes of them: how the generated differential tests
-    /// (`ReformEngineTesting`'s chain generator) write this step.
-    static func sample(keys: [String], using random: inout some RandomNumberGenerator) -> StepSample
+    /// the keys `context` names, and what it makes of them: how the generated differential tests
+    /// (`ReformEngineTesting`'s chain generator) write this step; `nil` when no such step suits
+    /// those records (the generator draws another).
+    static func sample(_ context: SampleContext, using random: inout some RandomNumberGenerator) -> StepSample?
+    /// How often the generated tests draw this step, against 1 for most (a step with several
+    /// shapes worth trying, like `filter`, is drawn more).
+    static var sampleWeight: Int { get }
+    /// Whether the compiled tier runs the step anywhere after a chain's start (its
+    /// ``compiledForm`` is not `nil`): the generated tests build chains that compile from these.
+    static var compiles: Bool { get }
     /// The step with the key names it reads given as the constants the records carry (`constant`
     /// reports a name they do not carry), and `keys` — what the records carry, `nil` when not
     /// known — changed as the step changes them.
@@ -37,14 +45,56 @@ package protocol RecordStep: Sendable {
     /// The step's meaning: what it makes of one record (none, one or more records), or why it
     /// rejects it.
     func apply(_ record: Record, into out: inout [Record]) throws(RecordError)
-    /// Whether every key keeps the kind of value it had (a table column's type inferred before the
-    /// step still holds after it).
-    var keepsValueKinds: Bool { get }
+    /// What the step does to the column types a table output infers from the chain.
+    var columnTypes: ColumnTypeEffect { get }
+    /// The slot operation the compiled tier runs for this step, `nil` when it has none (the chain
+    /// then runs on records from this step on).
+    var compiledForm: CompiledStepForm? { get }
 }
 
 extension RecordStep {
     /// Most steps need an argument.
     package static var mayBeBare: Bool { false }
+    /// Most steps are drawn as often as each other.
+    package static var sampleWeight: Int { 1 }
+    /// Most steps have no compiled form.
+    package static var compiles: Bool { false }
+    /// Most steps have no compiled form.
+    package var compiledForm: CompiledStepForm? { nil }
+}
+
+/// What a step does to the column types a table output infers from its chain.
+package enum ColumnTypeEffect: Sendable {
+    /// Every key keeps the kind of value it had.
+    case keeps
+    /// Nothing is known of the kinds after it.
+    case forgets
+    /// These keys hold values of these types after it; the others keep theirs.
+    case sets([(key: String, type: ColumnType)])
+    /// These keys move to new names, with their types.
+    case renames([(from: String, to: String)])
+}
+
+/// What the generated differential tests know when they write a step
+/// (``RecordStep/sample(_:using:)``).
+package struct SampleContext: Sendable {
+    /// The top-level keys the records carry, or a set of keys landed records usually carry when
+    /// ``known`` is false.
+    package var keys: [String]
+    /// Whether ``keys`` are exactly the keys the records carry (the loader knows them: after a
+    /// mapping, a `pick`, declared keys), rather than landed records' usual keys.
+    package var known: Bool
+
+    /// The context of records carrying `keys` (`known`: exactly those).
+    package init(keys: [String], known: Bool) {
+        self.keys = keys
+        self.known = known
+    }
+
+    /// A key the records carry.
+    package func key(using random: inout some RandomNumberGenerator) -> String {
+        keys.randomElement(using: &random) ?? "id"
+    }
 }
 
 /// A step written by ``RecordStep/sample(keys:using:)``.
@@ -57,6 +107,13 @@ package struct StepSample: Sendable {
         case unknown
         /// These keys, in this order.
         case known([String])
+        /// The keys before, with these added at the end (those not there already), when they were
+        /// known.
+        case adding([String])
+        /// The keys before less these, when they were known.
+        case removing([String])
+        /// The keys before, these renamed, when they were known.
+        case renaming(from: String, to: String)
     }
 
     /// The step as a pipeline writes it, in YAML flow style.

@@ -88,7 +88,7 @@ public struct ChainGenerator: Sendable {
             switch Int.random(in: 0..<8, using: &random) {
             case 0, 1:
                 let shape = "r\(outputs.count)"
-                let columns = ChainWriter.some(known ?? ["id", "name", "price", "loc", "tags", "ok"], atLeast: 1, using: &random)
+                let columns = SampleText.some(known ?? ["id", "name", "price", "loc", "tags", "ok"], atLeast: 1, using: &random)
                     .map { $0.contains(".") ? "\"\($0)\"" : $0 }
                 rows += "  \(shape): { columns: [\(columns.joined(separator: ", "))] }\n"
                 outputs.append((names, shape, "csv"))
@@ -130,9 +130,6 @@ struct ChainWriter {
     static let paths = [
         "id", "name", "price", "when", "loc", "loc.city", "loc.lat", "ok", "tags", "floor", "deep", "nowhere", "loc.nowhere",
     ]
-    static let newNames = ["label", "where", "tag", "title", "note", "place", "extra", "city", "lat"]
-    static let conversions = ["int", "double", "bool", "string", "date"]
-    static let values = ["0", "-1", "1.5", "none", "''", "true", "null", "上海", "2.50", "1e2"]
 
     mutating func name() -> String {
         count += 1
@@ -144,7 +141,7 @@ struct ChainWriter {
         let name = name()
         var keys: [String] = []
         var rules: [String] = []
-        for key in ChainWriter.some(
+        for key in SampleText.some(
             ["id", "name", "price", "when", "city", "lat", "ok", "tags", "floor", "label", "first", "kind"], atLeast: 1, using: &random)
         {
             keys.append(key)
@@ -164,8 +161,8 @@ struct ChainWriter {
         switch Int.random(in: 0..<12, using: &random) {
         case 0, 1: return common
         case 2: return path + "?"
-        case 3, 4: return "{ template: \(ChainWriter.quote(template(fields: ChainWriter.paths, using: &random))) }"
-        case 5: return "{ value: \(ChainWriter.values.randomElement(using: &random) ?? "0")\(options(using: &random)) }"
+        case 3, 4: return "{ template: \(SampleText.quote(SampleText.template(fields: ChainWriter.paths, using: &random))) }"
+        case 5: return "{ value: \(SampleText.values.randomElement(using: &random) ?? "0")\(options(using: &random)) }"
         case 6, 7:
             let reduction = ["list", "count", "join", "first", "last"].randomElement(using: &random) ?? "list"
             let arrayPath = random.chance(3) ? "tags[].k" : "tags"
@@ -181,22 +178,8 @@ struct ChainWriter {
     func options(using random: inout some RandomNumberGenerator, converting: Int = 3, optional: Bool = true) -> String {
         var text = ""
         if optional, random.chance(4) { text += ", optional: \(random.chance(2))" }
-        if random.chance(3) { text += ", default: \(ChainWriter.values.randomElement(using: &random) ?? "0")" }
-        if random.chance(converting) { text += ", convert: \(ChainWriter.conversions.randomElement(using: &random) ?? "int")" }
-        return text
-    }
-
-    /// A template over `fields`: literal text and fields; a field that is not always there
-    /// (`nowhere`, `deep`, `tags`) mostly optional.
-    func template(fields: [String], using random: inout some RandomNumberGenerator) -> String {
-        var text = ""
-        for _ in 0..<Int.random(in: 1...3, using: &random) {
-            if random.chance(2) { text += [" ", "·", "#", "(", ") ", "上", "\\", "\"", "", "a b"].randomElement(using: &random) ?? "" }
-            let field = fields.randomElement(using: &random) ?? "id"
-            let rare = field.contains("nowhere") || field == "deep" || field == "tags" || field == "loc"
-            let optional = rare ? !random.chance(8) : random.chance(3)
-            text += "{" + field + (optional ? "?" : "") + "}"
-        }
+        if random.chance(3) { text += ", default: \(SampleText.values.randomElement(using: &random) ?? "0")" }
+        if random.chance(converting) { text += ", convert: \(SampleText.conversions.randomElement(using: &random) ?? "int")" }
         return text
     }
 
@@ -204,7 +187,7 @@ struct ChainWriter {
     /// compiled chain takes, then more steps.
     mutating func explodeAndPick(known: inout [String]?, using random: inout some RandomNumberGenerator) -> String {
         var steps: [String] = []
-        var picked = ChainWriter.some(["id", "name", "price", "when", "loc", "ok", "tags", "floor"], atLeast: 1, using: &random)
+        var picked = SampleText.some(["id", "name", "price", "when", "loc", "ok", "tags", "floor"], atLeast: 1, using: &random)
         if random.chance(3) { picked.append("nowhere") }
         if random.chance(2) {
             steps.append("explode: tags")
@@ -238,7 +221,7 @@ struct ChainWriter {
             if random.chance(2) {
                 steps.append(
                     random.chance(4)
-                        ? "dedupe: true" : "dedupe: [\(ChainWriter.some(keys, atLeast: 1, using: &random).joined(separator: ", "))]")
+                        ? "dedupe: true" : "dedupe: [\(SampleText.some(keys, atLeast: 1, using: &random).joined(separator: ", "))]")
             }
             if random.chance(2) { steps.append("limit: \(Int.random(in: 0...30, using: &random))") }
         }
@@ -262,104 +245,38 @@ struct ChainWriter {
     }
 
     /// One random step over records carrying `known` keys, updating them: any step, or only
-    /// `filter`, `pick`, `drop`, `rename`, `defaults`, `convert`, `set` and the component steps
-    /// the compiled chain runs (``KeyEditStep``) when `compilable`. A component step
-    /// (``BuiltInSteps/components``) writes its own argument (``RecordStep/sample(keys:using:)``),
-    /// so a new one is generated without a line here.
+    /// those the compiled chain runs after a chain's start (``RecordStep/compiles``) when
+    /// `compilable`. Every per-record step writes its own argument
+    /// (``RecordStep/sample(_:using:)``), drawn as often as its ``RecordStep/sampleWeight`` says,
+    /// so a new one is generated without a line here; `sort`, `dedupe` and `limit` are drawn once
+    /// each when not `compilable`.
     func step(known: inout [String]?, compilable: Bool = false, using random: inout some RandomNumberGenerator) -> String {
-        let keys = known ?? ["id", "name", "price", "when", "loc", "ok", "tags", "floor"]
-        let key = keys.randomElement(using: &random) ?? "id"
-        let components = BuiltInSteps.components.filter { !compilable || $0 is any KeyEditStep.Type }
-        let kinds = compilable ? 15 : 18
-        // Each component one draw, as `explode` and `limit` have.
-        let draw = Int.random(in: 0..<(kinds + components.count), using: &random)
-        if draw >= kinds {
-            let sample = components[draw - kinds].sample(keys: keys, using: &random)
+        let context = SampleContext(keys: known ?? SampleText.landedKeys, known: known != nil)
+        let components = BuiltInSteps.components.filter { !compilable || $0.compiles }
+        let holding = compilable ? 0 : 2
+        let total = holding + components.reduce(0) { $0 + $1.sampleWeight }
+        while true {
+            var draw = Int.random(in: 0..<total, using: &random)
+            if draw < holding {
+                let key = context.key(using: &random)
+                if draw == 0 { return random.chance(2) ? "sort: \(key)" : "dedupe: [\(key)]" }
+                return "limit: \(Int.random(in: 0...25, using: &random))"
+            }
+            draw -= holding
+            var drawn: (any RecordStep.Type)?
+            for component in components where drawn == nil {
+                if draw < component.sampleWeight { drawn = component } else { draw -= component.sampleWeight }
+            }
+            guard let sample = drawn?.sample(context, using: &random) else { continue }
             switch sample.keys {
             case .unchanged: break
             case .unknown: known = nil
             case .known(let after): known = after
+            case .adding(let names): known = known.map { current in current + names.filter { !current.contains($0) } }
+            case .removing(let names): known = known.map { $0.filter { !names.contains($0) } }
+            case .renaming(let from, let to): known = known.map { $0.map { $0 == from ? to : $0 } }
             }
             return sample.text
         }
-        switch draw {
-        case 0..<4:
-            return "filter: \(ChainWriter.quote(condition(keys: keys, depth: 2, using: &random)))"
-        case 4, 5:
-            let picked = ChainWriter.some(keys, atLeast: 1, using: &random)
-            known = picked
-            return "pick: [\(picked.joined(separator: ", "))]"
-        case 6, 7:
-            // Never every key the records are known to carry: a chain must leave something.
-            var dropped = ChainWriter.some(keys, atLeast: 1, using: &random)
-            if known != nil, dropped.count == keys.count { dropped.removeLast() }
-            if dropped.isEmpty { return "convert: { \(key): string }" }
-            if known == nil, random.chance(4) { dropped.append("nowhere") }
-            known = known.map { $0.filter { !dropped.contains($0) } }
-            return "drop: [\(dropped.joined(separator: ", "))]"
-        case 8, 9:
-            let to = ChainWriter.newNames.filter { !keys.contains($0) }.randomElement(using: &random) ?? "renamed"
-            known = known.map { $0.map { $0 == key ? to : $0 } }
-            return "rename: { \(key): \(to) }"
-        case 10:
-            let target = random.chance(2) ? key : ChainWriter.newNames.randomElement(using: &random) ?? "extra"
-            if let current = known, !current.contains(target) { known = current + [target] }
-            return "defaults: { \(target): \(ChainWriter.values.randomElement(using: &random) ?? "0") }"
-        case 11, 12:
-            return "convert: { \(key): \(ChainWriter.conversions.randomElement(using: &random) ?? "int") }"
-        case 13, 14:
-            let fields = known ?? ["id", "name", "price", "ok", "floor"]
-            let target = random.chance(2) ? key : ChainWriter.newNames.randomElement(using: &random) ?? "note"
-            if let current = known, !current.contains(target) { known = current + [target] }
-            return "set: { \(target): \(ChainWriter.quote(template(fields: fields, using: &random))) }"
-        case 15:
-            if known == nil || known?.contains("tags") == true { return "explode: tags" }
-            return "filter: \(ChainWriter.quote(condition(keys: keys, depth: 1, using: &random)))"
-        case 16:
-            return random.chance(2) ? "sort: \(key)" : "dedupe: [\(key)]"
-        default:
-            return "limit: \(Int.random(in: 0...25, using: &random))"
-        }
-    }
-
-    /// A filter condition over `keys`, nesting `and`/`or`/`not` up to `depth` levels.
-    func condition(keys: [String], depth: Int, using random: inout some RandomNumberGenerator) -> String {
-        if depth > 0, random.chance(2) {
-            let left = condition(keys: keys, depth: depth - 1, using: &random)
-            let right = condition(keys: keys, depth: depth - 1, using: &random)
-            switch Int.random(in: 0..<4, using: &random) {
-            case 0: return "\(left) and \(right)"
-            case 1: return "\(left) or \(right)"
-            case 2: return "not (\(left))"
-            default: return "(\(left) or \(right)) and \(condition(keys: keys, depth: 0, using: &random))"
-            }
-        }
-        var path = keys.randomElement(using: &random) ?? "id"
-        if path == "loc", random.chance(2) { path = random.chance(2) ? "loc.lat" : "loc.city" }
-        let literals = [
-            "0", "-0", "1", "31.2", "1000", "1e2", "-17", "42", "2.50", "9007199254740993", "'a'", "'y'", "'dup'", "'上海'", "''",
-            "'shanghai'", "'42'", "true", "false", "null",
-        ]
-        let literal = literals.randomElement(using: &random) ?? "0"
-        switch Int.random(in: 0..<9, using: &random) {
-        case 0: return path
-        case 1: return "\(path) in [\(literal), \(literals.randomElement(using: &random) ?? "1")]"
-        case 2: return "\(path) \(["contains", "startswith", "endswith"].randomElement(using: &random) ?? "contains") \(literal)"
-        default: return "\(path) \(["==", "!=", "<", "<=", ">", ">="].randomElement(using: &random) ?? "==") \(literal)"
-        }
-    }
-
-    /// A random non-empty selection of `choices` in their order, at least `atLeast` of them.
-    static func some(_ choices: [String], atLeast: Int, using random: inout some RandomNumberGenerator) -> [String] {
-        var picked = choices.filter { _ in random.chance(2) }
-        while picked.count < min(atLeast, choices.count) {
-            if let extra = choices.randomElement(using: &random), !picked.contains(extra) { picked.append(extra) }
-        }
-        return picked
-    }
-
-    /// `text` as a YAML double-quoted scalar.
-    static func quote(_ text: String) -> String {
-        "\"" + text.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"") + "\""
     }
 }

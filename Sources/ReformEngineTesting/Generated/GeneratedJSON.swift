@@ -1,3 +1,5 @@
+import ReformEngine
+
 /// A JSON value as a generator writes it: numbers keep the exact text they were drawn as, and
 /// strings and whitespace are written in any of the forms JSON allows.
 enum GeneratedJSON: Sendable {

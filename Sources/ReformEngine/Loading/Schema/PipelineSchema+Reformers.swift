@@ -40,19 +40,11 @@ extension PipelineSchema {
     /// A step written as a mapping: exactly one step.
     package static let stepEntry = SchemaObject(
         "step", "One built-in step and its argument.",
-        keys: [
-            SchemaKey("explode", .string(), "one record per element of an array at a path"),
-            SchemaKey("pick", .stringOrList, "keep only the named keys"),
-            SchemaKey("drop", .stringOrList, "remove the named keys"),
-            SchemaKey("rename", .named(.string()), "rename keys"),
-            SchemaKey("defaults", .named(.any), "fill missing or null keys"),
-            SchemaKey("convert", .named(.choice(of: Conversion.self)), "int, double, bool, string or date conversion of keys"),
-            SchemaKey("set", .named(.string()), "keys from string templates over the record"),
-            SchemaKey("filter", .string(), "keep records matching a condition"),
+        keys: BuiltInSteps.components.map { SchemaKey($0.name, $0.argument, $0.summary) } + [
             SchemaKey("sort", .oneOf([.string(), .object(sortOptions)]), "stable sort by a key"),
             SchemaKey("dedupe", .oneOf([.null, .bool, .stringOrList]), "drop records repeating the given keys"),
             SchemaKey("limit", .int(minimum: 0), "keep the first N records"),
-        ] + BuiltInSteps.components.map { SchemaKey($0.name, $0.argument, $0.summary) },
+        ],
         exactlyOne: true)
 
     /// `sort: { by: …, order: … }` of a step or a row shape.

@@ -30,7 +30,7 @@ package struct FlattenStep: RecordStep {
         return context.string(node, argument.what).map(FlattenStep.init)
     }
 
-    package static func sample(keys: [String], using random: inout some RandomNumberGenerator) -> StepSample {
+    package static func sample(_ context: SampleContext, using random: inout some RandomNumberGenerator) -> StepSample? {
         let text = ["flatten", "flatten: _", "flatten: { separator: \"·\" }", "flatten: \"\""].randomElement(using: &random) ?? "flatten"
         return StepSample(text, keys: .unknown)
     }
@@ -58,5 +58,5 @@ package struct FlattenStep: RecordStep {
     }
 
     /// The keys become other keys.
-    package var keepsValueKinds: Bool { false }
+    package var columnTypes: ColumnTypeEffect { .forgets }
 }

@@ -18,9 +18,9 @@ package struct SelectStep: RecordStep {
     }
 
     /// A path to an object (`loc`) or an array (`tags`) when the records carry one, else any key.
-    package static func sample(keys: [String], using random: inout some RandomNumberGenerator) -> StepSample {
-        let nested = keys.filter { $0 == "loc" || $0 == "tags" }
-        let key = nested.randomElement(using: &random) ?? keys.randomElement(using: &random) ?? "id"
+    package static func sample(_ context: SampleContext, using random: inout some RandomNumberGenerator) -> StepSample? {
+        let nested = context.keys.filter { $0 == "loc" || $0 == "tags" }
+        let key = nested.randomElement(using: &random) ?? context.key(using: &random)
         return StepSample("select: \(key)", keys: .unknown)
     }
 
@@ -43,5 +43,5 @@ package struct SelectStep: RecordStep {
     }
 
     /// The records become other values.
-    package var keepsValueKinds: Bool { false }
+    package var columnTypes: ColumnTypeEffect { .forgets }
 }

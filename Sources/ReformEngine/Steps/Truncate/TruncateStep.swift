@@ -33,17 +33,17 @@ package struct TruncateStep: KeyEditStep {
         return TruncateStep(editedKeys: lengths.map(\.key), lengths: lengths.map(\.value))
     }
 
-    package static func sample(keys: [String], using random: inout some RandomNumberGenerator) -> StepSample {
+    package static func sample(_ context: SampleContext, using random: inout some RandomNumberGenerator) -> StepSample? {
         var picked: [String] = []
         for _ in 0..<Int.random(in: 1...2, using: &random) {
-            if let key = keys.randomElement(using: &random), !picked.contains(key) { picked.append(key) }
+            if let key = context.keys.randomElement(using: &random), !picked.contains(key) { picked.append(key) }
         }
         let members = picked.map { "\($0): \([0, 1, 2, 3, 5, 8, 13, 40].randomElement(using: &random) ?? 3)" }
         return StepSample("truncate: { \(members.joined(separator: ", ")) }")
     }
 
     /// A string stays a string.
-    package var keepsValueKinds: Bool { true }
+    package var columnTypes: ColumnTypeEffect { .keeps }
 
     package func edit(_ value: Value, at index: Int) throws(RecordError) -> Value {
         switch value {
