@@ -10,6 +10,7 @@
 #
 # Needs unshare(1) with user namespaces (util-linux; `unshare -m --map-root-user`).
 set -euo pipefail
+caller=$PWD
 cd "$(dirname "$0")/.."
 root=$PWD
 
@@ -22,6 +23,7 @@ while [ $# -gt 0 ]; do
         *) tarball=$1; shift ;;
     esac
 done
+case "$tarball" in "" | /*) ;; *) tarball=$caller/$tarball ;; esac
 if [ -z "$tarball" ] || [ ! -f "$tarball" ]; then
     echo "check-bundle.sh: give the tarball scripts/make-bundle.sh printed (got '${tarball:-nothing}')" >&2
     exit 2
@@ -30,30 +32,19 @@ if [ ! -x "$reference" ]; then
     echo "check-bundle.sh: no dev build at $reference to compare with; run 'swift build' or pass --reference" >&2
     exit 2
 fi
-command -v swift >/dev/null || export PATH=/opt/swift/usr/bin:$PATH
-toolchain=$(dirname "$(dirname "$(dirname "$(readlink -f "$(command -v swift)")")")")
-
-work=$(mktemp -d "${TMPDIR:-/tmp}/reform-bundle-check.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-case "$work/" in "$root"/*)
-    echo "check-bundle.sh: the temporary folder $work is inside the checkout, which the check hides; set TMPDIR elsewhere" >&2
-    exit 2
-    ;;
-esac
+# shellcheck source=scripts/lib/hidden-checkout.sh
+. scripts/lib/hidden-checkout.sh
+make_work_folder bundle
 
 # What the dev build prints for the same pipelines, from the checkout (its plugins are the
 # Plugins/ packages' own builds).
-mkdir -p "$work/expected"
 runs=(
     "property-list.table|Pipelines/property-list.yaml"
     "property-list.ndjson|Pipelines/property-list.yaml --format ndjson"
     "listings-plugins.table|Pipelines/listings-plugins.yaml"
     "listings-plugins.ndjson|Pipelines/listings-plugins.yaml --run property-list"
 )
-for entry in "${runs[@]}"; do
-    # shellcheck disable=SC2086 # the arguments are words on purpose
-    "$reference" run ${entry#*|} --quiet >"$work/expected/${entry%%|*}" 2>"$work/expected/${entry%%|*}.stderr"
-done
+record_expected "$reference" "${runs[@]}"
 
 start=$(date +%s.%N)
 tar -C "$work" -xzf "$tarball"
