@@ -4,6 +4,8 @@
 # that every library the program and its plugins need resolves inside the bundle or to a base
 # Debian library (ldd, and LD_DEBUG while a plugin pipeline runs), and runs the main job and the
 # plugin pipeline from the bundle. Their outputs must equal the dev build's for the same pipelines.
+# Then, with only the checkout hidden, it scaffolds a plugin with the bundled reform on the bundle's
+# SDK sources (sdk/), builds and tests it, and runs a pipeline through it with the bundled reform.
 # Prints what it took: sizes and times.
 #
 #   scripts/check-bundle.sh TARBALL [--reference PATH/TO/reform]   # default reference: .build/debug/reform
@@ -118,6 +120,45 @@ INSIDE
 
 unshare -m --map-root-user bash "$work/inside.sh" "$toolchain" "$root" "$bundle" "$work" "$version" "${runs[@]}"
 finished=$(date +%s.%N)
+
+# A plugin of one's own from the bundle, where no checkout is (only the checkout hidden: building
+# a plugin needs the toolchain): `reform plugins new` makes a package on the bundle's sdk/, which
+# builds and passes its tests, and the bundled reform runs a pipeline through it, loading the
+# bundle's libReformSDK.so and no other.
+cat >"$work/own-plugin.sh" <<'OWN'
+set -euo pipefail
+root=$1 bundle=$2 work=$3
+mount -t tmpfs none "$root"
+fail() { echo "check-bundle.sh: $*" >&2; exit 1; }
+[ ! -e "$root/Package.swift" ] || fail "the checkout at $root is still visible"
+mkdir -p "$work/own"
+cd "$work/own"
+created=$("$bundle/bin/reform" plugins new Shout --output "$work/own") || fail "reform plugins new failed: $created"
+grep -qF "(SDK: $bundle/sdk)" <<<"$created" || fail "reform plugins new did not use the bundle's sdk/: $created"
+grep -qF ".package(path: \"$bundle/sdk\")" Shout/Package.swift || fail "Shout/Package.swift does not depend on $bundle/sdk"
+began=$(date +%s)
+swift test --package-path Shout >"$work/own/test.log" 2>&1 || fail "the scaffolded plugin's tests fail: $(tail -20 "$work/own/test.log")"
+grep -q "Test conforms() passed" "$work/own/test.log" || fail "the scaffolded plugin's conformance test did not run: $(tail -5 "$work/own/test.log")"
+cat >shout.yaml <<'YAML'
+reform: 1
+name: shout
+plugin_paths: [.]
+managers:
+  listings: { records: list }
+reformers:
+  loud: { plugin: Shout, options: { key: name } }
+runs:
+  default: { reform: [loud], output: { format: ndjson } }
+YAML
+printf '{"id":1,"name":"Shanghai"}\n' >in.ndjson
+LD_DEBUG=files LD_DEBUG_OUTPUT="$work/own/ld" "$bundle/bin/reform" run shout.yaml --input listings=in.ndjson --quiet >out.ndjson \
+    || fail "the bundled reform could not run the scaffolded plugin"
+[ "$(cat out.ndjson)" = '{"id":1,"name":"SHANGHAI"}' ] || fail "the scaffolded plugin wrote $(cat out.ndjson)"
+loaded=$(cat "$work"/own/ld.* | sed -n 's/.*calling init: //p' | grep 'libReformSDK\.so$' | xargs -r -n1 readlink -f | sort -u)
+[ "$loaded" = "$(readlink -f "$bundle/lib/libReformSDK.so")" ] || fail "the pipeline loaded $loaded, not only the bundle's libReformSDK.so"
+echo "own plugin: 'reform plugins new' on the bundle's sdk/, built and tested in $(($(date +%s) - began)) s, run by the bundled reform with its libReformSDK.so"
+OWN
+unshare -m --map-root-user bash "$work/own-plugin.sh" "$root" "$bundle" "$work"
 seconds() { awk "BEGIN { printf \"%.2f\", $2 - $1 }"; }
 echo "bundle: $(du -h "$tarball" | cut -f1) packed, $(du -sh "$bundle" | cut -f1) unpacked ($(du -sh "$bundle/lib" | cut -f1) of it lib/), unpacked in $(seconds "$start" "$unpacked") s, checked in $(seconds "$unpacked" "$finished") s"
 echo "check-bundle.sh: $(basename "$tarball") runs without the toolchain"

@@ -6,14 +6,15 @@
 # - every library the installed files load resolves inside /usr/lib/reform or to a file of a
 #   package the control file names (ldd, and LD_DEBUG while the plugin pipeline runs);
 # - /usr/bin/reform runs the main job and the plugin pipeline from the packaged examples, with the
-#   same output as the dev build, and completes from the packaged bash completion;
+#   same output as the dev build, scaffolds a plugin on the packaged SDK sources, and completes
+#   from the packaged bash completion;
 # - the manual pages render (groff) and name every subcommand;
 # - `dpkg --remove` leaves no file behind.
 # Prints the package's size and what each step took.
 #
 #   scripts/check-deb.sh DEB [--reference PATH/TO/reform]   # default reference: .build/debug/reform
 #
-# Needs unshare(1) with user namespaces, dpkg, groff and bash-completion's absence is fine.
+# Needs unshare(1) with user namespaces, dpkg and groff.
 set -euo pipefail
 caller=$PWD
 cd "$(dirname "$0")/.."
@@ -140,6 +141,13 @@ for entry in "$@"; do
         || fail "reform run ${entry#*|} differs from the dev build: $(diff "$work/expected/$name" "$work/actual/$name" | head -5)"
     echo "run ${entry#*|}: same $(wc -l <"$work/actual/$name") lines as the dev build, $(milliseconds "$began") ms"
 done
+
+# `reform plugins new` makes a plugin package on the packaged SDK sources (check-bundle.sh builds one).
+mkdir -p "$work/own"
+created=$("$reform" plugins new Shout --output "$work/own") || fail "reform plugins new failed: $created"
+grep -qF "(SDK: $target/usr/lib/reform/sdk)" <<<"$created" || fail "reform plugins new did not use /usr/lib/reform/sdk: $created"
+[ -f "$target/usr/lib/reform/sdk/Sources/ReformSDK/Plugin/ReformerPlugin.swift" ] || fail "the packaged SDK has no sources"
+echo "plugins new: a package on /usr/lib/reform/sdk"
 
 # The bash completion the package installs completes the subcommands and a path option's files.
 completion=$target/usr/share/bash-completion/completions/reform

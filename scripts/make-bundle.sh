@@ -2,8 +2,8 @@
 # Makes the release bundle: DIR/reform-VERSION-linux-x86_64.tar.gz holding one folder
 # reform-VERSION/ with bin/reform, lib/ (libReformSDK.so and every Swift runtime, Foundation and
 # Dispatch library the program and the plugins need, found through $ORIGIN-relative run paths),
-# lib/reform/plugins/ (the Plugins/ packages, built against the same ReformSDK), Pipelines/ (the
-# examples) and docs/. It runs where only base Debian libraries are installed (libc, libstdc++,
+# lib/reform/plugins/ (the Plugins/ packages, built against the same ReformSDK), sdk/ (the
+# ReformSDK package's sources, for plugins of one's own), Pipelines/ (the examples) and docs/. It runs where only base Debian libraries are installed (libc, libstdc++,
 # libgcc_s, libm, libz, libyaml-0-2, libsqlite3-0); scripts/check-bundle.sh proves it.
 #
 #   scripts/make-bundle.sh [-c release|debug] [--out DIR]     # default: release, dist/
@@ -116,6 +116,13 @@ if [ "$configuration" = release ]; then
     strip --strip-unneeded "$bundle/lib/libReformSDK.so" "$bundle"/lib/reform/plugins/*.so
 fi
 
+# The SDK package's sources, the ones lib/libReformSDK.so was built from: `reform plugins new` from
+# the bundle makes a plugin package that depends on it (sdk/ beside bin/), so a plugin of one's own
+# builds where no checkout is.
+mkdir -p "$bundle/sdk"
+cp SDK/Package.swift "$bundle/sdk/Package.swift"
+cp -R SDK/Sources "$bundle/sdk/Sources"
+
 cp -R Pipelines "$bundle/Pipelines"
 cp README.md "$bundle/README.md"
 cp docs/*.md "$bundle/docs/"
@@ -133,7 +140,8 @@ bin/reform finds its libraries in ../lib (run path \$ORIGIN/../lib); keep bin/ a
 It needs only base Debian libraries: libc6, libstdc++6, libgcc-s1, zlib1g, libyaml-0-2, libsqlite3-0.
 Plugins in lib/reform/plugins are searched after plugin_paths, REFORM_PLUGIN_PATH and Plugins/
 folders; a plugin of your own must be built against this ReformSDK release (plugin ABI in
-'reform --version').
+'reform --version'): 'reform plugins new NAME' makes a package that depends on sdk/ here, the
+sources lib/libReformSDK.so was built from (building it needs a Swift toolchain).
 EOF
 
 mkdir -p "$out"

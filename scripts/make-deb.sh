@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Makes the Debian package from a release bundle (scripts/make-bundle.sh): DIR/reform_VERSION_amd64.deb
 # installing the bundle under /usr/lib/reform (bin/, lib/ with the Swift runtime and libReformSDK.so,
-# lib/reform/plugins/), the command as /usr/bin/reform, its manual page (reform(1), one page per
-# subcommand, generated from --help by swift-argument-parser's generate-manual), bash
-# completion, and the README, docs, examples (Pipelines/) and licence under /usr/share/doc/reform.
+# lib/reform/plugins/, sdk/ with the SDK package's sources for `reform plugins new`), the command
+# as /usr/bin/reform, its manual pages (reform(1), one page per subcommand, generated from --help by
+# swift-argument-parser's generate-manual), bash completion, and the README, docs, examples
+# (Pipelines/) and licence under /usr/share/doc/reform.
 # Its Depends are what dpkg-shlibdeps finds the files need from Debian's libraries (libc6,
 # libstdc++6, libgcc-s1, zlib1g, libyaml-0-2, libsqlite3-0, with the versions their symbols need);
 # libpq5 is a Recommends: it is loaded only when a run uses PostgreSQL. scripts/check-deb.sh
@@ -58,7 +59,7 @@ version=${bundle##*/reform-}
 package=$work/package
 mkdir -p "$package/DEBIAN" "$package/usr/bin" "$package/usr/lib/reform" "$package/usr/share/doc/reform" \
     "$package/usr/share/man/man1" "$package/usr/share/bash-completion/completions"
-cp -R "$bundle/bin" "$bundle/lib" "$package/usr/lib/reform/"
+cp -R "$bundle/bin" "$bundle/lib" "$bundle/sdk" "$package/usr/lib/reform/"
 ln -s ../lib/reform/bin/reform "$package/usr/bin/reform"
 cp "$bundle/README.md" "$package/usr/share/doc/reform/README.md"
 cp -R "$bundle/docs" "$package/usr/share/doc/reform/docs"

@@ -9,7 +9,8 @@ struct PluginsNewCommand: ParsableCommand {
         abstract: "Create a plugin package (Plugins/NAME, or --output DIR/NAME) ready to build and test.",
         discussion: """
             The package depends on the ReformSDK package: ../../SDK inside a Reform checkout, otherwise its \
-            absolute path (--sdk, else REFORM_SDK, else the SDK/ of the checkout this reform was built from).
+            absolute path (--sdk, else REFORM_SDK, else the sdk/ that came with this reform in a release bundle \
+            or the Debian package, else the SDK/ of the checkout this reform was built from).
             """)
 
     @Argument(help: "The plugin's name, a Swift type name such as ThumbnailURL.")
@@ -31,7 +32,7 @@ struct PluginsNewCommand: ParsableCommand {
     func run() throws {
         do {
             let scaffold = try PluginScaffold(
-                name: name, parent: output, sdk: sdk ?? Terminal.environment["REFORM_SDK"] ?? Self.builtFromSDK)
+                name: name, parent: output, sdk: sdk ?? Terminal.environment["REFORM_SDK"] ?? PluginScaffold.installedSDK ?? Self.builtFromSDK)
             try scaffold.write()
             print("created plugin package \(scaffold.folder) (SDK: \(scaffold.sdkReference))")
             print("next: swift test --package-path \(scaffold.folder)    # build it and run its conformance tests")

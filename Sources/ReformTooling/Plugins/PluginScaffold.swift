@@ -18,7 +18,9 @@ package struct PluginScaffold: Sendable {
             throw ScaffoldError("'\(name)' cannot name a plugin: use a Swift type name like ThumbnailURL (letters, digits, '_')")
         }
         guard let sdkPath = PluginSearchPath.absolute(sdk), FilePaths.isFile(sdkPath + "/Package.swift") else {
-            throw ScaffoldError("no ReformSDK package at \(sdk); pass --sdk PATH (the SDK/ folder of a Reform checkout) or set REFORM_SDK")
+            throw ScaffoldError(
+                "no ReformSDK package at \(sdk); pass --sdk PATH (the SDK/ folder of a Reform checkout, or sdk/ of a release bundle) "
+                    + "or set REFORM_SDK")
         }
         guard let parentPath = PluginSearchPath.absolute(parent), FilePaths.isDirectory(parentPath) else {
             throw ScaffoldError("the folder \(parent) does not exist; create it first")
@@ -28,6 +30,16 @@ package struct PluginScaffold: Sendable {
         let relative = PluginSearchPath.absolute(parentPath + "/../SDK")
         sdkReference = relative == sdkPath ? "../../SDK" : sdkPath
     }
+
+    /// The SDK package that came with the running program: `sdk/` beside the folder of its
+    /// executable (`reform-VERSION/bin/reform` of a release bundle, `/usr/lib/reform/bin/reform` of
+    /// the Debian package), holding the sources its `libReformSDK.so` was built from; `nil` when
+    /// there is none (a build from a checkout).
+    package static let installedSDK: String? = {
+        guard let executable = PluginSearchPath.absolute("/proc/self/exe") else { return nil }
+        let sdk = FilePaths.resolve("sdk", against: FilePaths.folder(of: FilePaths.folder(of: executable)))
+        return FilePaths.isFile(sdk + "/Package.swift") ? sdk : nil
+    }()
 
     /// The files to write, relative to ``folder``.
     package var files: [(path: String, contents: String)] {
