@@ -32,7 +32,8 @@ struct PluginsNewCommand: ParsableCommand {
     func run() throws {
         do {
             let scaffold = try PluginScaffold(
-                name: name, parent: output, sdk: sdk ?? Terminal.environment["REFORM_SDK"] ?? PluginScaffold.installedSDK ?? Self.builtFromSDK)
+                name: name, parent: output,
+                sdk: sdk ?? Terminal.environment["REFORM_SDK"] ?? PluginScaffold.installedSDK ?? Self.builtFromSDK)
             try scaffold.write()
             print("created plugin package \(scaffold.folder) (SDK: \(scaffold.sdkReference))")
             print("next: swift test --package-path \(scaffold.folder)    # build it and run its conformance tests")
