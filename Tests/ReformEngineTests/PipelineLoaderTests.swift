@@ -207,4 +207,27 @@ struct PipelineLoaderTests {
         let found = try diagnostics("reform: 1\nmanagers:\n  a: { path: \"/x }\n")
         #expect(found.first { $0.contains(": error: ") }?.hasPrefix("p.yaml:4:1: error: found unexpected end of stream") == true)
     }
+
+    /// A mistake inside an anchored node is one mistake, reported once at its place however many
+    /// aliases use the node (it was printed once per use, each at the anchor's line); a different
+    /// mistake at the same place still gets its own line.
+    @Test func aMistakeInsideAnAnchorIsReportedOnce() throws {
+        let found = try loadDiagnostics(
+            """
+            reform: 1
+            managers:
+              a: &m { recordz: list }
+              b: *m
+              c: *m
+              d: { <<: *m, paging: { policy: pages } }
+            runs:
+              default: { managers: [a, b, c, d], output: { format: ndjson } }
+            """)
+        #expect(
+            found == [
+                "p.yaml:3:11: error: unknown key 'recordz' in manager 'a'; did you mean 'records'? "
+                    + "(the same for 3 more uses of this node, through YAML aliases)",
+                "p.yaml:6:34: error: unknown paging policy 'pages'; did you mean 'page'? (expected one of: none, page, offset, cursor, link, next-url)",
+            ], "\(found)")
+    }
 }

@@ -8,21 +8,65 @@ package import ReformYAML
 package final class DecodingContext {
     package let file: String
     package let environment: [String: String]
-    package private(set) var diagnostics: [Diagnostic] = []
+    /// Each diagnostic once, with how many more times the same one came up at its place.
+    private var collected: [(diagnostic: Diagnostic, repeats: Int)] = []
 
     package init(file: String, environment: [String: String]) {
         self.file = file
         self.environment = environment
     }
 
-    package var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
+    /// Every diagnostic, in the order found. A node under a YAML anchor is decoded once per alias
+    /// that uses it, each copy at the anchor's place, so the same mistake comes up once per use (for
+    /// a different owner: "in manager 'b'"): it is reported once, saying how many more uses share it.
+    package var diagnostics: [Diagnostic] {
+        collected.map { entry in
+            guard entry.repeats > 0 else { return entry.diagnostic }
+            let diagnostic = entry.diagnostic
+            return Diagnostic(
+                file: diagnostic.file, location: diagnostic.location, severity: diagnostic.severity,
+                message: diagnostic.message + " (the same for \(entry.repeats) more use\(entry.repeats == 1 ? "" : "s") of this node, "
+                    + "through YAML aliases)")
+        }
+    }
+
+    package var hasErrors: Bool { collected.contains { $0.diagnostic.severity == .error } }
 
     package func error(_ message: String, at location: SourceLocation) {
-        diagnostics.append(Diagnostic(file: file, location: location, message: message))
+        add(Diagnostic(file: file, location: location, message: message))
     }
 
     package func warning(_ message: String, at location: SourceLocation) {
-        diagnostics.append(Diagnostic(file: file, location: location, severity: .warning, message: message))
+        add(Diagnostic(file: file, location: location, severity: .warning, message: message))
+    }
+
+    /// Adds `diagnostic`, or counts it as a repeat of one at the same place that says the same but
+    /// for the names it quotes (the owner a copy of an anchored node was decoded for).
+    private func add(_ diagnostic: Diagnostic) {
+        let shape = Self.shape(of: diagnostic.message)
+        if let index = collected.firstIndex(where: {
+            $0.diagnostic.location == diagnostic.location && $0.diagnostic.severity == diagnostic.severity
+                && Self.shape(of: $0.diagnostic.message) == shape
+        }) {
+            collected[index].repeats += 1
+        } else {
+            collected.append((diagnostic, 0))
+        }
+    }
+
+    /// A message with each quoted name ('…') emptied.
+    private static func shape(of message: String) -> String {
+        var out = ""
+        var quoted = false
+        for character in message {
+            if character == "'" {
+                quoted.toggle()
+                out.append(character)
+            } else if !quoted {
+                out.append(character)
+            }
+        }
+        return out
     }
 
     /// The location of the `offset`-th (1-based) character inside a scalar, accounting for a quote.
