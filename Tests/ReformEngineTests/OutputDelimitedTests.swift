@@ -63,7 +63,7 @@ extension OutputTests {
                 | name | city | count | note | tags |
                 | --- | --- | --- | --- | --- |
                 | Alice | 上海 | 3 | say "hi", then go | \["a","b"] |
-                | Bob 🎉 | Paris | 12.5 | line1<br>line2 |  |
+                | Bob 🎉 | Paris | 12.5 | line1 <br>line2 |  |
                 | Zoe\#u{308} |  |  | a\|b |  |
 
                 """#
@@ -111,11 +111,14 @@ extension OutputTests {
             )
         }
 
+        /// A line break is the one HTML a cell gets (a pipe table has no other way to break a
+        /// line), with a space before it, so a renderer that drops HTML still keeps the words
+        /// apart ("one two", not "onetwo").
         @Test func explicitColumnsAndCRLFBreaks() throws {
             let columns = [OutputColumn(header: "A|B", key: "a")]
             #expect(
                 try OutputTests.render(.markdown, [["a": "one\r\ntwo\rthree"]], columns: columns)
-                    == "| A\\|B |\n| --- |\n| one<br>two<br>three |\n"
+                    == "| A\\|B |\n| --- |\n| one <br>two <br>three |\n"
             )
         }
     }

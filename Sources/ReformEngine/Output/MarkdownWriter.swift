@@ -3,8 +3,9 @@ public import ReformSDK
 /// Writes a GitHub-flavoured Markdown pipe table, streamed.
 ///
 /// A header row, a `| --- |` row, then one row per record: `| a | b |`. Cells are data, never
-/// markup: `|` is written `\|` and line breaks (LF, CR or CRLF) `<br>`, so a cell never splits its
-/// row; `<` and `>` become `&lt;` and `&gt;` and an `&` that would start an entity `&amp;`, so no
+/// markup: `|` is written `\|` and line breaks (LF, CR or CRLF) ` <br>`, so a cell never splits its
+/// row (the one HTML written: a pipe table has no other line break; the space keeps the words
+/// apart where a renderer drops HTML); `<` and `>` become `&lt;` and `&gt;` and an `&` that would start an entity `&amp;`, so no
 /// inline HTML (a `<script>` in a field) reaches the renderer; and what CommonMark or GitHub would
 /// read as markup gets a backslash: `\`, the backtick, `*`, `_`, `[`, `~`, `$` anywhere, `#` at the
 /// start of a cell. Cells read as in the table format. Rows styled
@@ -88,10 +89,10 @@ public struct MarkdownWriter: RecordWriter {
             case UInt8(ascii: "|"):
                 buffer.append(contentsOf: "\\|".utf8)
             case 0x0D where i + 1 < cell.count && cell[i + 1] == 0x0A:
-                buffer.append(contentsOf: "<br>".utf8)
+                buffer.append(contentsOf: " <br>".utf8)
                 i += 1
             case 0x0A, 0x0D:
-                buffer.append(contentsOf: "<br>".utf8)
+                buffer.append(contentsOf: " <br>".utf8)
             case UInt8(ascii: "<"):
                 buffer.append(contentsOf: "&lt;".utf8)
             case UInt8(ascii: ">"):
