@@ -8,8 +8,8 @@ struct KeysCommand: ParsableCommand {
         commandName: "keys",
         abstract: "List the constant keys of a pipeline's reformers, or write them as Swift constants.",
         discussion: """
-            --swift prints every reformer's constants; with --output DIR it writes one file per reformer
-            (property-list -> DIR/PropertyListKeys.swift). --check FILE exits 1 when FILE differs from what
+            --swift prints every reformer's constants; with --output DIR it writes one file per reformer \
+            (property-list -> DIR/PropertyListKeys.swift). --check FILE exits 1 when FILE differs from what \
             --swift would write for the reformer it is named after.
             """)
 

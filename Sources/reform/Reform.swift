@@ -16,7 +16,7 @@ struct Reform: AsyncParsableCommand {
         commandName: "reform",
         abstract: "Run API managers through reformer chains declared in YAML.",
         discussion: """
-            Exit codes: 0 done; 1 run failed (outputs untouched); 2 invalid pipeline or input;
+            Exit codes: 0 done; 1 run failed (outputs untouched); 2 invalid pipeline or input; \
             3 finished with rejected records (see the dead-letter file); 64 usage error.
             """,
         version: "reform \(ReformVersion.description)",

@@ -8,10 +8,10 @@ struct StateCommand: ParsableCommand {
         commandName: "state",
         abstract: "Show or reset what a pipeline's incremental managers remember between runs.",
         discussion: """
-            The state file is .NAME.reform-state.json beside the run's first output file (or --state PATH,
-            as given to 'reform run'). 'show' prints each manager's bookmark per partition, the outputs it
-            describes and, after a run that stopped early, the checkpoint the next run resumes from.
-            'reset' forgets one manager (--manager) or everything: the next run fetches it all again and
+            The state file is .NAME.reform-state.json beside the run's first output file (or --state PATH, \
+            as given to 'reform run'). 'show' prints each manager's bookmark per partition, the outputs it \
+            describes and, after a run that stopped early, the checkpoint the next run resumes from. \
+            'reset' forgets one manager (--manager) or everything: the next run fetches it all again and \
             replaces the outputs.
             """,
         subcommands: [Show.self, Reset.self])

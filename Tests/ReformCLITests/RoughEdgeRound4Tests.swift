@@ -54,4 +54,22 @@ struct RoughEdgeRound4Tests {
         #expect(result.stderr.contains("reform run needs the pipeline as a file"), "\(result.stderr)")
         #expect(result.stderr.contains("reform validate -"), "\(result.stderr)")
     }
+
+    /// The top-level and `state` help broke their discussion mid-sentence ("… or input;" then
+    /// "3 finished …"): the text's own line breaks were kept inside the 80-column wrapping. Each
+    /// paragraph now wraps as one: a line of a paragraph ends short only where the paragraph does.
+    @Test func helpDiscussionsWrapAsParagraphs() async throws {
+        for command in [[], ["run"], ["validate"], ["test"], ["cat"], ["keys"], ["plugins"], ["state"], ["schema"]] {
+            let help = try await CLIRunner.run(command + ["--help"])
+            #expect(help.status == 0, "\(command)")
+            // The text between the overview and USAGE: the overview line(s) and the discussion.
+            let lines = help.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            let text = lines.prefix { !$0.hasPrefix("USAGE:") }
+            for (index, line) in text.enumerated().dropLast() {
+                let next = text[text.index(text.startIndex, offsetBy: index + 1)]
+                guard !line.isEmpty, !next.isEmpty, !next.hasPrefix(" ") else { continue }
+                #expect(line.count >= 60, "'reform \(command.joined(separator: " ")) --help' breaks a paragraph early: '\(line)'")
+            }
+        }
+    }
 }
