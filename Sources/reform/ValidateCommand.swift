@@ -5,7 +5,7 @@ import ReformYAML
 
 /// `reform validate`: check pipeline files (and test files, `NAME.test.yaml`) completely without
 /// running them.
-struct ValidateCommand: ParsableCommand {
+struct ValidateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "validate",
         abstract: "Check pipelines and test files: every error as file:line:column, exit 0 when all are valid.",
@@ -13,6 +13,13 @@ struct ValidateCommand: ParsableCommand {
             A file named NAME.test.yaml is checked as a test file: its structure, that the pipeline \
             it tests exists, and that each test's run is one the pipeline has. So \
             'reform validate Pipelines/*.yaml' checks pipelines and their tests together.
+
+            --check-env also checks the environment a run would meet, fetching no records: for each \
+            service, that its ${...}s resolve (base URL, headers, credentials, signing secrets), then one \
+            GET of its base URL (or the --check-path given for it) as a manager's request goes out \
+            (headers, credentials, an OAuth2 token fetched first, interceptors), without retries. A service \
+            that answers below 400, or 404 or 405, is ok; one that refuses the credentials (401, 403), fails \
+            (5xx), cannot be reached or cannot be asked, is not, and the command exits 1.
             """)
 
     @Argument(
@@ -25,8 +32,29 @@ struct ValidateCommand: ParsableCommand {
     @Flag(name: .shortAndLong, help: "Print nothing for valid files.")
     var quiet = false
 
-    func run() throws {
+    @Flag(help: "Also check the environment: every service's ${...}s resolve, its base URL answers and takes its credentials.")
+    var checkEnv = false
+
+    @Option(help: ArgumentHelp("The environment whose base URLs --check-env requests (default: default).", valueName: "NAME"))
+    var env: String?
+
+    @Option(
+        name: .customLong("check-path"),
+        help: ArgumentHelp(
+            "The path --check-env requests of a service instead of its base URL, as in api=/user (repeatable).",
+            valueName: "SERVICE=PATH"))
+    var checkPaths: [String] = []
+
+    func run() async throws {
         var failed = false
+        var environmentFailed = false
+        var paths: [String: String] = [:]
+        for entry in checkPaths {
+            guard let equals = entry.firstIndex(of: "="), equals > entry.startIndex else {
+                throw ValidationError("--check-path takes SERVICE=PATH, as in api=/user; got '\(entry)'")
+            }
+            paths[String(entry[..<equals])] = String(entry[entry.index(after: equals)...])
+        }
         for path in pipelines {
             do {
                 if TestDiscovery.isTestFile(path) {
@@ -41,12 +69,39 @@ struct ValidateCommand: ParsableCommand {
                             + "\(counted(pipeline.reformers.count, "reformer")), \(counted(pipeline.runs.count, "run")))"
                     )
                 }
+                if checkEnv, !(await checkEnvironment(of: pipeline, paths: paths)) { environmentFailed = true }
             } catch {
                 Terminal.error(error.description)
                 failed = true
             }
         }
         if failed { throw ExitCode(ExitStatus.invalid.rawValue) }
+        if environmentFailed { throw ExitCode(ExitStatus.runFailed.rawValue) }
+    }
+
+    /// Probes each service of `pipeline` (`--check-env`), printing one line each; whether all are
+    /// healthy. A `--check-path` naming no service of the pipeline is an error.
+    private func checkEnvironment(of pipeline: Pipeline, paths: [String: String]) async -> Bool {
+        var healthy = true
+        for name in paths.keys.sorted() where !pipeline.services.contains(where: { $0.name == name }) {
+            Terminal.error(
+                "reform: --check-path names service '\(name)', which the pipeline does not have (it has: "
+                    + pipeline.services.map(\.name).joined(separator: ", ") + ")")
+            healthy = false
+        }
+        for service in pipeline.services {
+            let probe: ServiceProbe
+            do {
+                let client = try ServiceClient(service: service, environment: load.environment, env: env)
+                probe = await client.probe(path: paths[service.name] ?? "")
+            } catch {
+                probe = .notSent(service.name, error.message)
+            }
+            print("  \(probe.isHealthy ? "ok" : "FAILED"): \(probe.summary)")
+            if !probe.isHealthy { healthy = false }
+        }
+        if pipeline.services.isEmpty { print("  no service to check: every manager reads files or fixtures") }
+        return healthy
     }
 
     /// `1 run`, `3 runs`, `0 reformers`.
