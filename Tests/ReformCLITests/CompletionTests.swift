@@ -54,4 +54,98 @@ import Testing
         #expect(try bashOffers("reform cat ou", in: folder, script: script) == files)
         #expect(try bashOffers("reform run p.yaml --colour a", in: folder, script: script) == ["always", "auto"])
     }
+
+    /// Whether `shell` is installed; without it the shell's test is skipped, unless
+    /// `REFORM_REQUIRE_SHELLS=1` (`.ci/run` installs zsh and fish and sets it).
+    static func has(_ shell: String) -> Bool {
+        FileManager.default.isExecutableFile(atPath: "/usr/bin/" + shell)
+            || ProcessInfo.processInfo.environment["REFORM_REQUIRE_SHELLS"] == "1"
+    }
+
+    /// A folder holding what the path options should offer (`out-a.ndjson`, `out-b.csv`,
+    /// `outdir/`) and what they should not (`other.txt`).
+    func completionFolder() throws -> String {
+        let folder = Scratch.folder + "/completion-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder + "/outdir", withIntermediateDirectories: true)
+        for name in ["out-a.ndjson", "out-b.csv", "other.txt"] {
+            try "".write(toFile: folder + "/" + name, atomically: true, encoding: .utf8)
+        }
+        return folder
+    }
+
+    /// The output of `program` with `arguments`, run in `folder`.
+    func output(of program: String, _ arguments: [String], in folder: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: program)
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: folder)
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Fish offers what `complete -C` lists for the line, the generated script sourced.
+    @Test(.enabled(if: has("fish"))) func fishCompletesSubcommandsPathsAndValues() async throws {
+        let script = try await CLIRunner.run(["--generate-completion-script", "fish"]).stdout
+        let folder = try completionFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try script.write(toFile: folder + "/reform.fish", atomically: true, encoding: .utf8)
+        func offers(_ line: String) throws -> [String] {
+            let listed = try output(
+                of: "/usr/bin/fish", ["--no-config", "-c", "source reform.fish; complete -C '\(line)'"], in: folder)
+            return listed.split(separator: "\n").map { String($0.prefix { $0 != "\t" }) }.sorted()
+        }
+        #expect(try offers("reform ru") == ["run"])
+        #expect(try offers("reform run p.yaml --format ") == ["csv", "html", "json", "markdown", "ndjson", "table"])
+        #expect(try offers("reform run p.yaml --output ou") == ["out-a.ndjson", "out-b.csv", "outdir/"])
+        #expect(try offers("reform test p.yaml --junit ou") == ["out-a.ndjson", "out-b.csv", "outdir/"])
+        #expect(try offers("reform run p.yaml --colour a") == ["always", "auto"])
+        #expect(try offers("reform run p.yaml --log-level d") == ["debug"])
+    }
+
+    /// Zsh lists what a user pressing Tab would see: an interactive zsh in a pseudo-terminal
+    /// (`zsh/zpty`) with the generated `_reform` on its `fpath` and `compinit` run, the line typed
+    /// and a Tab pressed; its screen is read back.
+    @Test(.enabled(if: has("zsh"))) func zshCompletesSubcommandsPathsAndValues() async throws {
+        let script = try await CLIRunner.run(["--generate-completion-script", "zsh"]).stdout
+        let folder = try completionFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try script.write(toFile: folder + "/_reform", atomically: true, encoding: .utf8)
+        let harness = #"""
+            zmodload zsh/zpty
+            zpty z zsh -f -i
+            zpty -w z "PS1='%% '; fpath=(${(q)1} \$fpath); autoload -U compinit; compinit -u -D; setopt nobeep; unsetopt listambiguous; LISTMAX=10000"
+            zpty -n -w z "$2"$'\t'
+            sleep 0.3
+            zpty -n -w z $'\C-u'"echo COMPLETION-DONE"$'\n'
+            out=''
+            for i in {1..100}; do
+              while zpty -r -t z chunk; do out+=$chunk; done
+              [[ $out == *COMPLETION-DONE*COMPLETION-DONE* ]] && break
+              sleep 0.1
+            done
+            zpty -d z
+            print -r -- "$out"
+            """#
+        try harness.write(toFile: folder + "/harness.zsh", atomically: true, encoding: .utf8)
+        /// The screen's text, without the terminal's escape sequences and backspaces.
+        func screen(_ line: String) throws -> String {
+            let raw = try output(of: "/usr/bin/zsh", ["-f", folder + "/harness.zsh", folder, line], in: folder)
+            return raw.replacing(/\x1B\[[0-9;?]*[A-Za-z]/, with: "").replacing("\u{8}", with: "")
+        }
+        #expect(try screen("reform ru").contains("reform run"))
+        let formats = try screen("reform run p.yaml --format ")
+        for format in ["ndjson", "json", "table", "csv", "markdown", "html"] { #expect(formats.contains(format), "\(formats)") }
+        for option in ["--output", "--dead-letter"] {
+            let files = try screen("reform run p.yaml \(option) ou")
+            #expect(files.contains("out-a.ndjson") && files.contains("out-b.csv") && files.contains("outdir/"), "\(option): \(files)")
+            #expect(!files.contains("other.txt"), "\(option): \(files)")
+        }
+        let colours = try screen("reform run p.yaml --colour a")
+        #expect(colours.contains("always") && colours.contains("auto") && !colours.contains("never"), "\(colours)")
+    }
 }
