@@ -179,8 +179,10 @@ left=$(find "$target" \( -type f -o -type l \) -not -path "$target/var/*" | head
 echo "dpkg -r: nothing left"
 INSIDE
 
+# The package may be inside the checkout (CI makes it in .build/bundle), which the check hides.
+cp "$deb" "$work/package.deb"
 began=$(date +%s.%N)
-unshare -m --map-root-user bash "$work/inside.sh" "$toolchain" "$root" "$deb" "$work" "$subcommands" "${runs[@]}"
+unshare -m --map-root-user bash "$work/inside.sh" "$toolchain" "$root" "$work/package.deb" "$work" "$subcommands" "${runs[@]}"
 finished=$(date +%s.%N)
 echo "package: $(du -h "$deb" | cut -f1), checked in $(awk "BEGIN { printf \"%.2f\", $finished - $began }") s"
 echo "check-deb.sh: $(basename "$deb") installs, runs and removes cleanly without the toolchain"

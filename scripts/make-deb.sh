@@ -91,7 +91,11 @@ if [ -z "$manual" ]; then
     fi
     echo "== build generate-manual (swift-argument-parser's tool)" >&2
     cp -R "$parser" "$work/argument-parser"
-    swift build --package-path "$work/argument-parser" --scratch-path "$work/argument-parser-build" --product generate-manual >&2
+    swift build --package-path "$work/argument-parser" --scratch-path "$work/argument-parser-build" --product generate-manual \
+        >"$work/generate-manual.log" 2>&1 || {
+        tail -30 "$work/generate-manual.log" >&2
+        exit 1
+    }
     manual=$work/manual
     mkdir -p "$manual"
     "$work/argument-parser-build/debug/generate-manual" "$package/usr/lib/reform/bin/reform" --multi-page \
