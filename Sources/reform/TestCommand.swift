@@ -1,6 +1,7 @@
 import ArgumentParser
 import ReformEngine
 import ReformTooling
+import ReformYAML
 
 /// `reform test`: run the tests declared beside pipelines (`NAME.test.yaml`) offline and report
 /// like a test runner.
@@ -9,7 +10,7 @@ struct TestCommand: ParsableCommand {
         commandName: "test",
         abstract: "Run pipeline tests (NAME.test.yaml) offline: golden outputs, request sequences, errors, dead letters.",
         discussion: """
-            Exit codes: 0 every test passed; 1 a test failed (or a pipeline has no tests); 2 a test \
+            Exit codes: 0 every test passed (or was skipped: skip: REASON in the test file); 1 a test failed (or a pipeline has no tests); 2 a test \
             file is invalid (file:line:column on stderr).
             """)
 
@@ -37,6 +38,7 @@ struct TestCommand: ParsableCommand {
         var invalidFiles = 0
         var passed = 0
         var failed = 0
+        var skipped = 0
         var updated: [String] = []
         var tested: Set<String> = []
         var junitReport = JUnitReport()
@@ -62,19 +64,28 @@ struct TestCommand: ParsableCommand {
             let pipeline: Result<Pipeline, PipelineLoadError> = Result {
                 () throws(PipelineLoadError) in try load.loader().load(path: file.pipeline)
             }
-            let pipelineName = (try? pipeline.get().name) ?? Self.name(of: file.pipeline)
+            // A pipeline without `name:` is named after its file, as it is when it does not load.
+            let pipelineName = (try? pipeline.get().name).flatMap { $0.isEmpty ? nil : $0 } ?? Self.name(of: file.pipeline)
             for test in file.cases where selected("\(pipelineName) › \(test.name)") {
                 var result: PipelineTestResult
                 switch pipeline {
                 case .success(let loaded):
                     result = runner.run(test, of: loaded)
+                    result.pipeline = pipelineName
                 case .failure(let error):
                     result = PipelineTestResult(pipeline: pipelineName, test: test.name)
                     result.failures = ["the pipeline does not load:\n" + error.description]
+                    result.line = test.location.line
                 }
                 report(result)
                 junitReport.add(result, file: path)
-                if result.passed { passed += 1 } else { failed += 1 }
+                if result.skipped != nil {
+                    skipped += 1
+                } else if result.passed {
+                    passed += 1
+                } else {
+                    failed += 1
+                }
                 updated += result.updated
             }
         }
@@ -90,7 +101,7 @@ struct TestCommand: ParsableCommand {
         for path in updated { print("updated \(path)") }
         // An invalid test file ran no test: "0 passed, 0 failed" alone read as nothing to do.
         let unread = invalidFiles == 0 ? "" : ", \(invalidFiles) test file\(invalidFiles == 1 ? "" : "s") invalid (not run)"
-        print("\(passed) passed, \(failed) failed\(unread)")
+        print("\(passed) passed, \(failed) failed\(skipped == 0 ? "" : ", \(skipped) skipped")\(unread)")
         if let junit {
             var paths = PathCollisions()
             paths.writes = [PathCollisions.Role(path: junit, what: "--junit")]
@@ -105,7 +116,8 @@ struct TestCommand: ParsableCommand {
             }
         }
         if invalid { throw ExitCode(ExitStatus.invalid.rawValue) }
-        if failed > 0 || passed == 0 { throw ExitCode(ExitStatus.runFailed.rawValue) }
+        // Skipped tests fail nothing, but a run where nothing ran at all proves nothing.
+        if failed > 0 || passed + skipped == 0 { throw ExitCode(ExitStatus.runFailed.rawValue) }
     }
 
     /// The files a test file's tests read: the file, its pipeline, inputs and golden files.
@@ -129,6 +141,10 @@ struct TestCommand: ParsableCommand {
     }
 
     private func report(_ result: PipelineTestResult) {
+        if let reason = result.skipped {
+            print("SKIP \(result.pipeline) › \(result.test): \(reason)")
+            return
+        }
         print("\(result.passed ? "PASS" : "FAIL") \(result.pipeline) › \(result.test) (\(result.milliseconds) ms)")
         for failure in result.failures {
             print(failure.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }.joined(separator: "\n"))

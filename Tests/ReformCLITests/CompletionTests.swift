@@ -115,19 +115,28 @@ import Testing
         let folder = try completionFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try script.write(toFile: folder + "/_reform", atomically: true, encoding: .utf8)
+        // Each step waits for what the shell prints when it is done ("READY> ", the prompt set
+        // by the first command; "COMPLETION-DONE" from the last one), written split in the
+        // commands so that their echo does not match: a line typed before the prompt is up is
+        // read by the terminal, not by zsh's line editor, and never completed.
         let harness = #"""
             zmodload zsh/zpty
             zpty z zsh -f -i
-            zpty -w z "PS1='%% '; fpath=(${(q)1} \$fpath); autoload -U compinit; compinit -u -D; setopt nobeep; unsetopt listambiguous; LISTMAX=10000"
-            zpty -n -w z "$2"$'\t'
-            sleep 0.3
-            zpty -n -w z $'\C-u'"echo COMPLETION-DONE"$'\n'
+            zpty -w z "PS1='RE''ADY> '; fpath=(${(q)1} \$fpath); autoload -U compinit; compinit -u -D; setopt nobeep; unsetopt listambiguous; LISTMAX=10000"
             out=''
-            for i in {1..100}; do
-              while zpty -r -t z chunk; do out+=$chunk; done
-              [[ $out == *COMPLETION-DONE*COMPLETION-DONE* ]] && break
-              sleep 0.1
-            done
+            wait_for() {
+              for i in {1..200}; do
+                while zpty -r -t z chunk; do out+=$chunk; done
+                [[ $out == *$1* ]] && return 0
+                sleep 0.05
+              done
+              return 1
+            }
+            wait_for 'READY> ' || { print -r -- "no prompt: $out"; exit 1 }
+            out=''
+            zpty -n -w z "$2"$'\t'
+            zpty -n -w z $'\C-u'"echo COMPLETION-''DONE"$'\n'
+            wait_for 'COMPLETION-DONE' || { print -r -- "no end: $out"; exit 1 }
             zpty -d z
             print -r -- "$out"
             """#

@@ -83,4 +83,46 @@ struct JUnitReportTests {
             lines.contains("    testcase lonely | (no tests) | failure: no tests: write \(folder)/lonely.test.yaml beside it"),
             "\(structure)")
     }
+
+    /// A test can be skipped with its reason (`skip:`): printed as SKIP, counted apart, never run,
+    /// and a `<skipped>` in the report; every case names the test file and the line its test
+    /// starts on, so a dashboard links to it (both were missing, issue 42).
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: python)))
+    func aSkippedTestIsReportedAsSkippedAndEachCaseNamesItsFileAndLine() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reform-junit-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try "reform: 1\nmanagers: { a: {} }\nruns: { default: { output: { format: ndjson } } }\n".write(
+            toFile: folder + "/p.yaml", atomically: true, encoding: .utf8)
+        try "{\"id\":1}\n".write(toFile: folder + "/a.ndjson", atomically: true, encoding: .utf8)
+        let tests = """
+            tests:
+              - name: reads its input
+                inputs: { a: a.ndjson }
+                expect: { output: { records: [ { id: 1 } ] } }
+              - name: waits for version 2
+                skip: "the API's v2 is not out yet"
+                inputs: { a: a.ndjson }
+                expect: { output: { records: [ { id: 2 } ] } }
+            """
+        try tests.write(toFile: folder + "/p.test.yaml", atomically: true, encoding: .utf8)
+        let (result, structure, _) = try await report([folder + "/p.test.yaml"])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("SKIP p › waits for version 2: the API's v2 is not out yet\n"), "\(result.stdout)")
+        #expect(result.stdout.hasSuffix("1 passed, 0 failed, 1 skipped\n"), "\(result.stdout)")
+        let lines = structure.split(separator: "\n").map(String.init)
+        #expect(lines.first == "testsuites reform test tests=2 failures=0 errors=0", "\(structure)")
+        #expect(lines.contains("  testsuite p tests=2 failures=0 errors=0 skipped=1 \(folder)/p.test.yaml"), "\(structure)")
+        #expect(lines.contains("    testcase p | waits for version 2 | skipped: the API's v2 is not out yet"), "\(structure)")
+        // Each case's file and line: where its `- name:` is.
+        let path = folder + "/report.xml"
+        _ = try await CLIRunner.run(["test", folder + "/p.test.yaml", "--junit", path])
+        let cases = try await CLIRunner.run(
+            [
+                "-c",
+                "import sys, xml.etree.ElementTree as E\nfor c in E.parse(sys.argv[1]).getroot().iter('testcase'): print(c.get('file'), c.get('line'))",
+                path,
+            ], executable: Self.python)
+        #expect(cases.stdout == "\(folder)/p.test.yaml 2\n\(folder)/p.test.yaml 5\n", "\(cases.stdout)\(cases.stderr)")
+    }
 }

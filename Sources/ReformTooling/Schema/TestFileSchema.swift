@@ -22,6 +22,7 @@ package enum TestFileSchema {
             SchemaKey("inputs", .named(.stringOrList), "Per manager: input files read in place of its source, as --input gives them."),
             SchemaKey("format", .choice(of: OutputFormat.self), "The output format, as --format gives it."),
             SchemaKey("live", .bool, "Refused: tests never touch the network (record fixtures with 'reform run --record')."),
+            SchemaKey("skip", .string(), "Skip the test, saying why: reported as skipped (JUnit <skipped>), never run."),
             SchemaKey("expect", .object(expectation), "What the run must give."),
         ],
         required: ["name", "expect"])

@@ -4,9 +4,10 @@ package import ReformEngine
 /// (`vector test --junit-report` and `pytest --junitxml` write the same shape).
 ///
 /// One `<testsuite>` per test file (named after the pipeline it tests, `file` the test file), one
-/// `<testcase>` per test (`classname` the pipeline) with its `time` in seconds; a failed test has
-/// one `<failure>` whose `message` is its first line and whose text is everything `reform test`
-/// printed about it. A test file that does not load is a suite with one `<error>`; a pipeline
+/// `<testcase>` per test (`classname` the pipeline, `file` the test file and `line` where its test
+/// starts) with its `time` in seconds; a failed test has one `<failure>` whose `message` is its
+/// first line and whose text is everything `reform test` printed about it; a skipped one a
+/// `<skipped>` with its reason. A test file that does not load is a suite with one `<error>`; a pipeline
 /// without tests is a suite with one failed case, `(no tests)`.
 package struct JUnitReport: Sendable {
     /// One test case.
@@ -19,6 +20,10 @@ package struct JUnitReport: Sendable {
         package var failures: [String]
         /// Why the test could not run at all, when it could not.
         package var error: String?
+        /// Why the test was skipped, when it was.
+        package var skipped: String? = nil
+        /// The line of the test file its test starts on, when known.
+        package var line: Int? = nil
     }
 
     /// The cases of one test file.
@@ -39,7 +44,8 @@ package struct JUnitReport: Sendable {
 
     /// Adds the outcome of one test of the test file `file`.
     package mutating func add(_ result: PipelineTestResult, file: String) {
-        let test = Case(name: result.test, milliseconds: result.milliseconds, failures: result.failures)
+        let test = Case(
+            name: result.test, milliseconds: result.milliseconds, failures: result.failures, skipped: result.skipped, line: result.line)
         if let index = suites.firstIndex(where: { $0.file == file }) {
             suites[index].cases.append(test)
         } else {
@@ -63,19 +69,23 @@ package struct JUnitReport: Sendable {
         var text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         text += "<testsuites name=\"reform test\" tests=\"\(all.count)\""
         text += " failures=\"\(all.count { !$0.failures.isEmpty })\" errors=\"\(all.count { $0.error != nil })\""
+        text += " skipped=\"\(all.count { $0.skipped != nil })\""
         text += " time=\"\(Self.seconds(all.reduce(0) { $0 + $1.milliseconds }))\">\n"
         for suite in suites {
             text += "  <testsuite name=\"\(Self.attribute(suite.name))\" tests=\"\(suite.cases.count)\""
             text += " failures=\"\(suite.cases.count { !$0.failures.isEmpty })\" errors=\"\(suite.cases.count { $0.error != nil })\""
-            text += " skipped=\"0\" time=\"\(Self.seconds(suite.cases.reduce(0) { $0 + $1.milliseconds }))\""
+            text += " skipped=\"\(suite.cases.count { $0.skipped != nil })\" time=\"\(Self.seconds(suite.cases.reduce(0) { $0 + $1.milliseconds }))\""
             text += " file=\"\(Self.attribute(suite.file))\">\n"
             for test in suite.cases {
                 text += "    <testcase name=\"\(Self.attribute(test.name))\" classname=\"\(Self.attribute(suite.name))\""
-                text += " time=\"\(Self.seconds(test.milliseconds))\""
+                text += " time=\"\(Self.seconds(test.milliseconds))\" file=\"\(Self.attribute(suite.file))\""
+                if let line = test.line { text += " line=\"\(line)\"" }
                 if let error = test.error {
                     text += ">\n      " + Self.element("error", error) + "\n    </testcase>\n"
                 } else if !test.failures.isEmpty {
                     text += ">\n      " + Self.element("failure", test.failures.joined(separator: "\n")) + "\n    </testcase>\n"
+                } else if let reason = test.skipped {
+                    text += ">\n      " + Self.element("skipped", reason) + "\n    </testcase>\n"
                 } else {
                     text += "/>\n"
                 }

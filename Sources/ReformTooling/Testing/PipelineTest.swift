@@ -52,6 +52,8 @@ package struct PipelineTestCase: Sendable {
     package let live: Bool
     /// What the run must do.
     package let expect: TestExpectation
+    /// Why the test is skipped (`skip:`), when it is: it is reported, never run.
+    package var skip: String? = nil
 }
 
 /// What a test expects of its run; every part given is checked, the rest is not.

@@ -67,6 +67,12 @@ struct PipelineTestDecoder {
             name: name, location: node.location, run: run, params: params, inputs: inputs, format: format, live: live,
             expect: expect)
         test.runLocation = m["run"]?.location
+        if let node = m["skip"], let reason = context.string(node, "'skip' of \(what)") {
+            if reason.allSatisfy({ $0 == " " || $0 == "\t" }) {
+                context.error("'skip' of \(what) needs the reason the test is skipped, as in skip: \"the API's v2 is not out yet\"", at: node.location)
+            }
+            test.skip = reason
+        }
         return test
     }
 

@@ -1,6 +1,7 @@
 import ReformConcurrency
 package import ReformEngine
 import ReformSDK
+import ReformYAML
 
 /// Runs test cases: each run replays its fixtures (or reads its input files) offline, writes its
 /// outputs and dead-letter file into a temporary folder, and is compared with what the test expects.
@@ -18,9 +19,16 @@ package struct PipelineTestRunner: Sendable {
 
     /// Runs `test` against `pipeline` (loaded from the test file's `pipeline:`).
     package func run(_ test: PipelineTestCase, of pipeline: Pipeline) -> PipelineTestResult {
+        if let reason = test.skip {
+            var result = PipelineTestResult(pipeline: pipeline.name, test: test.name)
+            result.skipped = reason
+            result.line = test.location.line
+            return result
+        }
         let started = MonotonicClock.now()
         var result = check(test, of: pipeline)
         result.milliseconds = Int(saturating: ((MonotonicClock.now() - started) * 1000).rounded())
+        result.line = test.location.line
         return result
     }
 
