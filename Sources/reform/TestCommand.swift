@@ -10,8 +10,8 @@ struct TestCommand: ParsableCommand {
         commandName: "test",
         abstract: "Run pipeline tests (NAME.test.yaml) offline: golden outputs, request sequences, errors, dead letters.",
         discussion: """
-            Exit codes: 0 every test passed (or was skipped: skip: REASON in the test file); 1 a test failed (or a pipeline has no tests); 2 a test \
-            file is invalid (file:line:column on stderr).
+            Exit codes: 0 every test passed (or was skipped: skip: REASON in the test file); 1 a test failed \
+            (or a pipeline has no tests); 2 a test file is invalid (file:line:column on stderr).
             """)
 
     @Argument(help: "Pipeline files, test files (NAME.test.yaml) or folders searched recursively.", completion: .file())

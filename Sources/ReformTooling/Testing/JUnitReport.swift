@@ -74,7 +74,8 @@ package struct JUnitReport: Sendable {
         for suite in suites {
             text += "  <testsuite name=\"\(Self.attribute(suite.name))\" tests=\"\(suite.cases.count)\""
             text += " failures=\"\(suite.cases.count { !$0.failures.isEmpty })\" errors=\"\(suite.cases.count { $0.error != nil })\""
-            text += " skipped=\"\(suite.cases.count { $0.skipped != nil })\" time=\"\(Self.seconds(suite.cases.reduce(0) { $0 + $1.milliseconds }))\""
+            text +=
+                " skipped=\"\(suite.cases.count { $0.skipped != nil })\" time=\"\(Self.seconds(suite.cases.reduce(0) { $0 + $1.milliseconds }))\""
             text += " file=\"\(Self.attribute(suite.file))\">\n"
             for test in suite.cases {
                 text += "    <testcase name=\"\(Self.attribute(test.name))\" classname=\"\(Self.attribute(suite.name))\""

@@ -69,7 +69,9 @@ struct PipelineTestDecoder {
         test.runLocation = m["run"]?.location
         if let node = m["skip"], let reason = context.string(node, "'skip' of \(what)") {
             if reason.allSatisfy({ $0 == " " || $0 == "\t" }) {
-                context.error("'skip' of \(what) needs the reason the test is skipped, as in skip: \"the API's v2 is not out yet\"", at: node.location)
+                context.error(
+                    "'skip' of \(what) needs the reason the test is skipped, as in skip: \"the API's v2 is not out yet\"", at: node.location
+                )
             }
             test.skip = reason
         }
