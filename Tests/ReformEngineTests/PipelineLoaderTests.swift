@@ -226,8 +226,28 @@ struct PipelineLoaderTests {
         #expect(
             found == [
                 "p.yaml:3:11: error: unknown key 'recordz' in manager 'a'; did you mean 'records'? "
-                    + "(the same for 3 more uses of this node, through YAML aliases)",
+                    + "(and 3 more like it here: YAML aliases use this node more than once)",
                 "p.yaml:6:34: error: unknown paging policy 'pages'; did you mean 'page'? (expected one of: none, page, offset, cursor, link, next-url)",
+            ], "\(found)")
+    }
+
+    /// Two mistakes at one place of the file that no alias copies are two (the folding of a
+    /// mistake repeated through aliases first swallowed the second: `pick: [x, y]` reported only x).
+    @Test func twoMistakesAtOnePlaceOutsideAnAnchorAreBothReported() throws {
+        let found = try loadDiagnostics(
+            """
+            reform: 1
+            managers: { a: {} }
+            reformers:
+              m: { keys: { id: id }, map: { id: id } }
+              r: { steps: [ { pick: [x, y] } ] }
+            runs:
+              default: { reform: [m, r], output: { format: ndjson } }
+            """)
+        #expect(
+            found == [
+                "p.yaml:5:19: error: step 'pick' of reformer 'r' uses 'x', which records do not carry at that point; they carry: id",
+                "p.yaml:5:19: error: step 'pick' of reformer 'r' uses 'y', which records do not carry at that point; they carry: id",
             ], "\(found)")
     }
 }

@@ -10,23 +10,46 @@ package final class DecodingContext {
     package let environment: [String: String]
     /// Each diagnostic once, with how many more times the same one came up at its place.
     private var collected: [(diagnostic: Diagnostic, repeats: Int)] = []
+    /// The places of nodes the document holds more than once: the contents of anchors that
+    /// aliases or merge keys copied (each copy keeps the anchor's places). Only a diagnostic at
+    /// one of them can be the same mistake seen again through another copy.
+    private var copiedLocations: Set<SourceLocation> = []
 
     package init(file: String, environment: [String: String]) {
         self.file = file
         self.environment = environment
     }
 
+    /// Notes the places of `root`'s nodes that it holds more than once (``copiedLocations``);
+    /// call it before decoding `root`.
+    package func noteCopies(in root: YAMLNode) {
+        var seen: Set<SourceLocation> = []
+        var pending = [root]
+        while let node = pending.popLast() {
+            if !seen.insert(node.location).inserted { copiedLocations.insert(node.location) }
+            switch node.content {
+            case .scalar: break
+            case .sequence(let items): pending += items
+            case .mapping(let pairs):
+                for pair in pairs {
+                    pending.append(pair.key)
+                    pending.append(pair.value)
+                }
+            }
+        }
+    }
+
     /// Every diagnostic, in the order found. A node under a YAML anchor is decoded once per alias
     /// that uses it, each copy at the anchor's place, so the same mistake comes up once per use (for
-    /// a different owner: "in manager 'b'"): it is reported once, saying how many more uses share it.
+    /// a different owner: "in manager 'b'"): it is reported once, saying how many more uses share
+    /// it. Two mistakes at one place that is not copied (`pick: [x, y]`, neither carried) stay two.
     package var diagnostics: [Diagnostic] {
         collected.map { entry in
             guard entry.repeats > 0 else { return entry.diagnostic }
             let diagnostic = entry.diagnostic
             return Diagnostic(
                 file: diagnostic.file, location: diagnostic.location, severity: diagnostic.severity,
-                message: diagnostic.message + " (the same for \(entry.repeats) more use\(entry.repeats == 1 ? "" : "s") of this node, "
-                    + "through YAML aliases)")
+                message: diagnostic.message + " (and \(entry.repeats) more like it here: YAML aliases use this node more than once)")
         }
     }
 
@@ -40,9 +63,13 @@ package final class DecodingContext {
         add(Diagnostic(file: file, location: location, severity: .warning, message: message))
     }
 
-    /// Adds `diagnostic`, or counts it as a repeat of one at the same place that says the same but
-    /// for the names it quotes (the owner a copy of an anchored node was decoded for).
+    /// Adds `diagnostic`, or — at a copied place — counts it as a repeat of one there that says
+    /// the same but for the names it quotes (the owner a copy of an anchored node was decoded for).
     private func add(_ diagnostic: Diagnostic) {
+        guard copiedLocations.contains(diagnostic.location) else {
+            collected.append((diagnostic, 0))
+            return
+        }
         let shape = Self.shape(of: diagnostic.message)
         if let index = collected.firstIndex(where: {
             $0.diagnostic.location == diagnostic.location && $0.diagnostic.severity == diagnostic.severity

@@ -71,6 +71,7 @@ public struct PipelineLoader: Sendable {
                 source: source)
         }
         let context = DecodingContext(file: file, environment: environment)
+        context.noteCopies(in: root)
         let pipeline = PipelineDecoder(context: context, folder: folder, allowOutsidePaths: allowOutsidePaths, inProcessPlugins: plugins)
             .decode(root)
         guard let pipeline, !context.hasErrors else {
