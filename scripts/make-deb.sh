@@ -107,6 +107,9 @@ if [ "$pages" = 0 ]; then
     exit 1
 fi
 find "$manual" -name 'reform*.1' -exec cp {} "$package/usr/share/man/man1/" \;
+# A blank line in a command's discussion (a paragraph break) comes out as an empty mdoc input line,
+# which groff warns about: it is written as the paragraph macro.
+sed -i 's/^$/.Pp/' "$package"/usr/share/man/man1/*.1
 gzip -9n "$package"/usr/share/man/man1/*.1
 
 # Depends: what the package's ELF files need from outside it, as dpkg-shlibdeps reads the symbols

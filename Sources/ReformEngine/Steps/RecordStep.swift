@@ -35,8 +35,8 @@ package protocol RecordStep: Sendable {
     /// How often the generated tests draw this step, against 1 for most (a step with several
     /// shapes worth trying, like `filter`, is drawn more).
     static var sampleWeight: Int { get }
-    /// Whether the compiled tier runs the step anywhere after a chain's start (its
-    /// ``compiledForm`` is not `nil`): the generated tests build chains that compile from these.
+    /// Whether the compiled tier runs the step anywhere after a chain's start (`explode` has a
+    /// compiled form only as the start): the generated tests build chains that compile from these.
     static var compiles: Bool { get }
     /// The step with the key names it reads given as the constants the records carry (`constant`
     /// reports a name they do not carry), and `keys` — what the records carry, `nil` when not
