@@ -71,12 +71,7 @@ extension ServiceClient {
         outgoing.baseURL = baseURL
         outgoing.timeout = service.timeout ?? 10
         let context = CallContext(manager: manager, service: service.name, attempt: 1, redact: redactor.redact)
-        do {
-            for interceptor in interceptors { outgoing = try await interceptor.adapt(outgoing, context: context) }
-            try applyHeaders(to: &outgoing, manager: manager, request: request)
-            _ = try await applyAuth(to: &outgoing, manager: manager, request: request)
-            for interceptor in interceptors { outgoing = try await interceptor.finalize(outgoing, context: context) }
-        } catch {
+        do { _ = try await dress(&outgoing, as: request, chain: interceptors, manager: manager, context: context) } catch {
             return ServiceProbe(
                 service: service.name, url: redact(outgoing.url), outcome: .notSent(redact(error.message)), milliseconds: 0)
         }

@@ -206,16 +206,26 @@ extension ServiceClient {
             throw ManagerError(
                 .vetoed, manager: call.manager.ref.name, request: request.matchKey, message: "an interceptor vetoed the call")
         }
-        for interceptor in call.chain { outgoing = try await interceptor.adapt(outgoing, context: context) }
-        try applyHeaders(to: &outgoing, manager: call.manager.ref, request: request)
-        let token = try await applyAuth(to: &outgoing, manager: call.manager.ref, request: request)
-        for interceptor in call.chain { outgoing = try await interceptor.finalize(outgoing, context: context) }
+        let token = try await dress(&outgoing, as: request, chain: call.chain, manager: call.manager.ref, context: context)
         if !redactor.secrets.isEmpty || call.extraSecrets != nil {
             outgoing.credentialHeaders = Set(
                 outgoing.headers.filter { redactor.reveals($0.value) || call.extraSecrets?.reveals($0.value) == true }
                     .map { $0.name.lowercased() })
         }
         return (outgoing, token)
+    }
+
+    /// What every request gets on its way out, in this order: the interceptors' adaptations, the
+    /// service's headers, its credentials, the interceptors' last word (signing). Returns the
+    /// OAuth2 token it carries, if any. `request` is the request as built, for messages.
+    func dress(
+        _ outgoing: inout HTTPRequest, as request: HTTPRequest, chain: [any Interceptor], manager: ManagerRef, context: CallContext
+    ) async throws(ManagerError) -> String? {
+        for interceptor in chain { outgoing = try await interceptor.adapt(outgoing, context: context) }
+        try applyHeaders(to: &outgoing, manager: manager, request: request)
+        let token = try await applyAuth(to: &outgoing, manager: manager, request: request)
+        for interceptor in chain { outgoing = try await interceptor.finalize(outgoing, context: context) }
+        return token
     }
 
     /// Sends `outgoing` through the transport, timed, and shows the interceptors the outcome.

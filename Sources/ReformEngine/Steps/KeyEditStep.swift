@@ -34,10 +34,7 @@ extension KeyEditStep {
 
     /// Each edited key's value replaced by its edit; a record that is not an object is rejected.
     package func apply(_ record: Record, into out: inout [Record]) throws(RecordError) {
-        guard case .object(var object) = record.value else {
-            throw RecordError(
-                code: "not-an-object", message: "step '\(Self.name)' needs an object record; this one is \(record.value.kindName)")
-        }
+        var object = try StepSupport.object(record, step: Self.name)
         for (index, key) in editedKeys.enumerated() {
             if let value = object[key] { object[key] = try edit(value, at: index) }
         }
