@@ -386,6 +386,7 @@ struct RunCommand: ParsableCommand {
             for paging in summary.paging { reporter.paging(paging) }
             for warning in summary.warnings { reporter.warning(warning) }
         }
+        for change in summary.tableChanges { reporter.notice(change) }
         if taggedDeadLetter != nil { summary.deadLetterPath = "standard output ('dead' lines)" }
         if !quiet || summary.rejected > 0 { reporter.summary(summary) }
         if let taggedDeadLetter, let stats = summary.stats {

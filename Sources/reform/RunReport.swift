@@ -19,6 +19,16 @@ struct RunReport {
         }
     }
 
+    /// Something the run did that changes what is there beyond its records (a column
+    /// `schema: evolve` added to a table).
+    func notice(_ text: String) {
+        if json {
+            Terminal.write(StandardErrorLogHandler.jsonLine(level: "info", message: text))
+        } else {
+            Terminal.error("reform: " + text)
+        }
+    }
+
     /// A pipeline's warning, already worded with its file and line.
     func pipelineWarning(_ text: String) {
         if json { Terminal.write(StandardErrorLogHandler.jsonLine(level: "warning", message: text)) } else { Terminal.error(text) }
@@ -65,6 +75,8 @@ struct RunReport {
             "in": .int(summary.recordsIn), "out": .int(summary.written.reduce(0) { $0 + $1.count }), "rejected": .int(summary.rejected),
         ]
         if let path = summary.deadLetterPath, summary.rejected > 0 { fields["dead_letter"] = .string(path) }
+        let discarded = summary.discardedValues.reduce(0) { $0 + $1.count }
+        if discarded > 0 { fields["discarded_values"] = .int(discarded) }
         let line = summary.description
         let message = line.hasPrefix("reform: ") ? String(line.dropFirst("reform: ".count)) : line
         Terminal.write(StandardErrorLogHandler.jsonLine(level: "info", message: message, fields: fields))

@@ -1,7 +1,7 @@
 import ReformSDK
 import ReformYAML
 
-/// `{ sqlite: PATH, table: NAME, mode: replace | append | upsert, key: [...], types: {...} }`, or
+/// `{ sqlite: PATH, table: NAME, mode: replace | append | upsert, key: [...], types: {...}, schema: freeze | evolve | … }`, or
 /// `postgres: URL` instead of `sqlite:`: an output that loads its chain's keyed records into an
 /// SQL table.
 extension PipelineDecoder {
@@ -88,6 +88,7 @@ extension PipelineDecoder {
             }
         }
         let mode = settings["mode"].flatMap { context.choice($0, "table mode", as: TablePlan.Mode.self) } ?? .replace
+        let contract = settings["schema"].flatMap { context.choice($0, "schema contract", as: TablePlan.Contract.self) } ?? .freeze
         guard let keys else {
             let last = chain.last.map { "its last reformer, '\($0.name)', declares none" } ?? "it has no 'reform' chain"
             context.error(
@@ -181,7 +182,7 @@ extension PipelineDecoder {
         guard let database, let tableName else { return nil }
         return TablePlan(
             engine: engine, database: database, name: tableName, mode: mode, columns: columns, key: mode == .upsert ? keyColumns : [],
-            location: settings.node.location)
+            contract: contract, location: settings.node.location)
     }
 
     /// What the chain is known to make of each key (by constant), from its last reformer that

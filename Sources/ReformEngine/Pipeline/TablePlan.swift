@@ -18,6 +18,23 @@ public struct TablePlan: Sendable {
         case upsert
     }
 
+    /// What a run does when the table already there differs from the pipeline's columns (a key
+    /// added to the reformer, one removed, a type changed): `schema:` of the output.
+    public enum Contract: String, Sendable, CaseIterable {
+        /// Stop before loading anything, saying how they differ (the default: no table changes
+        /// unasked).
+        case freeze
+        /// Add the pipeline's new columns (nullable) in the run's transaction, logged in
+        /// `_reform_schema_log`; columns the pipeline no longer has are kept and get nulls.
+        case evolve
+        /// Keep the table as it is: a row with a value for a column the table lacks, or a value
+        /// its column's type cannot hold, goes to the dead-letter file with the reason.
+        case discardRow = "discard_row"
+        /// Keep the table as it is: such a value is left out (null), the row loads, and the run's
+        /// summary counts the values left out.
+        case discardValue = "discard_value"
+    }
+
     /// The database system that holds the table.
     public enum Engine: String, Sendable, CaseIterable {
         /// An SQLite database file (the system `libsqlite3`).
@@ -40,8 +57,18 @@ public struct TablePlan: Sendable {
     public let columns: [TableColumn]
     /// The columns an upsert matches rows on (names of ``columns``); empty for other modes.
     public let key: [String]
+    /// What a run does when the table differs from ``columns``.
+    public let contract: Contract
     /// Where the output is declared.
     public let location: SourceLocation
+
+    /// The same table loaded with `columns` instead (the columns a run settled on with the
+    /// table already there, ``TableSettlement``).
+    func loading(_ columns: [TableColumn]) -> TablePlan {
+        TablePlan(
+            engine: engine, database: database, name: name, mode: mode, columns: columns, key: key, contract: contract,
+            location: location)
+    }
 }
 
 /// One column of a ``TablePlan``: a declared key's constant and the type of its values.

@@ -35,10 +35,11 @@ struct OutputRuntime {
     /// when given, is written instead of a new atomic file at the output's path (an incremental
     /// run's resumable output). `title` names an HTML page whose output has no row shape (the
     /// shape's name does otherwise). A table output opens its database in `transactions` (one
-    /// transaction per database for the whole run).
+    /// transaction per database for the whole run); `pipeline` names the run in a table's schema
+    /// log.
     init(
         _ execution: OutputExecution, options: RunOptions, managers: [ManagerRef], file given: OutputFile? = nil,
-        title: String? = nil, transactions: DatabaseTransactions
+        title: String? = nil, pipeline: String, transactions: DatabaseTransactions
     ) throws(RunError) {
         let plan = execution.declared
         let format = OutputRuntime.format(of: plan, options: options)
@@ -62,7 +63,8 @@ struct OutputRuntime {
         if let table = plan.table {
             do {
                 let loader = try TableLoader(
-                    table, database: try OutputRuntime.database(of: table, options: options), transactions: transactions)
+                    table, pipeline: pipeline, database: try OutputRuntime.database(of: table, options: options), transactions: transactions
+                )
                 self.table = loader
                 displayName = loader.displayName
             } catch {

@@ -42,6 +42,12 @@ public struct RunSummary: Sendable, CustomStringConvertible {
     /// What each manager that paged an API (live or replayed) did, in run order.
     public var paging: [PagingReport] = []
 
+    /// What `schema: evolve` changed in the run's tables (`out/l.db#listings: added column kArea (REAL), schema: evolve`),
+    /// each also logged in the table's `_reform_schema_log`.
+    public var tableChanges: [String] = []
+    /// Values `schema: discard_value` left out of loaded rows, per table output that left any out.
+    public var discardedValues: [(output: String, count: Int)] = []
+
     /// Records landed in all.
     public var recordsIn: Int { landed.reduce(0) { $0 + $1.count } }
 
@@ -56,6 +62,9 @@ public struct RunSummary: Sendable, CustomStringConvertible {
         var line = "reform: \(recordsIn) in, \(out), \(rejected) rejected"
         if rejected > 0, let deadLetterPath { line += " → \(deadLetterPath)" }
         if !otherShard.isEmpty { line += " (\(otherShard.joined(separator: ", ")): shard 0's to land)" }
+        for (output, count) in discardedValues {
+            line += "; \(count) value\(count == 1 ? "" : "s") left out of \(output) (schema: discard_value)"
+        }
         if alreadyLanded > 0 { line += "; \(alreadyLanded) already landed by the last run (lookback), dropped" }
         for (manager, count) in partitions { line += "; \(manager): \(count) partition\(count == 1 ? "" : "s")" }
         if !failedPartitions.isEmpty {

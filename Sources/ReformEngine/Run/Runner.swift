@@ -221,6 +221,8 @@ public struct Runner: Sendable {
         // An HTML page without a row shape is named after the pipeline (`name:`, else its file).
         let file = pipeline.file.split(separator: "/").last.map(String.init) ?? pipeline.file
         let title = pipeline.name.isEmpty ? String(file.hasSuffix(".yaml") ? file.dropLast(5) : file[...]) : pipeline.name
+        // A table's schema log names the run as its state does, or by the file when it has no name.
+        let logName = pipeline.name.isEmpty ? file : StateStore.stateName(of: pipeline, options: options)
         let tables = DatabaseTransactions()
         let executions = outputExecutions(of: plan, incremental: incremental != nil)
         for (index, execution) in executions.enumerated() {
@@ -233,7 +235,8 @@ public struct Runner: Sendable {
             do {
                 outputs.append(
                     try OutputRuntime(
-                        execution, options: options, managers: plan.managers, file: file, title: title, transactions: tables))
+                        execution, options: options, managers: plan.managers, file: file, title: title,
+                        pipeline: logName, transactions: tables))
             } catch {
                 for output in outputs { output.file?.abandon() }
                 tables.rollbackAll()
@@ -400,6 +403,14 @@ public struct Runner: Sendable {
         summary.warnings += state.incremental?.warnings ?? []
         summary.recorded = state.recorders.map { ($0.folder, $0.count) }
         summary.written = state.outputs.map { ($0.displayName, $0.written) }
+        for output in state.outputs {
+            guard let table = output.table else { continue }
+            for column in table.added {
+                summary.tableChanges.append(
+                    "\(output.displayName): added column \(column.name) (\(table.declaredType(of: column))), schema: evolve")
+            }
+            if table.discardedValues > 0 { summary.discardedValues.append((output.displayName, table.discardedValues)) }
+        }
         summary.rejected = state.deadLetter.count
         summary.deadLetterPath = state.deadLetter.count > 0 ? state.deadLetter.path : nil
         summary.earlierDeadLetter = state.deadLetter.movedEarlier

@@ -22,13 +22,13 @@ final class PostgresCopy {
     /// Send when the buffer holds this much.
     private static let batchBytes = 1 << 20
 
-    /// Prepares `plan`'s table on `connection` (checked or created; emptied for `mode: replace`,
-    /// with a temporary table beside it for `mode: upsert`).
+    /// Makes ready to load `plan`'s table on `connection`, already checked or created with
+    /// `plan`'s columns (``PostgresSchema/prepareTable(_:pipeline:on:)``): emptied for
+    /// `mode: replace`, with a temporary table beside it for `mode: upsert`.
     init(_ plan: TablePlan, connection: PostgresConnection) throws(PostgresError) {
         self.plan = plan
         self.connection = connection
         isJSON = plan.columns.map { $0.isKnown && $0.type == .json }
-        try PostgresSchema.prepareTable(plan, on: connection)
         let table = PostgresConnection.quoted(plan.name)
         let columns = plan.columns.map { PostgresConnection.quoted($0.name) }.joined(separator: ", ")
         switch plan.mode {

@@ -1,24 +1,19 @@
-/// Checking a PostgreSQL table against the pipeline's columns, or creating it.
+/// Checking a PostgreSQL table against the pipeline's columns (and changing it, when its contract
+/// says), or creating it.
 enum PostgresSchema {
     /// The types an existing column may have for each column type: values of the type load into
     /// them as COPY text (a wider or narrower type of the same family is the table owner's choice).
     static func accepts(_ column: TableColumn, declared type: String) -> Bool {
-        let type = type.lowercased()
-        guard column.isKnown else { return type == "text" || type.hasPrefix("character") }
-        switch column.type {
-        case .int: return ["bigint", "integer", "smallint"].contains(type)
-        case .double: return type == "double precision" || type == "real" || type.hasPrefix("numeric")
-        case .bool: return type == "boolean"
-        case .text: return type == "text" || type.hasPrefix("character")
-        case .date: return type.hasPrefix("timestamp") || type == "date"
-        case .json: return type == "jsonb" || type == "json"
-        }
+        kind(of: type) == (column.isKnown ? column.type : .text)
     }
 
-    /// Creates `plan`'s table when it is missing (with a unique index on the upsert key); checks
-    /// an existing one has the pipeline's columns with types of the same family, and for upsert a
-    /// unique index on the key. Never alters a table.
-    static func prepareTable(_ plan: TablePlan, on connection: PostgresConnection) throws(PostgresError) {
+    /// Creates `plan`'s table when it is missing (with a unique index on the upsert key), or
+    /// settles its columns with the table's by the output's contract (``TableSettlement``),
+    /// adding the new ones for `schema: evolve` and logging them (`pipeline` names the run in the
+    /// log); for upsert, checks a unique index on the key. Returns the columns rows are loaded into.
+    static func prepareTable(_ plan: TablePlan, pipeline: String, on connection: PostgresConnection) throws(PostgresError)
+        -> TableSettlement
+    {
         let table = PostgresConnection.quoted(plan.name)
         let found = try connection.query(
             "SELECT c.relkind::text FROM pg_class c WHERE c.oid = to_regclass($1)", [table],
@@ -28,7 +23,7 @@ enum PostgresSchema {
             if plan.mode == .upsert { parts.append("UNIQUE (\(plan.key.map(PostgresConnection.quoted).joined(separator: ", ")))") }
             try connection.execute(
                 "CREATE TABLE \(table) (\(parts.joined(separator: ", ")))", doing: "cannot create table '\(plan.name)'")
-            return
+            return TableSettlement.created(plan)
         }
         guard kind == "r" || kind == "p" else {
             let what = ["v": "view", "m": "materialized view", "f": "foreign table", "S": "sequence", "i": "index"][kind] ?? "relation"
@@ -36,16 +31,60 @@ enum PostgresSchema {
                 sqlState: "42809",
                 message: "'\(plan.name)' in \(connection.displayName) is a \(what), not a table; give the output another table name")
         }
-        let existing = try columns(of: table, on: connection)
-        guard TableSchemaCheck.agrees(existing, with: plan, accepts: { accepts($0, declared: $1) }) else {
-            throw PostgresError(
-                sqlState: "42P16",
-                message: TableSchemaCheck.mismatch(
-                    plan, theirs: existing, ours: plan.columns.map { .init(name: $0.name, type: columnType($0)) }, quotedName: table))
+        let existing = try settledColumns(of: table, on: connection)
+        let settlement: TableSettlement
+        do throws(TableSettlement.Refusal) {
+            settlement = try TableSettlement.settle(
+                plan, existing: existing, accepts: { accepts($0, declared: $1) },
+                describe: columnType, quotedName: table)
+        } catch {
+            throw PostgresError(sqlState: "42P16", message: error.message)
+        }
+        for column in settlement.added {
+            try connection.execute(
+                "ALTER TABLE \(table) ADD COLUMN \(PostgresConnection.quoted(column.name)) \(columnType(column))",
+                doing: "cannot add column \(column.name) to '\(plan.name)'")
+        }
+        if !settlement.added.isEmpty {
+            try connection.execute(TableSchemaLog.createPostgres, doing: "cannot make \(TableSchemaLog.table)")
+            for column in settlement.added {
+                _ = try connection.query(
+                    TableSchemaLog.insertPostgres, [pipeline, plan.name, TableSchemaLog.addColumn, column.name, columnType(column)],
+                    doing: "cannot write \(TableSchemaLog.table)")
+            }
         }
         if plan.mode == .upsert, try !hasUniqueIndex(on: plan.key, of: table, connection: connection) {
             throw PostgresError(sqlState: "42P10", message: TableSchemaCheck.noUniqueIndex(plan, quote: PostgresConnection.quoted))
         }
+        return settlement
+    }
+
+    /// The columns of `table` (quoted) for ``TableSettlement``: declared types, whether a row
+    /// must give a value, and the type each declared type stands for.
+    private static func settledColumns(of table: String, on connection: PostgresConnection) throws(PostgresError)
+        -> [TableSettlement.Existing]
+    {
+        try connection.query(
+            "SELECT attname::text, format_type(atttypid, atttypmod), (attnotnull AND NOT atthasdef AND attidentity = '')::text "
+                + "FROM pg_attribute WHERE attrelid = to_regclass($1) AND attnum > 0 AND NOT attisdropped ORDER BY attnum",
+            [table], doing: "cannot read the columns of \(table)"
+        ).map { row in
+            let type = row[1] ?? ""
+            return TableSettlement.Existing(name: row[0] ?? "", type: type, required: row[2] == "true", kind: kind(of: type))
+        }
+    }
+
+    /// The type a PostgreSQL column's declared type (as `format_type` spells it) stands for;
+    /// `nil` for types Reform does not make (`uuid`, arrays, …).
+    static func kind(of declared: String) -> ColumnType? {
+        let type = declared.lowercased()
+        if ["bigint", "integer", "smallint"].contains(type) { return .int }
+        if type == "double precision" || type == "real" || type.hasPrefix("numeric") { return .double }
+        if type == "boolean" { return .bool }
+        if type == "text" || type.hasPrefix("character") { return .text }
+        if type.hasPrefix("timestamp") || type == "date" { return .date }
+        if type == "jsonb" || type == "json" { return .json }
+        return nil
     }
 
     /// The type `column` is created with: its type's, or `text` when nothing says (values are

@@ -27,7 +27,8 @@ final class TableDirect {
 
     /// The fast path for `manager` into `output`'s table, when it applies (``applies(for:output:)``).
     static func make(for manager: ManagerRef, output: OutputPlan, loader: TableLoader, limits: JSONLimits) -> TableDirect? {
-        sources(for: manager, output: output).map { TableDirect(loader: loader, sources: $0, limits: limits) }
+        guard loader.loadsDeclaredColumns else { return nil }
+        return sources(for: manager, output: output).map { TableDirect(loader: loader, sources: $0, limits: limits) }
     }
 
     /// Whether `manager`'s records can be bound into `output`'s table straight from the line.

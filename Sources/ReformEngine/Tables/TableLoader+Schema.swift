@@ -1,16 +1,22 @@
-/// Checking a table against the pipeline's columns, or creating it.
+/// Checking an SQLite table against the pipeline's columns (and changing it, when its contract
+/// says), or creating it.
 extension TableLoader {
     /// A column as the database declares it.
     struct ExistingColumn {
         let name: String
         let type: String
         let primaryKey: Int
+        let notNull: Bool
+        let hasDefault: Bool
     }
 
-    /// Creates `plan`'s table when it is missing (with a unique index on the upsert key); checks
-    /// an existing one has the pipeline's columns, with the same type affinity, and for upsert a
-    /// unique index on the key. Never alters a table.
-    static func prepareTable(_ plan: TablePlan, on connection: SQLiteConnection) throws(SQLiteError) {
+    /// Creates `plan`'s table when it is missing (with a unique index on the upsert key), or
+    /// settles its columns with the table's by the output's contract (``TableSettlement``),
+    /// adding the new ones for `schema: evolve` and logging them (`pipeline` names the run in the
+    /// log); for upsert, checks a unique index on the key. Returns the columns rows are loaded into.
+    static func prepareTable(_ plan: TablePlan, pipeline: String, on connection: SQLiteConnection) throws(SQLiteError)
+        -> TableSettlement
+    {
         let table = SQLiteConnection.quoted(plan.name)
         let kind = try objectKind(plan.name, on: connection)
         guard let kind else {
@@ -18,7 +24,7 @@ extension TableLoader {
             if plan.mode == .upsert { parts.append("UNIQUE (\(plan.key.map(SQLiteConnection.quoted).joined(separator: ", ")))") }
             try connection.execute(
                 "CREATE TABLE \(table) (\(parts.joined(separator: ", ")))", doing: "cannot create table '\(plan.name)'")
-            return
+            return TableSettlement.created(plan)
         }
         guard kind == "table" else {
             throw SQLiteError(
@@ -26,18 +32,63 @@ extension TableLoader {
                 message: "'\(plan.name)' in \(connection.displayPath) is a \(kind), not a table; give the output another table name")
         }
         let existing = try columns(of: plan.name, on: connection)
-        let agrees = TableSchemaCheck.agrees(existing.map { .init(name: $0.name, type: $0.type) }, with: plan) { column, type in
-            affinity(of: column.type.sqlType) == affinity(of: type)
+        let settlement: TableSettlement
+        do throws(TableSettlement.Refusal) {
+            settlement = try TableSettlement.settle(
+                plan,
+                existing: existing.map {
+                    .init(
+                        name: $0.name, type: $0.type, required: $0.notNull && !$0.hasDefault && $0.primaryKey == 0,
+                        kind: columnType(of: $0.type))
+                },
+                accepts: { column, type in affinity(of: column.type.sqlType) == affinity(of: type) }, describe: { $0.type.sqlType },
+                quotedName: table)
+        } catch {
+            throw SQLiteError(code: 1, message: error.message)
         }
-        guard agrees else {
-            throw SQLiteError(
-                code: 1,
-                message: TableSchemaCheck.mismatch(
-                    plan, theirs: existing.map { .init(name: $0.name, type: $0.type) },
-                    ours: plan.columns.map { .init(name: $0.name, type: $0.type.sqlType) }, quotedName: table))
+        for column in settlement.added {
+            try connection.execute(
+                "ALTER TABLE \(table) ADD COLUMN \(SQLiteConnection.quoted(column.name)) \(column.type.sqlType)",
+                doing: "cannot add column \(column.name) to '\(plan.name)'")
+        }
+        if !settlement.added.isEmpty {
+            try logAdded(settlement.added, to: plan, pipeline: pipeline, on: connection)
         }
         if plan.mode == .upsert, try !hasUniqueIndex(on: plan.key, of: plan.name, existing: existing, connection: connection) {
             throw SQLiteError(code: 1, message: TableSchemaCheck.noUniqueIndex(plan, quote: SQLiteConnection.quoted))
+        }
+        return settlement
+    }
+
+    /// Writes one row per column `schema: evolve` added to `_reform_schema_log`, in the run's
+    /// transaction (made when missing).
+    private static func logAdded(_ added: [TableColumn], to plan: TablePlan, pipeline: String, on connection: SQLiteConnection)
+        throws(SQLiteError)
+    {
+        try connection.execute(TableSchemaLog.createSQLite, doing: "cannot make \(TableSchemaLog.table)")
+        let insert = try connection.prepare(TableSchemaLog.insertSQLite, doing: "cannot write \(TableSchemaLog.table)")
+        for column in added {
+            insert.bindText(1, pipeline)
+            insert.bindText(2, plan.name)
+            insert.bindText(3, TableSchemaLog.addColumn)
+            insert.bindText(4, column.name)
+            insert.bindText(5, column.type.sqlType)
+            try insert.step(doing: "cannot write \(TableSchemaLog.table)")
+            insert.reset()
+        }
+    }
+
+    /// The type an SQLite column's declared type stands for: `BOOLEAN` and `JSON` as Reform
+    /// declares them, else by affinity; a column declared without a type holds any value (JSON).
+    static func columnType(of declared: String) -> ColumnType? {
+        let type = declared.uppercased()
+        if type.contains("BOOL") { return .bool }
+        if type.contains("JSON") || type.isEmpty { return .json }
+        switch affinity(of: type) {
+        case "INTEGER": return .int
+        case "TEXT": return .text
+        case "REAL", "NUMERIC": return .double
+        default: return nil
         }
     }
 
@@ -54,11 +105,15 @@ extension TableLoader {
     /// The columns of `table` in order, with their declared types.
     static func columns(of table: String, on connection: SQLiteConnection) throws(SQLiteError) -> [ExistingColumn] {
         let query = try connection.prepare(
-            "SELECT name, type, pk FROM pragma_table_info(?1)", doing: "cannot read the columns of '\(table)'")
+            "SELECT name, type, pk, \"notnull\", dflt_value IS NOT NULL FROM pragma_table_info(?1)",
+            doing: "cannot read the columns of '\(table)'")
         query.bindText(1, table)
         var columns: [ExistingColumn] = []
         while try query.step(doing: "cannot read the columns of '\(table)'") == .row {
-            columns.append(ExistingColumn(name: query.text(0), type: query.text(1).uppercased(), primaryKey: query.int(2)))
+            columns.append(
+                ExistingColumn(
+                    name: query.text(0), type: query.text(1).uppercased(), primaryKey: query.int(2), notNull: query.int(3) != 0,
+                    hasDefault: query.int(4) != 0))
         }
         return columns
     }

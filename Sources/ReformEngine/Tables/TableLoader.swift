@@ -9,8 +9,19 @@ import ReformSDK
 /// or (SQLite) a constraint the row breaks rejects that record (the caller dead-letters it). The
 /// rows become visible only when ``DatabaseTransactions/commitAll()`` commits.
 final class TableLoader {
-    /// The table.
+    /// The table, with the columns rows are loaded into (``TableSettlement/loaded``): the
+    /// declared plan's, or fewer and retyped where a discarding contract keeps the table as it is.
     let plan: TablePlan
+    /// The pipeline's columns the table lacks and keeps lacking (``TableSettlement/absent``).
+    private let absent: [TableColumn]
+    /// The columns `schema: evolve` added to the table, for the run's summary.
+    let added: [TableColumn]
+    /// Values `schema: discard_value` left out of rows that loaded.
+    private(set) var discardedValues = 0
+    /// Whether rows are loaded into exactly the pipeline's columns (no column left out or
+    /// retyped): what ``TableDirect`` binds straight from input lines (a value it cannot bind as
+    /// it is takes the general path, which rejects it or leaves it out).
+    let loadsDeclaredColumns: Bool
     /// `DATABASE#TABLE`, for messages and the run's summary.
     let displayName: String
     /// The database, for messages (a PostgreSQL URL with its secrets hidden).
@@ -40,39 +51,54 @@ final class TableLoader {
         case line(start: Int, count: Int)
     }
 
-    /// The loader of `plan` into the database at `database`: for SQLite, `plan.database` resolved
-    /// against the run's output folder; for PostgreSQL, the URL with its references resolved.
-    init(_ plan: TablePlan, database: String, transactions: DatabaseTransactions) throws(OutputError) {
-        self.plan = plan
-        slots = Array(repeating: .null, count: plan.columns.count)
-        isKey = plan.columns.map { plan.key.contains($0.name) }
-        text.reserveCapacity(4096)
-        switch plan.engine {
+    /// The loader of `declared` into the database at `database`: for SQLite, `plan.database`
+    /// resolved against the run's output folder; for PostgreSQL, the URL with its references
+    /// resolved. The table is settled with the pipeline's columns by the output's contract;
+    /// `pipeline` names the run in the schema log.
+    init(_ declared: TablePlan, pipeline: String, database: String, transactions: DatabaseTransactions) throws(OutputError) {
+        let settlement: TableSettlement
+        switch declared.engine {
         case .sqlite:
             let connection = try transactions.connection(to: database, displayPath: database)
-            displayName = database + "#" + plan.name
+            displayName = database + "#" + declared.name
             databaseName = database
             do throws(SQLiteError) {
-                try TableLoader.prepareTable(plan, on: connection)
-                if plan.mode == .replace {
-                    try connection.execute("DELETE FROM \(SQLiteConnection.quoted(plan.name))", doing: "cannot empty table '\(plan.name)'")
+                settlement = try TableLoader.prepareTable(declared, pipeline: pipeline, on: connection)
+                if declared.mode == .replace {
+                    try connection.execute(
+                        "DELETE FROM \(SQLiteConnection.quoted(declared.name))", doing: "cannot empty table '\(declared.name)'")
                 }
                 sink = .sqlite(
-                    try connection.prepare(TableLoader.insertSQL(for: plan), doing: "cannot prepare the insert into '\(plan.name)'"))
+                    try connection.prepare(
+                        TableLoader.insertSQL(for: declared.loading(settlement.loaded)),
+                        doing: "cannot prepare the insert into '\(declared.name)'"))
             } catch {
                 throw OutputError(path: database, message: DatabaseTransactions.explain(error))
             }
         case .postgres:
             let url = PostgresURL(database)
             let connection = try transactions.connection(to: url)
-            displayName = url.displayName + "#" + plan.name
+            displayName = url.displayName + "#" + declared.name
             databaseName = url.displayName
             do throws(PostgresError) {
-                sink = .postgres(try PostgresCopy(plan, connection: connection))
+                settlement = try PostgresSchema.prepareTable(declared, pipeline: pipeline, on: connection)
+                sink = .postgres(try PostgresCopy(declared.loading(settlement.loaded), connection: connection))
             } catch {
                 throw OutputError(path: url.displayName, message: error.message)
             }
         }
+        plan = declared.loading(settlement.loaded)
+        absent = settlement.absent
+        added = settlement.added
+        loadsDeclaredColumns = settlement.absent.isEmpty && settlement.loaded == declared.columns
+        slots = Array(repeating: .null, count: plan.columns.count)
+        isKey = plan.columns.map { declared.key.contains($0.name) }
+        text.reserveCapacity(4096)
+    }
+
+    /// The type `column` is declared with in this loader's database (`REAL`, `double precision`).
+    func declaredType(of column: TableColumn) -> String {
+        plan.engine == .sqlite ? column.type.sqlType : PostgresSchema.columnType(column)
     }
 
     /// Sends what is still buffered (PostgreSQL), and merges an upsert: called once, after the
@@ -109,6 +135,18 @@ final class TableLoader {
         }
         text.removeAll(keepingCapacity: true)
         text.append(0)  // never empty: the buffer always has an address to bind from
+        var leftOut = 0
+        for column in absent {
+            guard let value = object[column.name], value != .null else { continue }
+            guard plan.contract == .discardValue else {
+                return RecordError(
+                    code: "unknown-column",
+                    message: "table '\(plan.name)' has no column \(column.name) for '\(column.key)' (\(JSON.compactString(value))), "
+                        + "and schema: discard_row keeps the table as it is; set schema: evolve to add the column, "
+                        + "or discard_value to load the row without the value")
+            }
+            leftOut += 1
+        }
         let members = object.members
         for (index, column) in plan.columns.enumerated() {
             // A keyed chain emits its keys in declared order: look a key up only when it is not there.
@@ -117,7 +155,9 @@ final class TableLoader {
             do throws(RecordError) {
                 slots[index] = try slot(for: value ?? .null, in: column)
             } catch {
-                return error
+                guard plan.contract == .discardValue, !isKey[index] else { return error }
+                slots[index] = .null
+                leftOut += 1
             }
             if isKey[index], case .null = slots[index] {
                 return RecordError(
@@ -126,7 +166,9 @@ final class TableLoader {
                         + "every row needs a key (give it a default in the reformer, or filter such records out)")
             }
         }
-        return try insertRow(line: nil)
+        let rejection = try insertRow(line: nil)
+        if rejection == nil { discardedValues += leftOut }
+        return rejection
     }
 
     /// Binds ``slots`` (texts from ``text``, or from `line` for ``Slot/line``) and steps the

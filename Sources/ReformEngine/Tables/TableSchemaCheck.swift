@@ -1,5 +1,5 @@
 /// What SQLite and PostgreSQL outputs say alike when a table already there does not fit the
-/// pipeline: the messages name both column lists and how to fix it, and the table is never altered.
+/// pipeline: the messages name both column lists and how to fix it, and the table is not altered.
 enum TableSchemaCheck {
     /// A column as a database declares it: its name and declared type.
     struct Column {
@@ -23,8 +23,8 @@ enum TableSchemaCheck {
             columns.map { "\($0.name) \($0.type.isEmpty ? "(no type)" : $0.type)" }.joined(separator: ", ")
         }
         return "table '\(plan.name)' has the columns (\(list(theirs))), but the pipeline's are (\(list(ours))); "
-            + "reform never alters a table: load another table (table: NAME), or rename or drop this one "
-            + "(DROP TABLE \(quotedName)) and the run creates it"
+            + "schema: freeze (the default) never changes a table: let the run add the new columns (schema: evolve), "
+            + "load another table (table: NAME), or rename or drop this one (DROP TABLE \(quotedName)) and the run creates it"
     }
 
     /// The message for an upsert into a table without a unique index on the key.

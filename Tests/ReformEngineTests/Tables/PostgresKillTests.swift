@@ -4,24 +4,29 @@ import Testing
 
 /// A `reform run` killed (SIGKILL) after it has sent rows to PostgreSQL leaves the table as it
 /// was: the rows were in the run's transaction, which the server rolls back when the connection
-/// goes.
+/// goes; so were the columns `schema: evolve` added and their schema log rows.
 @Suite(
     .timeLimit(.minutes(10)),
     .enabled(if: PostgresServer.isUsable, "no PostgreSQL server (install postgresql, or set REFORM_TEST_POSTGRES_URL)"))
 struct PostgresKillTests {
-    static let yaml = """
+    /// The pipeline, loading `listings` with the contract `schema`.
+    static func yaml(schema: String) -> String {
+        """
         reform: 1
         managers: { a: {}, b: {} }
         reformers: { list: { keys: { id: kID, name: kName }, from: { a: { id: id, name: name }, b: { id: id, name: name } } } }
-        runs: { default: { outputs: [ { reform: [list], postgres: "${PG_URL}", table: listings, mode: append, types: { id: int } } ] } }
+        runs: { default: { outputs: [ { reform: [list], postgres: "${PG_URL}", table: listings, mode: append, types: { id: int }, schema: \(schema) } ] } }
         """
+    }
 
-    @Test func aKilledRunLeavesTheTableUnchanged() async throws {
+    /// `evolving`: the table lacks the name column, which the run adds before it copies rows.
+    @Test(arguments: [false, true]) func aKilledRunLeavesTheTableUnchanged(evolving: Bool) async throws {
         let database = try PostgresServer.database()
         let db = try database.client()
-        try db.execute(#"CREATE TABLE listings ("kID" bigint, "kName" text); INSERT INTO listings VALUES (1, 'kept')"#)
+        let columns = evolving ? #""kID" bigint"# : #""kID" bigint, "kName" text"#
+        try db.execute("CREATE TABLE listings (\(columns)); INSERT INTO listings (\"kID\") VALUES (1)")
         let folder = try TemporaryFolder()
-        let pipeline = try folder.write("p.yaml", Self.yaml)
+        let pipeline = try folder.write("p.yaml", Self.yaml(schema: evolving ? "evolve" : "freeze"))
         // More than one COPY batch (1 MiB) from a, so rows reach the server before the run waits on b.
         let name = String(repeating: "x", count: 300)
         try folder.write("a.ndjson", (1...20_000).map { #"{"id": \#($0), "name": "\#(name)"}"# + "\n" }.joined())
@@ -46,6 +51,7 @@ struct PostgresKillTests {
         #expect(copying, "the run sent rows: \((try? folder.read("stderr.txt")) ?? "")")
         kill(pid, SIGKILL)
         #expect(Spawn.wait(pid) == 128 + SIGKILL)
-        #expect(try db.rows(#"SELECT * FROM listings"#) == ["1|kept"])
+        #expect(try db.rows(#"SELECT * FROM listings"#) == [evolving ? "1" : "1|NULL"])
+        #expect(try db.rows("SELECT to_regclass('_reform_schema_log') IS NULL") == ["t"])
     }
 }

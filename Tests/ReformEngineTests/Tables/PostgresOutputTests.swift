@@ -164,7 +164,8 @@ struct PostgresOutputTests {
             (error as? RunError)?.message
                 == "\(database.url): table 'listings' has the columns (id integer, title text), but the pipeline's are "
                 + "(kListingID bigint, kListingName text, kListingPrice double precision, kListingTags jsonb, kListingOpen boolean); "
-                + "reform never alters a table: load another table (table: NAME), or rename or drop this one "
+                + "schema: freeze (the default) never changes a table: let the run add the new columns (schema: evolve), "
+                + "load another table (table: NAME), or rename or drop this one "
                 + "(DROP TABLE \"listings\") and the run creates it"
         }
         #expect(try db.rows("SELECT * FROM listings") == ["7|kept"])

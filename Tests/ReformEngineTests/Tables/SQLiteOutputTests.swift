@@ -141,7 +141,8 @@ import Testing
             (error as? RunError)?.message.replacing(harness.folder + "/", with: "")
                 == "out/listings.db: table 'listings' has the columns (id INTEGER, title TEXT), but the pipeline's are "
                 + "(kListingID INTEGER, kListingName TEXT, kListingPrice REAL, kListingTags JSON, kListingOpen BOOLEAN); "
-                + "reform never alters a table: load another table (table: NAME), or rename or drop this one "
+                + "schema: freeze (the default) never changes a table: let the run add the new columns (schema: evolve), "
+                + "load another table (table: NAME), or rename or drop this one "
                 + "(DROP TABLE \"listings\") and the run creates it"
         }
         #expect(try db.rows("SELECT * FROM listings") == ["7|'kept'"])

@@ -116,6 +116,9 @@ extension PipelineSchema {
         SchemaKey("mode", .choice(of: TablePlan.Mode.self), "How the table is loaded (default replace)."),
         SchemaKey("key", .stringOrList, "The keys rows are matched by (mode: upsert)."),
         SchemaKey("types", .named(.choice(of: ColumnType.self)), "Column types, where the chain does not say."),
+        SchemaKey(
+            "schema", .choice(of: TablePlan.Contract.self),
+            "What a run does when the table there differs from the pipeline's columns (default freeze: stop and say how)."),
     ]
 
     static let fileKeys = [
