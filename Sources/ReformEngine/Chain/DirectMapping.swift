@@ -151,13 +151,14 @@ final class DirectMapping {
         return TableDirect.make(for: manager, output: output.plan, loader: loader, limits: limits)
     }
 
-    /// Writes the record in `line` directly when it qualifies; `false` sends it down the general path.
-    func write(_ line: UnsafeRawBufferPointer) -> Bool {
-        if !fanOutFiles.isEmpty { return writeFannedOut(line) }
+    /// Writes the record in `line` (at `place` in its input) directly when it qualifies; `false`
+    /// sends it down the general path.
+    func write(_ line: UnsafeRawBufferPointer, at place: LinePlace) -> Bool {
+        if !fanOutFiles.isEmpty { return writeFannedOut(line, at: place) }
         guard failure == nil else { return false }
         if let table {
             do {
-                guard try table.write(line) else { return false }
+                guard try table.write(line, at: place) else { return false }
             } catch {
                 failure = error
                 return false
@@ -185,14 +186,14 @@ final class DirectMapping {
 
     /// Writes the line to the outputs ``FanOut`` covers; `true` when that is all of them, `false`
     /// when it lands for the others (``outputsWrittenForLastLine``) or for every output.
-    private func writeFannedOut(_ line: UnsafeRawBufferPointer) -> Bool {
+    private func writeFannedOut(_ line: UnsafeRawBufferPointer, at place: LinePlace) -> Bool {
         lastLineLanded = false
         guard failure == nil else { return false }
         for (index, file) in fanOutFiles.enumerated() { if let file { swap(&fanOutBuffers[index], &file.buffer) } }
         var taken = fanOut?.encode(line, into: &fanOutBuffers) == true
         if taken, let fanOutTable {
             do {
-                taken = try fanOutTable.table.write(line)
+                taken = try fanOutTable.table.write(line, at: place)
             } catch {
                 failure = error
                 taken = false

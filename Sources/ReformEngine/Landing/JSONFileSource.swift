@@ -47,7 +47,8 @@ final class NDJSONSource: RecordSource {
         reader.lineTags = tags
         reader.stop = stop
         if let direct {
-            reader.lineHandler = { direct.write($0) }
+            let input = inputName
+            reader.lineHandler = { direct.write($0, at: LinePlace(input: input, line: $1, index: $2)) }
             if direct.restStages != nil { reader.lineReformer = { direct.reformRest($0) } }
         }
         if let prefix = self.prefix { reader.lineReformer = { prefix.reform($0) } }

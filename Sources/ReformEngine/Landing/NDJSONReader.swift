@@ -78,9 +78,10 @@ public struct NDJSONReader: RecordReader, ~Copyable {
     /// checked); see `JSONParser.parse(_:keeping:)`.
     @_spi(Engine) public var projection: JSONProjection?
 
-    /// Offered each non-blank line's bytes (without the line end) before parsing; when it returns
+    /// Offered each non-blank line's bytes (without the line end) before parsing, with its
+    /// 1-based line number and its 0-based position among the input's records; when it returns
     /// `true` the line counts as read and handled, and ``next()`` moves on without parsing it.
-    public var lineHandler: ((UnsafeRawBufferPointer) -> Bool)?
+    public var lineHandler: ((UnsafeRawBufferPointer, _ line: Int, _ index: Int) -> Bool)?
     /// Offered each non-blank line's bytes (after ``lineHandler``): `.some(record)` lands that
     /// record instead of the line's (marked ``InputRecord/reformed``), `.some(nil)` skips the line
     /// as handled, `nil` parses it as usual.
@@ -119,7 +120,7 @@ public struct NDJSONReader: RecordReader, ~Copyable {
                     if NDJSONLine.isBlank(base, from: lineStart, to: newline) { continue }
                     return tooLong(at: file.start, line: long.line, offset: long.offset)
                 }
-                let offer = offerToLineHandler(from: lineStart, to: newline)
+                let offer = offerToLineHandler(from: lineStart, to: newline, line: lineNumber)
                 if offer == .taken { continue }
                 if let record = record(from: lineStart, to: newline, line: lineNumber, offered: offer == .declined) { return record }
                 continue
@@ -140,7 +141,7 @@ public struct NDJSONReader: RecordReader, ~Copyable {
                 guard lineStart < file.filled else { return nil }
                 file.start = file.filled
                 scanFrom = file.filled
-                let offer = offerToLineHandler(from: lineStart, to: file.filled)
+                let offer = offerToLineHandler(from: lineStart, to: file.filled, line: line)
                 if offer == .taken { continue }
                 if let record = record(from: lineStart, to: file.filled, line: line, offered: offer == .declined) { return record }
                 continue
@@ -182,7 +183,7 @@ public struct NDJSONReader: RecordReader, ~Copyable {
     /// Whether the line the last ``next()`` returned was rejected for its tag (``lineTags``).
     private(set) var lastLineUntagged = false
 
-    /// What ``offerToLineHandler(from:to:)`` did with a line.
+    /// What ``offerToLineHandler(from:to:line:)`` did with a line.
     private enum Offer {
         /// The line was blank, or the handler took it: it is done.
         case taken
@@ -196,13 +197,14 @@ public struct NDJSONReader: RecordReader, ~Copyable {
     /// would, without building a record: a record's layout is known only at run time (its payload's
     /// error is the SDK's resilient `JSONError`), so a function that may build one looks it up each
     /// time it is called, and the fast path's lines never need one.
-    private mutating func offerToLineHandler(from lineStart: Int, to end: Int) -> Offer {
+    private mutating func offerToLineHandler(from lineStart: Int, to end: Int, line lineNumber: Int) -> Offer {
         guard lineTags == nil, let lineHandler else { return .notOffered }
         guard let contentEnd = NDJSONLine.contentEnd(file.base, from: lineStart, to: end) else { return .taken }  // blank
         guard contentEnd - lineStart <= parser.limits.maximumDocumentSize else { return .notOffered }
         currentStart = lineStart
         currentEnd = contentEnd
-        guard lineHandler(UnsafeRawBufferPointer(start: file.base + lineStart, count: contentEnd - lineStart)) else { return .declined }
+        guard lineHandler(UnsafeRawBufferPointer(start: file.base + lineStart, count: contentEnd - lineStart), lineNumber, recordIndex)
+        else { return .declined }
         recordIndex += 1
         return .taken
     }
@@ -237,7 +239,7 @@ public struct NDJSONReader: RecordReader, ~Copyable {
         let bytes = UnsafeRawBufferPointer(start: base + start, count: end - start)
         currentStart = start
         currentEnd = end
-        if !offered, let lineHandler, lineHandler(bytes) { return nil }
+        if !offered, let lineHandler, lineHandler(bytes, lineNumber, position.index) { return nil }
         if let lineReformer, let outcome = lineReformer(bytes) {
             guard let value = outcome else { return nil }
             var record = InputRecord(position: position, payload: .success(value))

@@ -230,7 +230,21 @@ struct OutputRuntime {
             rowList = list
         }
         try writer?.finish()
-        try table?.finish()
+        if let table {
+            try table.finish()
+            try deadLetterRefused(by: table, into: deadLetter)
+        }
+    }
+
+    /// Sends the rows `table`'s database refused after they were handed on (a batch it loads
+    /// while the run goes on) to the dead-letter file; they are no longer counted as written.
+    private mutating func deadLetterRefused(by table: TableLoader, into deadLetter: DeadLetter) throws(OutputError) {
+        for refused in table.takeRefused() {
+            try deadLetter.add(
+                manager: refused.origin.manager.name, sequence: refused.origin.sequence, input: input(refused.origin, refused.input, nil),
+                stage: "table \(plan.destination ?? displayName)", error: refused.error, record: refused.record)
+            written -= 1
+        }
     }
 
     private mutating func drain(deadLetter: DeadLetter, inputName: String?, position: RangePosition? = nil) throws(OutputError) {
@@ -264,7 +278,7 @@ struct OutputRuntime {
             rowList = list
         } else if let table {
             for record in produced {
-                if let rejection = try table.write(record.value) {
+                if let rejection = try table.write(record.value, origin: record.origin, input: inputName) {
                     try deadLetter.add(
                         manager: record.origin.manager.name, sequence: record.origin.sequence,
                         input: input(record.origin, inputName, position),
@@ -273,6 +287,7 @@ struct OutputRuntime {
                     written += 1
                 }
             }
+            try deadLetterRefused(by: table, into: deadLetter)
         } else {
             for record in produced {
                 try writer?.write(record.value, style: .plain)

@@ -44,49 +44,167 @@ final class PostgresConnection: @unchecked Sendable {
         pq.finish(handle)
     }
 
-    /// A batch of COPY data on the sending thread, and how it went.
-    private final class Send: @unchecked Sendable {
-        var data: [UInt8]
-        var failure: PostgresError?
-        init(_ data: [UInt8]) { self.data = data }
+    /// A batch of rows in COPY's text format, loaded on the connection's sending thread
+    /// (``copyInBackground(_:data:doing:)``), and how it went: read it once the connection has
+    /// settled (any later call on it).
+    final class CopyBatch: @unchecked Sendable {
+        /// The rows, each ended by a newline.
+        fileprivate(set) var data: [UInt8]
+        /// The rows the server refused (a value out of a column's range, a unique index, a check
+        /// constraint): the others are loaded.
+        fileprivate(set) var refused: [RefusedRow] = []
+        fileprivate var failure: PostgresError?
+        fileprivate init(_ data: [UInt8]) { self.data = data }
+
+        /// The bytes of the row at `range`, without its newline.
+        fileprivate func row(_ range: Range<Int>) -> [UInt8] {
+            Array(data[range.lowerBound..<max(range.lowerBound, range.upperBound - 1)])
+        }
+    }
+
+    /// A row of a ``CopyBatch`` the server refused.
+    struct RefusedRow: Sendable {
+        /// The row's position in its batch (0-based).
+        let index: Int
+        /// The row as sent, in COPY's text format (without its newline).
+        let row: [UInt8]
+        /// The server's message (and its detail).
+        let reason: String
     }
 
     private let sender = DispatchQueue(label: "reform.postgres.copy")
-    private var inFlight: (done: DispatchGroup, send: Send)?
+    private var inFlight: (done: DispatchGroup, batch: CopyBatch)?
 
-    /// Sends `data` (rows in COPY's text format) with `copy` on the connection's sending thread, so
+    /// Loads `data` (rows in COPY's text format) with `copy` on the connection's sending thread, so
     /// that the caller encodes the next batch while the server loads this one (sending in line, the
     /// two took turns: the run waited for the server after every batch). Returns an empty array
-    /// to encode into — the batch before's storage. A failure of this batch is thrown by the next
+    /// to encode into — the batch before's storage — and the batch, whose refused rows are known
+    /// once the connection has settled. A failure of this batch as a whole is thrown by the next
     /// call on the connection.
-    func copyInBackground(_ copy: String, data: [UInt8], doing what: String) throws(PostgresError) -> [UInt8] {
+    func copyInBackground(_ copy: String, data: [UInt8], doing what: String) throws(PostgresError) -> (
+        spare: [UInt8], batch: CopyBatch
+    ) {
         var spare = try settle()
-        let send = Send(data)
+        let batch = CopyBatch(data)
         let done = DispatchGroup()
-        sender.async(group: done) { [self] in
-            let result: Result<Void, PostgresError> = send.data.withUnsafeBytes { bytes in
-                do throws(PostgresError) {
-                    try self.copy(copy, data: bytes, doing: what)
-                    return .success(())
-                } catch {
-                    return .failure(error)
-                }
-            }
-            if case .failure(let error) = result { send.failure = error }
-        }
-        inFlight = (done, send)
+        sender.async(group: done) { [self] in load(copy, batch, doing: what) }
+        inFlight = (done, batch)
         spare.removeAll(keepingCapacity: true)
-        return spare
+        return (spare, batch)
     }
+
+    /// Whether `batch` may still be loading (its refused rows are not known yet).
+    func isLoading(_ batch: CopyBatch) -> Bool { inFlight?.batch === batch }
 
     /// Waits for the batch in flight, if any; throws its failure, else returns its storage.
     @discardableResult
     private func settle() throws(PostgresError) -> [UInt8] {
-        guard let (done, send) = inFlight else { return [] }
+        guard let (done, batch) = inFlight else { return [] }
         inFlight = nil
         done.wait()
-        if let failure = send.failure { throw failure }
-        return send.data
+        if let failure = batch.failure { throw failure }
+        // Moved out, so that the storage is the caller's alone (reused without a copy).
+        defer { batch.data = [] }
+        return batch.data
+    }
+
+    /// Loads `batch` inside a savepoint, so that a row the server refuses costs that row, not the
+    /// run's transaction: the savepoint is rolled back, the row the server's context names
+    /// (`COPY t, line N`) is set aside, and the rest is sent again; when the server names no line
+    /// (a constraint checked at the statement's end), the rows are sent one at a time. Nothing is
+    /// refused: one COPY, a savepoint and its release.
+    private func load(_ copy: String, _ batch: CopyBatch, doing what: String) {
+        var rows: [(index: Int, range: Range<Int>)]? = nil
+        do throws(PostgresError) {
+            while true {
+                try statement("SAVEPOINT reform_batch", doing: what)
+                let failure = batch.data.withUnsafeBytes { bytes in
+                    send(copy, rows.map { $0.map { UnsafeRawBufferPointer(rebasing: bytes[$0.range]) } } ?? [bytes], doing: what)
+                }
+                guard let failure else { return try statement("RELEASE SAVEPOINT reform_batch", doing: what) }
+                guard failure.isRowRefusal else { throw failure }
+                try statement("ROLLBACK TO SAVEPOINT reform_batch", doing: what)
+                var pending = rows ?? PostgresConnection.rows(of: batch.data)
+                guard let line = failure.copyLine, (1...pending.count).contains(line) else {
+                    try loadOneByOne(copy, batch, pending, doing: what)
+                    return
+                }
+                batch.refused.append(
+                    RefusedRow(index: pending[line - 1].index, row: batch.row(pending[line - 1].range), reason: failure.reason))
+                pending.remove(at: line - 1)
+                if pending.isEmpty { return try statement("RELEASE SAVEPOINT reform_batch", doing: what) }
+                rows = pending
+            }
+        } catch {
+            batch.failure = error
+        }
+    }
+
+    /// Loads `rows` of `batch` one COPY each, each in a savepoint: the rows the server refuses
+    /// are set aside.
+    private func loadOneByOne(_ copy: String, _ batch: CopyBatch, _ rows: [(index: Int, range: Range<Int>)], doing what: String)
+        throws(PostgresError)
+    {
+        for row in rows {
+            try statement("SAVEPOINT reform_row", doing: what)
+            let failure = batch.data.withUnsafeBytes { bytes in
+                send(copy, [UnsafeRawBufferPointer(rebasing: bytes[row.range])], doing: what)
+            }
+            guard let failure else {
+                try statement("RELEASE SAVEPOINT reform_row", doing: what)
+                continue
+            }
+            guard failure.isRowRefusal else { throw failure }
+            try statement("ROLLBACK TO SAVEPOINT reform_row", doing: what)
+            batch.refused.append(RefusedRow(index: row.index, row: batch.row(row.range), reason: failure.reason))
+        }
+        try statement("RELEASE SAVEPOINT reform_batch", doing: what)
+    }
+
+    /// The rows of COPY text `data` (each ends with a newline: one inside a value is escaped).
+    private static func rows(of data: [UInt8]) -> [(index: Int, range: Range<Int>)] {
+        var rows: [(index: Int, range: Range<Int>)] = []
+        var start = 0
+        for (offset, byte) in data.enumerated() where byte == 10 {
+            rows.append((rows.count, start..<(offset + 1)))
+            start = offset + 1
+        }
+        return rows
+    }
+
+    /// One COPY of `pieces`: its failure, or `nil` when every row loaded.
+    private func send(_ copy: String, _ pieces: [UnsafeRawBufferPointer], doing what: String) -> PostgresError? {
+        let started = pq.exec(handle, copy)
+        guard pq.resultStatus(started) == PGRES_COPY_IN else {
+            defer { pq.clear(started) }
+            do throws(PostgresError) { try check(started, doing: what) } catch { return error }
+            return PostgresError(sqlState: "", message: "\(what): the server did not start the COPY")
+        }
+        pq.clear(started)
+        for piece in pieces {
+            guard let base = piece.baseAddress, !piece.isEmpty else { continue }
+            // A refused COPY says so with its end, below.
+            if pq.putCopyData(handle, base.assumingMemoryBound(to: CChar.self), Int32(piece.count)) != 1 { break }
+        }
+        _ = pq.putCopyEnd(handle, nil)
+        var failure: PostgresError?
+        while let result = pq.getResult(handle) {
+            do throws(PostgresError) { try check(result, doing: what) } catch { failure = failure ?? error }
+            pq.clear(result)
+        }
+        return failure
+    }
+
+    /// Runs `sql` on the sending thread (no batch is waited for: it is the batch).
+    private func statement(_ sql: String, doing what: String) throws(PostgresError) {
+        let result = pq.exec(handle, sql)
+        defer { pq.clear(result) }
+        try check(result, doing: what)
+    }
+
+    /// Waits for the batch in flight, if any, and throws its failure.
+    func endCopy() throws(PostgresError) {
+        try settle()
     }
 
     /// Runs `sql` (one or more statements without results).
@@ -109,9 +227,6 @@ final class PostgresConnection: @unchecked Sendable {
         return rows(of: result)
     }
 
-    /// The COPY in progress (its statement and what it loads, for messages), if any.
-    private var openCopy: (sql: String, what: String)?
-
     /// How many temporary tables ``temporaryTableName()`` named.
     private var temporaryTables = 0
 
@@ -121,51 +236,6 @@ final class PostgresConnection: @unchecked Sendable {
     func temporaryTableName() -> String {
         temporaryTables += 1
         return "_reform_upsert_\(temporaryTables)"
-    }
-
-    /// Sends `data` (rows in COPY's text format) with `copy` (`COPY t (…) FROM STDIN`). The
-    /// COPY stays open while the same statement sends more, so the server loads one batch while
-    /// the next is made; another COPY, any other statement, and ``endCopy()`` end it (tables of
-    /// one database take turns on its connection).
-    private func copy(_ copy: String, data: UnsafeRawBufferPointer, doing what: @autoclosure () -> String) throws(PostgresError) {
-        if openCopy?.sql != copy {
-            try endOpenCopy()
-            let started = pq.exec(handle, copy)
-            guard pq.resultStatus(started) == PGRES_COPY_IN else {
-                defer { pq.clear(started) }
-                try check(started, doing: what())
-                return
-            }
-            pq.clear(started)
-            openCopy = (copy, what())
-        }
-        guard let base = data.baseAddress, !data.isEmpty else { return }
-        if pq.putCopyData(handle, base.assumingMemoryBound(to: CChar.self), Int32(data.count)) != 1 {
-            // The server refused the COPY (a bad row): its message comes with the end.
-            try endOpenCopy()
-            throw PostgresError(sqlState: "", message: "\(what()): \(url.redact(PostgresConnection.trimmed(pq.errorMessage(handle))))")
-        }
-    }
-
-    /// Ends the COPY in progress, if any, and throws the server's message when it failed.
-    func endCopy() throws(PostgresError) {
-        try settle()
-        try endOpenCopy()
-    }
-
-    /// Ends the COPY in progress, if any (on the thread that sends: the run's, or the sending
-    /// thread inside ``copy(_:data:doing:)``, which must not wait for itself).
-    private func endOpenCopy() throws(PostgresError) {
-        guard let open = openCopy else { return }
-        openCopy = nil
-        _ = pq.putCopyEnd(handle, nil)
-        // The COPY's own result, then the one that ends the command.
-        var failure: PostgresError?
-        while let result = pq.getResult(handle) {
-            do throws(PostgresError) { try check(result, doing: open.what) } catch { failure = failure ?? error }
-            pq.clear(result)
-        }
-        if let failure { throw failure }
     }
 
     /// Sends `sql` and reads its rows one at a time (``nextRow()``), as libpq's single-row mode
@@ -217,7 +287,14 @@ final class PostgresConnection: @unchecked Sendable {
             let state = result.flatMap { pq.resultErrorField($0, Int32(UInt8(ascii: "C"))) }.map { String(cString: $0) } ?? ""
             let message = result.map { pq.resultErrorMessage($0) }.map(PostgresConnection.trimmed) ?? ""
             let reason = message.isEmpty ? PostgresConnection.trimmed(pq.errorMessage(handle)) : message
-            throw PostgresError(sqlState: state, message: "\(what): \(url.redact(reason))")
+            let library = pq
+            let field = { (code: Character) in
+                result.flatMap { library.resultErrorField($0, Int32(code.asciiValue ?? 0)) }.map { String(cString: $0) } ?? ""
+            }
+            let detail = field("D")
+            throw PostgresError(
+                sqlState: state, message: "\(what): \(url.redact(reason))",
+                reason: url.redact(field("M") + (detail.isEmpty ? "" : " (\(detail))")), context: field("W"))
         }
     }
 

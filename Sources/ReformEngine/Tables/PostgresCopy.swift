@@ -3,9 +3,11 @@ import ReformSDK
 /// Loads one table's rows on a PostgreSQL connection with the COPY protocol.
 ///
 /// Rows are encoded in COPY's text format into a buffer that is sent when it is full and when
-/// the run finishes, on a `COPY … FROM STDIN` kept open between batches (the server loads one
-/// while the next is encoded); tables of one database share its connection (and transaction)
-/// and take turns, each turn a COPY of its own. An upsert copies into a temporary table, with
+/// the run finishes, each batch a `COPY … FROM STDIN` of its own in a savepoint, on the
+/// connection's sending thread (the server loads one batch while the next is encoded); tables of
+/// one database share its connection (and transaction) and take turns. A row the server refuses
+/// (a unique index, a value out of an `integer` column's range) is set aside with the server's
+/// message (``takeRefused()``), and the batch's other rows load. An upsert copies into a temporary table, with
 /// each row's arrival number, and merges it at the end (``finish()``): the latest record of a key
 /// wins, the rest of the key's records are gone.
 final class PostgresCopy {
@@ -16,6 +18,10 @@ final class PostgresCopy {
     /// The temporary table of an upsert and its arrival-order column (both quoted).
     private let staging: (table: String, arrival: String)?
     private var buffer: [UInt8] = []
+    /// Where each row of ``buffer`` came from, in order.
+    private var origins: [TableLoader.RowOrigin] = []
+    /// Batches sent, with where their rows came from, whose refused rows are not yet taken.
+    private var sent: [(batch: PostgresConnection.CopyBatch, origins: [TableLoader.RowOrigin])] = []
     /// Whether a column is jsonb (by index): its text is JSON, where `\u0000` is a NUL.
     private let isJSON: [Bool]
     private var arrival = 0
@@ -53,15 +59,33 @@ final class PostgresCopy {
         buffer.reserveCapacity(PostgresCopy.batchBytes + 64 * 1024)
     }
 
-    /// Adds one row: each slot's value (texts from `text`, or from `line` for a line slot).
-    /// Returns why the row cannot be loaded instead (text with a NUL character, which PostgreSQL
-    /// text cannot hold); throws when a full buffer cannot be sent.
-    func append(_ slots: [TableLoader.Slot], text: UnsafeBufferPointer<UInt8>, line: UnsafeRawBufferPointer?) throws(PostgresError)
-        -> RecordError?
-    {
+    /// Adds one row: each slot's value (texts from `text`, or from `line` for a line slot), from
+    /// `origin`. Returns why the row cannot be loaded instead (text with a NUL character, which
+    /// PostgreSQL text cannot hold); throws when a full buffer cannot be sent.
+    func append(
+        _ slots: [TableLoader.Slot], text: UnsafeBufferPointer<UInt8>, line: UnsafeRawBufferPointer?, origin: TableLoader.RowOrigin
+    ) throws(PostgresError) -> RecordError? {
         if let rejection = encode(slots, text: text, line: line) { return rejection }
+        origins.append(origin)
         if buffer.count >= PostgresCopy.batchBytes { try flush() }
         return nil
+    }
+
+    /// The rows the server refused in the batches loaded so far: where each came from, the
+    /// server's message, and the row as sent.
+    func takeRefused() -> [(origin: TableLoader.RowOrigin, reason: String, row: [UInt8])] {
+        // Every batch but the one in flight has been loaded (the connection loads one at a time).
+        let loaded = sent.last.map { connection.isLoading($0.batch) } == true ? sent.count - 1 : sent.count
+        guard loaded > 0 else { return [] }
+        var refused: [(origin: TableLoader.RowOrigin, reason: String, row: [UInt8])] = []
+        for (batch, origins) in sent[..<loaded] {
+            // In the batch's order: the server finds some refusals (a value) before others (an index).
+            for row in batch.refused.sorted(by: { $0.index < $1.index }) where row.index < origins.count {
+                refused.append((origins[row.index], row.reason, row.row))
+            }
+        }
+        sent.removeFirst(loaded)
+        return refused
     }
 
     /// Appends one row to the buffer, or returns why it cannot be loaded (appending nothing).
@@ -109,12 +133,16 @@ final class PostgresCopy {
         guard !buffer.isEmpty else { return }
         var batch: [UInt8] = []
         swap(&batch, &buffer)
-        buffer = try connection.copyInBackground(copySQL, data: batch, doing: "cannot load rows into '\(plan.name)'")
+        let started = try connection.copyInBackground(copySQL, data: batch, doing: "cannot load rows into '\(plan.name)'")
+        sent.append((started.batch, origins))
+        origins.removeAll(keepingCapacity: true)
+        buffer = started.spare
         buffer.reserveCapacity(PostgresCopy.batchBytes + 64 * 1024)
     }
 
-    /// Sends the last rows and ends the COPY; for an upsert, merges the temporary table into the
-    /// table, the latest record of each key winning.
+    /// Sends the last rows and waits for them (``takeRefused()`` then has every refused row); for
+    /// an upsert, merges the temporary table into the table, the latest record of each key
+    /// winning.
     func finish() throws(PostgresError) {
         try flush()
         try connection.endCopy()
@@ -143,6 +171,42 @@ final class PostgresCopy {
             code: "column-type",
             message: "column \(plan.columns[index].name) of table '\(plan.name)' cannot hold its value: "
                 + "PostgreSQL text cannot hold the NUL character (\\u0000); remove it in the reformer")
+    }
+
+    /// The row `row` (COPY text, as ``append(_:text:line:origin:)`` encoded it) as a record of
+    /// `columns`: numbers, bools and JSON as their columns hold them, text as text, `\N` null.
+    static func decode(_ row: [UInt8], columns: [TableColumn]) -> Value {
+        var object = Object(minimumCapacity: columns.count)
+        let fields = row.split(separator: 9, omittingEmptySubsequences: false)
+        for (column, field) in zip(columns, fields) {
+            guard field.elementsEqual(null) == false else {
+                object.appendNew(key: column.name, value: .null)
+                continue
+            }
+            var bytes: [UInt8] = []
+            var escaped = false
+            for byte in field {
+                if escaped {
+                    bytes.append([UInt8(ascii: "t"): 9, UInt8(ascii: "n"): 10, UInt8(ascii: "r"): 13][byte] ?? byte)
+                    escaped = false
+                } else if byte == 92 {
+                    escaped = true
+                } else {
+                    bytes.append(byte)
+                }
+            }
+            let text = String(decoding: bytes, as: UTF8.self)
+            let value: Value
+            switch column.isKnown ? column.type : .text {
+            case .int: value = Int(text).map(Value.int) ?? .string(text)
+            case .double: value = Double(text).map(Value.double) ?? .string(text)
+            case .bool: value = text == "1" ? .bool(true) : text == "0" ? .bool(false) : .string(text)
+            case .json: value = (try? JSON.parse(bytes)) ?? .string(text)
+            case .text, .date: value = .string(text)
+            }
+            object.appendNew(key: column.name, value: value)
+        }
+        return .object(object)
     }
 
     /// `\N`: NULL in COPY's text format.

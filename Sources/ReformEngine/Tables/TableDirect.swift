@@ -16,9 +16,12 @@ final class TableDirect {
     private var ranges: [Range<Int>?] = []
     private var canonical: [Bool] = []
     private var parser: JSONParser
+    /// The manager whose lines these are.
+    private let manager: ManagerRef
 
-    private init(loader: TableLoader, sources: [String], limits: JSONLimits) {
+    private init(loader: TableLoader, manager: ManagerRef, sources: [String], limits: JSONLimits) {
         self.loader = loader
+        self.manager = manager
         let projection = JSONProjection(keys: sources)
         self.projection = projection
         sourceIndex = sources.map { source in projection.keys.firstIndex(of: source) ?? 0 }
@@ -28,7 +31,7 @@ final class TableDirect {
     /// The fast path for `manager` into `output`'s table, when it applies (``applies(for:output:)``).
     static func make(for manager: ManagerRef, output: OutputPlan, loader: TableLoader, limits: JSONLimits) -> TableDirect? {
         guard loader.loadsDeclaredColumns else { return nil }
-        return sources(for: manager, output: output).map { TableDirect(loader: loader, sources: $0, limits: limits) }
+        return sources(for: manager, output: output).map { TableDirect(loader: loader, manager: manager, sources: $0, limits: limits) }
     }
 
     /// Whether `manager`'s records can be bound into `output`'s table straight from the line.
@@ -52,9 +55,23 @@ final class TableDirect {
         return sources
     }
 
-    /// Loads the record in `line` when it qualifies; `false` sends it down the general path.
-    func write(_ line: UnsafeRawBufferPointer) throws(OutputError) -> Bool {
+    /// Loads the record in `line` (at `place`) when it qualifies; `false` sends it down the
+    /// general path.
+    func write(_ line: UnsafeRawBufferPointer, at place: LinePlace) throws(OutputError) -> Bool {
         guard parser.locate(line, keeping: projection, into: &ranges, canonical: &canonical) else { return false }
-        return try loader.writeDirect(line, ranges: ranges, canonical: canonical, sourceIndex: sourceIndex, parser: &parser)
+        return try loader.writeDirect(
+            line, ranges: ranges, canonical: canonical, sourceIndex: sourceIndex, parser: &parser,
+            origin: Origin(manager: manager, sequence: place.index + 1, line: place.line), input: place.input)
     }
+}
+
+/// Where a line a fast path takes stands in its input: for the dead-letter entry of a row a
+/// database refuses after the line was handled.
+struct LinePlace {
+    /// The input's name (its path, `<stdin>`).
+    let input: String
+    /// The 1-based line.
+    let line: Int
+    /// The 0-based position among the input's records.
+    let index: Int
 }

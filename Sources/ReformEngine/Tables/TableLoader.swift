@@ -125,10 +125,53 @@ final class TableLoader {
         return sql
     }
 
-    /// Inserts (or upserts) `record`; returns why it was rejected instead, when a value does not
-    /// fit its column, an upsert key is null or the row breaks a constraint. Throws when the
+    /// Where a row came from, for the dead-letter entry of a row the server refuses later
+    /// (PostgreSQL loads a batch while the run goes on): the record's origin and the input it
+    /// was read from (an index into ``inputNames``, -1 for none).
+    struct RowOrigin {
+        let origin: Origin
+        let input: Int
+    }
+
+    /// A row the database refused after the run had handed it on, to dead-letter.
+    struct Refused {
+        /// The record's origin.
+        let origin: Origin
+        /// The input it was read from, if any.
+        let input: String?
+        /// Why (the server's message).
+        let error: RecordError
+        /// The row as it was sent: column → value.
+        let record: Value
+    }
+
+    /// The inputs rows were read from, each once (``RowOrigin/input``).
+    private var inputNames: [String] = []
+
+    /// `origin` from `input`, as a row keeps it.
+    private func rowOrigin(_ origin: Origin, input: String?) -> RowOrigin {
+        guard let input else { return RowOrigin(origin: origin, input: -1) }
+        if inputNames.last != input { inputNames.append(input) }
+        return RowOrigin(origin: origin, input: inputNames.count - 1)
+    }
+
+    /// The rows the database refused since the last call (PostgreSQL: in the batches it has
+    /// loaded), each with the server's message; the others are loaded.
+    func takeRefused() -> [Refused] {
+        guard case .postgres(let copy) = sink else { return [] }
+        return copy.takeRefused().map { refused in
+            Refused(
+                origin: refused.origin.origin, input: refused.origin.input >= 0 ? inputNames[refused.origin.input] : nil,
+                error: RecordError(code: "refused", message: "table '\(plan.name)' refused the row: \(refused.reason)"),
+                record: PostgresCopy.decode(refused.row, columns: plan.columns))
+        }
+    }
+
+    /// Inserts (or upserts) `record`, from `origin` in `input`; returns why it was rejected
+    /// instead, when a value does not fit its column, an upsert key is null or the row breaks a
+    /// constraint (SQLite; PostgreSQL's refusals come later, ``takeRefused()``). Throws when the
     /// database fails as a whole (the run then fails and rolls back).
-    func write(_ record: Value) throws(OutputError) -> RecordError? {
+    func write(_ record: Value, origin: Origin, input: String?) throws(OutputError) -> RecordError? {
         guard case .object(let object) = record else {
             return RecordError(
                 code: "not-an-object", message: "table '\(plan.name)' takes records (objects), not \(record.kindName)")
@@ -166,20 +209,21 @@ final class TableLoader {
                         + "every row needs a key (give it a default in the reformer, or filter such records out)")
             }
         }
-        let rejection = try insertRow(line: nil)
+        let rejection = try insertRow(line: nil, origin: origin, input: input)
         if rejection == nil { discardedValues += leftOut }
         return rejection
     }
 
     /// Binds ``slots`` (texts from ``text``, or from `line` for ``Slot/line``) and steps the
     /// insert; returns the rejection when the row breaks a constraint, throws when the database fails.
-    private func insertRow(line: UnsafeRawBufferPointer?) throws(OutputError) -> RecordError? {
+    private func insertRow(line: UnsafeRawBufferPointer?, origin: Origin, input: String?) throws(OutputError) -> RecordError? {
         let insert: SQLiteStatement
         switch sink {
         case .sqlite(let statement): insert = statement
         case .postgres(let copy):
+            let from = rowOrigin(origin, input: input)
             let appended: Result<RecordError?, PostgresError> = text.withUnsafeBufferPointer { bytes in
-                do throws(PostgresError) { return .success(try copy.append(slots, text: bytes, line: line)) } catch {
+                do throws(PostgresError) { return .success(try copy.append(slots, text: bytes, line: line, origin: from)) } catch {
                     return .failure(error)
                 }
             }
@@ -221,14 +265,15 @@ final class TableLoader {
         return nil
     }
 
-    /// Inserts the record in an NDJSON `line` straight from its bytes, for a plain mapping
+    /// Inserts the record in an NDJSON `line` (from `origin` in `input`) straight from its bytes, for a plain mapping
     /// (``TableDirect``): `ranges` and `canonical` are what ``JSONParser/locate(_:keeping:into:canonical:)``
     /// found, `sourceIndex` the range of each column. Text without escapes is bound where it is
     /// in the line; other values are parsed alone and converted as ``write(_:)`` converts them.
     /// Returns `false`, inserting nothing, for anything ``write(_:)`` would reject: the general
     /// path then rejects it with its reason.
     func writeDirect(
-        _ line: UnsafeRawBufferPointer, ranges: [Range<Int>?], canonical: [Bool], sourceIndex: [Int], parser: inout JSONParser
+        _ line: UnsafeRawBufferPointer, ranges: [Range<Int>?], canonical: [Bool], sourceIndex: [Int], parser: inout JSONParser,
+        origin: Origin, input: String?
     ) throws(OutputError) -> Bool {
         guard let lineBase = line.baseAddress else { return false }
         text.removeAll(keepingCapacity: true)
@@ -289,7 +334,7 @@ final class TableLoader {
             if isKey[index], case .null = slot { return false }
             slots[index] = slot
         }
-        return try insertRow(line: line) == nil
+        return try insertRow(line: line, origin: origin, input: input) == nil
     }
 
     /// What `value` becomes in `column`: converted to its type as `convert:` would (a value that
