@@ -20,8 +20,10 @@ final class PostgresCopy {
     private var buffer: [UInt8] = []
     /// Where each row of ``buffer`` came from, in order.
     private var origins: [TableLoader.RowOrigin] = []
-    /// Batches sent, with where their rows came from, whose refused rows are not yet taken.
+    /// Batches sent, with where their rows came from, that may still be loading.
     private var sent: [(batch: PostgresConnection.CopyBatch, origins: [TableLoader.RowOrigin])] = []
+    /// Rows the server refused in batches it has loaded, not yet taken.
+    private var refused: [(origin: TableLoader.RowOrigin, reason: String, row: [UInt8])] = []
     /// Whether a column is jsonb (by index): its text is JSON, where `\u0000` is a NUL.
     private let isJSON: [Bool]
     private var arrival = 0
@@ -74,10 +76,17 @@ final class PostgresCopy {
     /// The rows the server refused in the batches loaded so far: where each came from, the
     /// server's message, and the row as sent.
     func takeRefused() -> [(origin: TableLoader.RowOrigin, reason: String, row: [UInt8])] {
-        // Every batch but the one in flight has been loaded (the connection loads one at a time).
+        collectLoaded()
+        defer { refused.removeAll() }
+        return refused
+    }
+
+    /// Moves the refused rows of the batches the server has loaded into ``refused`` and lets go
+    /// of those batches (and where their rows came from): every batch but the one in flight has
+    /// been loaded, since the connection loads one at a time.
+    private func collectLoaded() {
         let loaded = sent.last.map { connection.isLoading($0.batch) } == true ? sent.count - 1 : sent.count
-        guard loaded > 0 else { return [] }
-        var refused: [(origin: TableLoader.RowOrigin, reason: String, row: [UInt8])] = []
+        guard loaded > 0 else { return }
         for (batch, origins) in sent[..<loaded] {
             // In the batch's order: the server finds some refusals (a value) before others (an index).
             for row in batch.refused.sorted(by: { $0.index < $1.index }) where row.index < origins.count {
@@ -85,7 +94,6 @@ final class PostgresCopy {
             }
         }
         sent.removeFirst(loaded)
-        return refused
     }
 
     /// Appends one row to the buffer, or returns why it cannot be loaded (appending nothing).
@@ -134,8 +142,10 @@ final class PostgresCopy {
         var batch: [UInt8] = []
         swap(&batch, &buffer)
         let started = try connection.copyInBackground(copySQL, data: batch, doing: "cannot load rows into '\(plan.name)'")
+        collectLoaded()
         sent.append((started.batch, origins))
-        origins.removeAll(keepingCapacity: true)
+        origins = []
+        origins.reserveCapacity(sent.last?.origins.count ?? 0)
         buffer = started.spare
         buffer.reserveCapacity(PostgresCopy.batchBytes + 64 * 1024)
     }
