@@ -9,10 +9,11 @@ struct StateCommand: ParsableCommand {
         abstract: "Show or reset what a pipeline's incremental managers remember between runs.",
         discussion: """
             The state file is .NAME.reform-state.json beside the run's first output file (or --state PATH, \
-            as given to 'reform run'). 'show' prints each manager's bookmark per partition, the outputs it \
-            describes and, after a run that stopped early, the checkpoint the next run resumes from. \
-            'reset' forgets one manager (--manager) or everything: the next run fetches it all again and \
-            replaces the outputs.
+            as given to 'reform run'); a run whose outputs are tables keeps its state in the table \
+            _reform_state of their database instead. 'show' lists each manager's bookmark per partition (with \
+            its age when it is a date), the records at it, and, after a run that stopped early, the page the \
+            next run resumes after; --json prints the saved form. 'reset' forgets one manager (--manager) or \
+            everything: the next run fetches it all again (and replaces the output files).
             """,
         subcommands: [Show.self, Reset.self])
 
@@ -40,6 +41,13 @@ struct StateCommand: ParsableCommand {
 
         /// The state file's path and the pipeline, or an exit with the load error.
         func statePath() throws -> (String, Pipeline) {
+            let (loaded, options) = try pipelineAndOptions()
+            return (StateStore.path(of: loaded, options: options), loaded)
+        }
+
+        /// The pipeline and the run options that say where its state is kept (`--run`,
+        /// `--state`, the environment for a database URL), or an exit with the load error.
+        func pipelineAndOptions() throws -> (Pipeline, RunOptions) {
             let loaded: Pipeline
             do { loaded = try load.loader().load(path: pipeline) } catch {
                 Terminal.error(error.description)
@@ -55,33 +63,46 @@ struct StateCommand: ParsableCommand {
             var options = RunOptions()
             options.runName = run
             options.statePath = state
-            return (StateStore.path(of: loaded, options: options), loaded)
+            options.environment = load.environment
+            return (loaded, options)
         }
     }
 
     /// `reform state show`.
     struct Show: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "show", abstract: "Print the saved state as JSON.")
+        static let configuration = CommandConfiguration(
+            commandName: "show", abstract: "List the saved bookmarks per manager and partition (--json: the saved form).")
 
         @OptionGroup var place: Where
 
         @Option(help: "Only this manager.")
         var manager: String?
 
+        @Flag(help: "Print the saved state as JSON, as it is kept (with where: state_file or state_table).")
+        var json = false
+
         func run() throws {
-            let (store, pipeline) = try place.store()
+            let (pipeline, options) = try place.pipelineAndOptions()
+            let saved: SavedState
+            do { saved = try SavedState.read(pipeline, options: options) } catch {
+                Terminal.error("reform: error: \(error.description)")
+                throw ExitCode(ExitStatus.runFailed.rawValue)
+            }
+            let known = saved.document["managers"]?.objectValue?.keys ?? []
             // A manager the pipeline no longer has (renamed, removed) can still be shown and forgotten.
-            if let manager, pipeline.manager(named: manager) == nil, !store.managers.contains(manager) {
-                throw ValidationError("no manager '\(manager)' in \(place.pipeline) or its state file")
+            if let manager, pipeline.manager(named: manager) == nil, !known.contains(manager) {
+                throw ValidationError("no manager '\(manager)' in \(place.pipeline) or its saved state")
             }
-            var document = store.document
-            if let manager {
-                document = ["managers": .object([manager: document["managers"]?.objectValue?[manager] ?? .object(Object())])]
+            let shown = manager.map { saved.only(manager: $0) } ?? saved
+            if json {
+                var document = shown.document
+                document[saved.inTable ? "state_table" : "state_file"] = .string(saved.place)
+                var bytes: [UInt8] = []
+                JSON.writePretty(.object(document), into: &bytes)
+                print(String(decoding: bytes, as: UTF8.self))
+            } else {
+                print(shown.text(), terminator: "")
             }
-            document["state_file"] = .string(store.path)
-            var bytes: [UInt8] = []
-            JSON.writePretty(.object(document), into: &bytes)
-            print(String(decoding: bytes, as: UTF8.self))
         }
     }
 
@@ -96,6 +117,16 @@ struct StateCommand: ParsableCommand {
         var manager: String?
 
         func run() throws {
+            let (loaded, options) = try place.pipelineAndOptions()
+            do {
+                if let table = try SavedState.forgetInTable(manager: manager, of: loaded, options: options) {
+                    Terminal.error("reform: state of \(manager.map { "manager '\($0)'" } ?? "every manager") reset in \(table)")
+                    return
+                }
+            } catch {
+                Terminal.error("reform: error: \(error.description)")
+                throw ExitCode(ExitStatus.runFailed.rawValue)
+            }
             // Forgetting everything needs nothing of the old file (which may be damaged or edited).
             var store: StateStore
             let pipeline: Pipeline

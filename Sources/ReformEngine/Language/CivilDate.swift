@@ -124,6 +124,18 @@ struct CivilDate: Equatable {
         return CivilDate(year: y, month: m, day: d, seconds: seconds)
     }
 
+    /// Seconds since 1970-01-01T00:00:00Z (midnight for a date-only value): ``fromEpoch(_:)``
+    /// backwards.
+    var epochSeconds: Int {
+        // Days from the civil date (H. Hinnant's algorithm), in a year that starts in March.
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return (era * 146_097 + dayOfEra - 719_468) * 86400 + (seconds ?? 0)
+    }
+
     /// Parses ISO 8601 text (see ``parse(_:)``) from its UTF-8 bytes.
     static func parse(text b: UnsafeRawBufferPointer) -> CivilDate? {
         // Inlined, so that each call with its constant count is a few instructions (as a call it

@@ -96,8 +96,53 @@ struct TableStateStore {
         }
     }
 
+    /// Deletes the pipeline's rows of `_reform_state` for `manager` (every manager when `nil`),
+    /// in a transaction of its own; nothing when the table is not there.
+    func forget(manager: String?) throws(RunError) {
+        let transactions = DatabaseTransactions()
+        defer { transactions.rollbackAll() }
+        let filter = manager == nil ? "" : " AND manager = "
+        do throws(OutputError) {
+            switch engine {
+            case .sqlite:
+                guard FilePaths.isFile(database) else { return }
+                let connection = try transactions.connection(to: database, displayPath: database)
+                do throws(SQLiteError) {
+                    let exists = try connection.prepare(
+                        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1", doing: "cannot read the schema")
+                    exists.bindText(1, TableStateStore.table)
+                    guard try exists.step(doing: "cannot read the schema") == .row else { return }
+                    let delete = try connection.prepare(
+                        "DELETE FROM \(TableStateStore.table) WHERE pipeline = ?1" + (manager == nil ? "" : filter + "?2"),
+                        doing: "cannot forget the saved state")
+                    delete.bindText(1, pipeline)
+                    if let manager { delete.bindText(2, manager) }
+                    try delete.step(doing: "cannot forget the saved state")
+                } catch {
+                    throw OutputError(path: database, message: DatabaseTransactions.explain(error))
+                }
+            case .postgres:
+                let url = PostgresURL(database)
+                let connection = try transactions.connection(to: url)
+                do throws(PostgresError) {
+                    let exists = try connection.query(
+                        "SELECT to_regclass($1) IS NOT NULL", [TableStateStore.table], doing: "cannot read the schema")
+                    guard exists.first?.first == "t" else { return }
+                    _ = try connection.query(
+                        "DELETE FROM \(TableStateStore.table) WHERE pipeline = $1" + (manager == nil ? "" : filter + "$2"),
+                        [pipeline] + (manager.map { [$0] } ?? []), doing: "cannot forget the saved state")
+                } catch {
+                    throw OutputError(path: url.displayName, message: error.message)
+                }
+            }
+            try transactions.commitAll()
+        } catch {
+            throw RunError(error)
+        }
+    }
+
     /// The database for messages.
-    private var displayName: String { engine == .sqlite ? database : PostgresURL(database).displayName }
+    var displayName: String { engine == .sqlite ? database : PostgresURL(database).displayName }
 
     private func loadSQLite() throws(RunError) -> [(String, String, String)] {
         guard FilePaths.isFile(database) else { return [] }

@@ -1,0 +1,139 @@
+public import ReformSDK
+
+/// What a run's incremental managers remember between runs, read from where the run keeps it:
+/// its state file (``StateStore``), or, for a run whose outputs are tables, the table
+/// `_reform_state` of their database (``TableStateStore``). What `reform state show` prints.
+public struct SavedState: Sendable {
+    /// Where it is kept: the state file's path, or `DATABASE#_reform_state` (a PostgreSQL URL
+    /// with its secrets hidden).
+    public let place: String
+    /// Whether it is kept in a database table rather than a file.
+    public let inTable: Bool
+    /// The saved form: the state file's document, or, for a table, `{"managers": …}` as a file
+    /// would hold it.
+    public let document: Object
+
+    /// One partition's state, as `reform state show` lists it.
+    public struct Partition: Sendable {
+        /// The manager.
+        public let manager: String
+        /// The partition's label; empty for a manager that does not fan out.
+        public let partition: String
+        /// The bookmark the next run asks from (`nil` when none yet).
+        public let bookmark: Value?
+        /// How many records at the bookmark the last run landed (the next run drops them when
+        /// its lookback lands them again).
+        public let atBookmark: Int
+        /// Whether the partition was done when the state was saved (a run stopped part-way).
+        public let done: Bool
+        /// The page a stopped run resumes from, when it stopped part-way: pages done, then the
+        /// request's method and URL.
+        public let resumesAfter: (pages: Int, request: String)?
+    }
+
+    /// The state of `manager` alone (nothing when it has none), kept where this is.
+    public func only(manager: String) -> SavedState {
+        SavedState(
+            place: place, inTable: inTable,
+            document: ["managers": .object([manager: document["managers"]?.objectValue?[manager] ?? .object(Object())])])
+    }
+
+    /// The managers' partitions, in the order they were saved.
+    public var partitions: [Partition] {
+        var list: [Partition] = []
+        for manager in document["managers"]?.objectValue?.members ?? [] {
+            for partition in manager.value.objectValue?.members ?? [] {
+                let state = partition.value.objectValue ?? Object()
+                var resume: (Int, String)?
+                if let saved = state["resume"]?.objectValue {
+                    let request = saved["request"]?.objectValue
+                    let line = [request?["method"]?.stringValue, request?["url"]?.stringValue].compactMap { $0 }.joined(separator: " ")
+                    var pages = 0
+                    if case .int(let done)? = saved["pages_done"] { pages = done }
+                    resume = (pages, line)
+                }
+                list.append(
+                    Partition(
+                        manager: manager.key, partition: partition.key,
+                        bookmark: state["bookmark"].flatMap { value -> Value? in value.isNull ? Value?.none : value },
+                        atBookmark: state["edge"]?.arrayValue?.count ?? 0, done: state["done"] == .bool(true), resumesAfter: resume))
+            }
+        }
+        return list
+    }
+
+    /// The saved state of `pipeline`'s run (`options.runName`, `--state`, the output folder and
+    /// the environment as `reform run` takes them). Nothing saved yet is an empty state.
+    public static func read(_ pipeline: Pipeline, options: RunOptions) throws(RunError) -> SavedState {
+        if let table = try tableStore(of: pipeline, options: options) {
+            return SavedState(
+                place: table.displayName + "#" + TableStateStore.table, inTable: true, document: ["managers": .object(try table.load())])
+        }
+        let store = try StateStore.load(path: StateStore.path(of: pipeline, options: options))
+        return SavedState(place: store.path, inTable: false, document: store.document)
+    }
+
+    /// Forgets what `pipeline`'s run keeps in a table for `manager` (every manager when `nil`):
+    /// deletes its rows of `_reform_state`. `nil` when the run keeps its state in a file (see
+    /// ``StateStore/reset(manager:)``); else where it was kept.
+    public static func forgetInTable(manager: String?, of pipeline: Pipeline, options: RunOptions) throws(RunError) -> String? {
+        guard let table = try tableStore(of: pipeline, options: options) else { return nil }
+        try table.forget(manager: manager)
+        return table.displayName + "#" + TableStateStore.table
+    }
+
+    /// Where `pipeline`'s run keeps its state when its outputs are tables (their first's database).
+    private static func tableStore(of pipeline: Pipeline, options: RunOptions) throws(RunError) -> TableStateStore? {
+        guard options.statePath == nil, let table = pipeline.run(named: options.runName)?.outputs.lazy.compactMap(\.table).first
+        else { return nil }
+        let database: String
+        do { database = try OutputRuntime.database(of: table, options: options) } catch { throw RunError(error) }
+        return TableStateStore(engine: table.engine, database: database, pipeline: StateStore.stateName(of: pipeline, options: options))
+    }
+
+    /// The partitions as a text table (`MANAGER PARTITION BOOKMARK AGE AT BOOKMARK NEXT RUN`),
+    /// with each date bookmark's age at `now` (epoch seconds; the clock's when `nil`), under a
+    /// line saying where the state is kept; a line saying so when nothing is saved.
+    public func text(now: Int? = nil) -> String {
+        let now = now ?? Int(RetryAfter.now())
+        let rows = partitions
+        var out = "kept in \(place)\n"
+        guard !rows.isEmpty else { return out + "nothing saved yet: the next run fetches everything\n" }
+        var table = [["MANAGER", "PARTITION", "BOOKMARK", "AGE", "AT BOOKMARK", "NEXT RUN"]]
+        for row in rows {
+            let bookmark = row.bookmark.map { $0.stringValue ?? JSON.compactString($0) }
+            let age = row.bookmark.flatMap { $0.stringValue != nil ? CivilDate.parse($0) : nil }.map {
+                SavedState.age(now - $0.epochSeconds)
+            }
+            let next =
+                row.resumesAfter.map { "resumes after page \($0.pages): \($0.request)" }
+                ?? (row.done ? "done; asks from the bookmark" : bookmark == nil ? "fetches everything" : "asks from the bookmark")
+            table.append([
+                row.manager, row.partition.isEmpty ? "-" : row.partition, bookmark ?? "-", age ?? "-",
+                row.atBookmark == 0 ? "-" : "\(row.atBookmark) record\(row.atBookmark == 1 ? "" : "s")", next,
+            ])
+        }
+        let widths = table[0].indices.map { column in table.map { $0[column].count }.max() ?? 0 }
+        for line in table {
+            let cells = line.enumerated().map { index, cell in
+                index == line.count - 1 ? cell : cell + String(repeating: " ", count: widths[index] - cell.count)
+            }
+            out += cells.joined(separator: "  ") + "\n"
+        }
+        return out
+    }
+
+    /// `42 s ago`, `5 min ago`, `3 h ago`, `12 days ago`, or `in 2 h` for a time ahead.
+    static func age(_ seconds: Int) -> String {
+        let ahead = seconds < 0
+        let magnitude = seconds.magnitude
+        let text: String
+        switch magnitude {
+        case ..<60: text = "\(magnitude) s"
+        case ..<3600: text = "\(magnitude / 60) min"
+        case ..<172_800: text = "\(magnitude / 3600) h"
+        default: text = "\(magnitude / 86400) days"
+        }
+        return ahead ? "in \(text)" : "\(text) ago"
+    }
+}
