@@ -22,7 +22,7 @@ struct Reform: AsyncParsableCommand {
         version: "reform \(ReformVersion.description)",
         subcommands: [
             RunCommand.self, ValidateCommand.self, TestCommand.self, CatCommand.self, KeysCommand.self, PluginsCommand.self,
-            StateCommand.self, SchemaCommand.self,
+            StateCommand.self, ShowCommand.self, SchemaCommand.self,
         ]
     )
 

@@ -190,7 +190,7 @@ struct RoughEdgeTests {
         #expect(typo.status == 64)
         #expect(
             typo.stderr
-                == "Error: unknown command 'rn'; did you mean 'run'? Choose one of: run, validate, test, cat, keys, plugins, state, schema\n"
+                == "Error: unknown command 'rn'; did you mean 'run'? Choose one of: run, validate, test, cat, keys, plugins, state, show, schema\n"
                 + usage)
         let validate = try await CLIRunner.run(["valdiate"])
         #expect(validate.stderr.hasPrefix("Error: unknown command 'valdiate'; did you mean 'validate'?"), "\(validate.stderr)")

@@ -233,6 +233,7 @@ struct OutputRuntime {
         if let table {
             try table.finish()
             try deadLetterRefused(by: table, into: deadLetter)
+            try table.logLoad(rows: written)
         }
     }
 

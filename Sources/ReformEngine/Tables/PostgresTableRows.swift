@@ -20,12 +20,7 @@ final class PostgresTableRows: TableRows {
         name = address.description
         do throws(PostgresError) {
             connection = try PostgresConnection(url: url)
-            let tables = try connection.query(
-                "SELECT c.relname::text FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
-                    + "WHERE c.relkind IN ('r', 'p', 'v', 'm') AND n.nspname = current_schema() "
-                    + "AND c.relname NOT LIKE '\\_reform\\_%' ORDER BY c.oid",
-                doing: "cannot read the database's tables"
-            ).compactMap { $0.first ?? nil }
+            let tables = try PostgresTableRows.tables(on: connection)
             table = try TableReader.choose(address, among: tables, in: url.displayName).mapError {
                 PostgresError(sqlState: "42P01", message: $0.message)
             }.get()
@@ -35,6 +30,17 @@ final class PostgresTableRows: TableRows {
         } catch {
             throw InputError(path: address.description, message: error.message)
         }
+    }
+
+    /// The tables (and views) of the connection's current schema, in the order they were made
+    /// (Reform's own, `_reform_…`, left out).
+    static func tables(on connection: PostgresConnection) throws(PostgresError) -> [String] {
+        try connection.query(
+            "SELECT c.relname::text FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
+                + "WHERE c.relkind IN ('r', 'p', 'v', 'm') AND n.nspname = current_schema() "
+                + "AND c.relname NOT LIKE '\\_reform\\_%' ORDER BY c.oid",
+            doing: "cannot read the database's tables"
+        ).compactMap { $0.first ?? nil }
     }
 
     func next() throws(InputError) -> Value? {

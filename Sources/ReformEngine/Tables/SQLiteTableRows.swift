@@ -77,7 +77,7 @@ final class SQLiteTableRows: TableRows {
     }
 
     /// The database's tables, in the order they were made (SQLite's own left out).
-    private static func tables(on connection: SQLiteConnection) throws(SQLiteError) -> [String] {
+    static func tables(on connection: SQLiteConnection) throws(SQLiteError) -> [String] {
         let query = try connection.prepare(
             "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '\\_reform\\_%' ESCAPE '\\' ORDER BY rowid",
             doing: "cannot read the database's tables")

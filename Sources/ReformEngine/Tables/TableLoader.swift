@@ -24,6 +24,10 @@ final class TableLoader {
     let loadsDeclaredColumns: Bool
     /// `DATABASE#TABLE`, for messages and the run's summary.
     let displayName: String
+    /// The run's name in the load and schema logs.
+    private let pipeline: String
+    /// The database's connection, inside the run's transaction.
+    private let connection: DatabaseTransactions.Connection
     /// The database, for messages (a PostgreSQL URL with its secrets hidden).
     private let databaseName: String
     private let sink: Sink
@@ -60,6 +64,7 @@ final class TableLoader {
         switch declared.engine {
         case .sqlite:
             let connection = try transactions.connection(to: database, displayPath: database)
+            self.connection = .sqlite(connection)
             displayName = database + "#" + declared.name
             databaseName = database
             do throws(SQLiteError) {
@@ -78,6 +83,7 @@ final class TableLoader {
         case .postgres:
             let url = PostgresURL(database)
             let connection = try transactions.connection(to: url)
+            self.connection = .postgres(connection)
             displayName = url.displayName + "#" + declared.name
             databaseName = url.displayName
             do throws(PostgresError) {
@@ -88,6 +94,7 @@ final class TableLoader {
             }
         }
         plan = declared.loading(settlement.loaded)
+        self.pipeline = pipeline
         absent = settlement.absent
         added = settlement.added
         loadsDeclaredColumns = settlement.absent.isEmpty && settlement.loaded == declared.columns
@@ -107,6 +114,34 @@ final class TableLoader {
         guard case .postgres(let copy) = sink else { return }
         do throws(PostgresError) { try copy.finish() } catch {
             throw OutputError(path: databaseName, message: error.message)
+        }
+    }
+
+    /// Logs the run's load of `rows` rows in `_reform_loads`, in the run's transaction (after
+    /// ``finish()``, when the refused rows are known).
+    func logLoad(rows: Int) throws(OutputError) {
+        switch connection {
+        case .sqlite(let connection):
+            do throws(SQLiteError) {
+                try connection.execute(TableSchemaLog.createLoadsSQLite, doing: "cannot make \(TableSchemaLog.loads)")
+                let insert = try connection.prepare(TableSchemaLog.insertLoadSQLite, doing: "cannot write \(TableSchemaLog.loads)")
+                insert.bindText(1, pipeline)
+                insert.bindText(2, plan.name)
+                insert.bindText(3, plan.mode.rawValue)
+                insert.bind(4, rows)
+                try insert.step(doing: "cannot write \(TableSchemaLog.loads)")
+            } catch {
+                throw OutputError(path: databaseName, message: DatabaseTransactions.explain(error))
+            }
+        case .postgres(let connection):
+            do throws(PostgresError) {
+                try connection.execute(TableSchemaLog.createLoadsPostgres, doing: "cannot make \(TableSchemaLog.loads)")
+                _ = try connection.query(
+                    TableSchemaLog.insertLoadPostgres, [pipeline, plan.name, plan.mode.rawValue, String(rows)],
+                    doing: "cannot write \(TableSchemaLog.loads)")
+            } catch {
+                throw OutputError(path: databaseName, message: error.message)
+            }
         }
     }
 

@@ -1,6 +1,8 @@
 /// `_reform_schema_log`: one row per change `schema: evolve` made to a table (when, which
 /// pipeline and run, which table, what), written in the run's transaction with the change, in
-/// the database of the table.
+/// the database of the table; and `_reform_loads`, one row per run that loaded a table (when,
+/// which pipeline, which table, the mode, how many rows), what `reform show` says of its last
+/// load.
 enum TableSchemaLog {
     /// The log table's name.
     static let table = "_reform_schema_log"
@@ -23,4 +25,21 @@ enum TableSchemaLog {
     /// transaction's start).
     static let insertPostgres =
         "INSERT INTO \(table) (pipeline, table_name, change, column_name, column_type) VALUES ($1, $2, $3, $4, $5)"
+
+    /// The load log's name.
+    static let loads = "_reform_loads"
+
+    /// Makes the SQLite load log when missing.
+    static let createLoadsSQLite =
+        "CREATE TABLE IF NOT EXISTS \(loads) (loaded_at TEXT NOT NULL, pipeline TEXT NOT NULL, table_name TEXT NOT NULL, "
+        + "mode TEXT NOT NULL, row_count INTEGER NOT NULL)"
+    /// One SQLite load row: pipeline, table, mode, rows.
+    static let insertLoadSQLite = "INSERT INTO \(loads) VALUES (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), ?1, ?2, ?3, ?4)"
+
+    /// Makes the PostgreSQL load log when missing.
+    static let createLoadsPostgres =
+        "CREATE TABLE IF NOT EXISTS \(loads) (loaded_at timestamptz NOT NULL DEFAULT now(), pipeline text NOT NULL, "
+        + "table_name text NOT NULL, mode text NOT NULL, row_count bigint NOT NULL)"
+    /// One PostgreSQL load row: pipeline, table, mode, rows.
+    static let insertLoadPostgres = "INSERT INTO \(loads) (pipeline, table_name, mode, row_count) VALUES ($1, $2, $3, $4)"
 }
