@@ -110,31 +110,61 @@ final class PostgresConnection: @unchecked Sendable {
 
     /// Loads `batch` inside a savepoint, so that a row the server refuses costs that row, not the
     /// run's transaction: the savepoint is rolled back, the row the server's context names
-    /// (`COPY t, line N`) is set aside, and the rest is sent again; when the server names no line
-    /// (a constraint checked at the statement's end), the rows are sent one at a time. Nothing is
+    /// (`COPY t, line N`) is set aside, the rows before it are sent again, then the rest; when the
+    /// server names no line (a constraint checked at the statement's end), those rows are sent one
+    /// at a time. After a refusal the rest goes in smaller parts (halved at each refusal, doubled at
+    /// each part that loads), so a batch the server refuses row after row (an append of rows a
+    /// unique index already has) costs a COPY per row, not the batch sent again per row. Nothing
     /// refused: one COPY, a savepoint and its release.
     private func load(_ copy: String, _ batch: CopyBatch, doing what: String) {
-        var rows: [(index: Int, range: Range<Int>)]? = nil
         do throws(PostgresError) {
-            while true {
-                try statement("SAVEPOINT reform_batch", doing: what)
+            try statement("SAVEPOINT reform_batch", doing: what)
+            let failure = batch.data.withUnsafeBytes { send(copy, [$0], doing: what) }
+            guard let failure else { return try statement("RELEASE SAVEPOINT reform_batch", doing: what) }
+            guard failure.isRowRefusal else { throw failure }
+            try statement("ROLLBACK TO SAVEPOINT reform_batch", doing: what)
+            let rows = PostgresConnection.rows(of: batch.data)
+            var part = rows.count
+            // Ranges of `rows` still to load, the next on top.
+            var pending: [Range<Int>] = []
+            var refusal: (range: Range<Int>, failure: PostgresError)? = (0..<rows.count, failure)
+
+            /// Sends up to `part` rows of `range` in a savepoint; the rest of it goes back on
+            /// `pending`, a refusal into `refusal`.
+            func loadPart(_ range: Range<Int>) throws(PostgresError) {
+                let take = range.lowerBound..<min(range.upperBound, range.lowerBound + part)
+                if take.upperBound < range.upperBound { pending.append(take.upperBound..<range.upperBound) }
+                try statement("SAVEPOINT reform_part", doing: what)
                 let failure = batch.data.withUnsafeBytes { bytes in
-                    send(copy, rows.map { $0.map { UnsafeRawBufferPointer(rebasing: bytes[$0.range]) } } ?? [bytes], doing: what)
+                    send(copy, rows[take].map { UnsafeRawBufferPointer(rebasing: bytes[$0.range]) }, doing: what)
                 }
-                guard let failure else { return try statement("RELEASE SAVEPOINT reform_batch", doing: what) }
+                guard let failure else {
+                    part = min(part * 2, rows.count)
+                    return try statement("RELEASE SAVEPOINT reform_part", doing: what)
+                }
                 guard failure.isRowRefusal else { throw failure }
-                try statement("ROLLBACK TO SAVEPOINT reform_batch", doing: what)
-                var pending = rows ?? PostgresConnection.rows(of: batch.data)
-                guard let line = failure.copyLine, (1...pending.count).contains(line) else {
-                    try loadOneByOne(copy, batch, pending, doing: what)
-                    return
-                }
-                batch.refused.append(
-                    RefusedRow(index: pending[line - 1].index, row: batch.row(pending[line - 1].range), reason: failure.reason))
-                pending.remove(at: line - 1)
-                if pending.isEmpty { return try statement("RELEASE SAVEPOINT reform_batch", doing: what) }
-                rows = pending
+                try statement("ROLLBACK TO SAVEPOINT reform_part", doing: what)
+                refusal = (take, failure)
             }
+
+            while true {
+                if let (range, failure) = refusal {
+                    refusal = nil
+                    if let line = failure.copyLine, line >= 1, line <= range.count {
+                        let refused = range.lowerBound + line - 1
+                        batch.refused.append(
+                            RefusedRow(index: rows[refused].index, row: batch.row(rows[refused].range), reason: failure.reason))
+                        if refused + 1 < range.upperBound { pending.append((refused + 1)..<range.upperBound) }
+                        if range.lowerBound < refused { pending.append(range.lowerBound..<refused) }
+                        part = max(1, min(part, line) / 2)
+                    } else {
+                        try loadOneByOne(copy, batch, Array(rows[range]), doing: what)
+                    }
+                }
+                guard let next = pending.popLast() else { break }
+                try loadPart(next)
+            }
+            try statement("RELEASE SAVEPOINT reform_batch", doing: what)
         } catch {
             batch.failure = error
         }
@@ -158,7 +188,6 @@ final class PostgresConnection: @unchecked Sendable {
             try statement("ROLLBACK TO SAVEPOINT reform_row", doing: what)
             batch.refused.append(RefusedRow(index: row.index, row: batch.row(row.range), reason: failure.reason))
         }
-        try statement("RELEASE SAVEPOINT reform_batch", doing: what)
     }
 
     /// The rows of COPY text `data` (each ends with a newline: one inside a value is escaped).

@@ -104,6 +104,29 @@ struct RefusedRowTests {
         #expect(try db.rows(#"SELECT count(*), count(DISTINCT "kId") FROM listings WHERE "kRooms" = 1"#) == ["29997|29997"])
     }
 
+    /// Appending the same rows again into a table with a unique index refuses every row: each
+    /// costs a COPY of its own once the batch's first is refused, not the batch sent again.
+    @Test(.enabled(if: PostgresServer.isUsable, "no PostgreSQL server (install postgresql, or set REFORM_TEST_POSTGRES_URL)"))
+    func postgresAppendingRowsTheTableHasAlreadyRefusesEachAndLoadsTheNewOnes() async throws {
+        let database = try PostgresServer.database()
+        let db = try database.client()
+        try db.execute(#"CREATE TABLE listings ("kId" bigint UNIQUE, "kName" text, "kRooms" integer)"#)
+        let harness = try RunHarness()
+        let first = try await Self.run(
+            harness, Self.lines(Array(1...3000)), database: #"postgres: "${PG_URL}""#, mode: "mode: append", direct: true,
+            url: database.url)
+        #expect(first.rejected == 0)
+        let again = try await Self.run(
+            harness, Self.lines(Array(1...3000)) + Self.lines([3001, 3002]), database: #"postgres: "${PG_URL}""#, mode: "mode: append",
+            direct: true, url: database.url)
+        #expect(again.rejected == 3000)
+        #expect(again.written.map(\.count) == [2])
+        #expect(try db.rows(#"SELECT count(*), max("kId") FROM listings"#) == ["3002|3002"])
+        let dead = try Self.deadLetters(harness)
+        #expect(dead.first?.hasPrefix("1 rent.ndjson:1 refused: table 'listings' refused the row: duplicate key value") == true)
+        #expect(dead.last?.hasPrefix("3000 rent.ndjson:3000 refused:") == true)
+    }
+
     @Test(.enabled(if: PostgresServer.isUsable, "no PostgreSQL server (install postgresql, or set REFORM_TEST_POSTGRES_URL)"))
     func postgresUpsertDeadLettersAValueItsColumnCannotHold() async throws {
         let database = try PostgresServer.database()
