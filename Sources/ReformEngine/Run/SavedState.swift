@@ -2,7 +2,8 @@ public import ReformSDK
 
 /// What a run's incremental managers remember between runs, read from where the run keeps it:
 /// its state file (``StateStore``), or, for a run whose outputs are tables, the table
-/// `_reform_state` of their database (``TableStateStore``). What `reform state show` prints.
+/// `_reform_state` of their database, written in the run's transaction with the rows. What
+/// `reform state show` prints.
 public struct SavedState: Sendable {
     /// Where it is kept: the state file's path, or `DATABASE#_reform_state` (a PostgreSQL URL
     /// with its secrets hidden).
