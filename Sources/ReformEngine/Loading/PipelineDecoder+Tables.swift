@@ -71,16 +71,27 @@ extension PipelineDecoder {
         }
         var tableName: String?
         if let node = context.requireKey("table", in: settings, output), let name = context.string(node, "'table' of \(what)") {
-            if name.isEmpty || name.lowercased().hasPrefix("sqlite_") || name.lowercased().hasPrefix("pg_")
-                || name.lowercased().hasPrefix("_reform_")
-            {
+            // On PostgreSQL `analytics.issues` is the table issues of the schema analytics.
+            let qualified = engine == .postgres ? TablePlan.schemaAndTable(name) : nil
+            let bareName = qualified?.table ?? name
+            let bare = bareName.lowercased()
+            if let qualified, qualified.schema.isEmpty || qualified.table.isEmpty || qualified.table.contains(".") {
+                context.error(
+                    "'table' of \(what) is '\(name)'; a PostgreSQL table in a schema is written SCHEMA.TABLE, as in analytics.issues",
+                    at: node.location)
+            } else if let qualified, qualified.schema.utf8.count > PipelineDecoder.postgresNameBytes {
+                context.error(
+                    "'table' of \(what) names the schema '\(qualified.schema)', \(qualified.schema.utf8.count) bytes long, but PostgreSQL "
+                        + "keeps only the first \(PipelineDecoder.postgresNameBytes) bytes of a name; give a shorter one",
+                    at: node.location)
+            } else if bare.isEmpty || bare.hasPrefix("sqlite_") || bare.hasPrefix("pg_") || bare.hasPrefix("_reform_") {
                 context.error(
                     "'table' of \(what) must be a table name, and names starting with sqlite_, pg_ or _reform_ belong to SQLite, "
                         + "PostgreSQL and Reform; give one such as listings",
                     at: node.location)
-            } else if engine == .postgres, name.utf8.count > PipelineDecoder.postgresNameBytes {
+            } else if engine == .postgres, bareName.utf8.count > PipelineDecoder.postgresNameBytes {
                 context.error(
-                    "'table' of \(what) is \(name.utf8.count) bytes long, but PostgreSQL keeps only the first "
+                    "'table' of \(what) is \(bareName.utf8.count) bytes long, but PostgreSQL keeps only the first "
                         + "\(PipelineDecoder.postgresNameBytes) bytes of a name (tables alike in those would be one); give a shorter name",
                     at: node.location)
             } else {

@@ -62,6 +62,13 @@ public struct TablePlan: Sendable {
     /// Where the output is declared.
     public let location: SourceLocation
 
+    /// The schema and the table a PostgreSQL table's qualified name (`analytics.issues`) names:
+    /// split at its first dot; `nil` for a name without one.
+    static func schemaAndTable(_ name: String) -> (schema: String, table: String)? {
+        guard let dot = name.firstIndex(of: ".") else { return nil }
+        return (String(name[..<dot]), String(name[name.index(after: dot)...]))
+    }
+
     /// The same table loaded with `columns` instead (the columns a run settled on with the
     /// table already there, ``TableSettlement``).
     func loading(_ columns: [TableColumn]) -> TablePlan {

@@ -303,6 +303,13 @@ final class PostgresConnection: @unchecked Sendable {
         "\"" + name.replacing("\"", with: "\"\"") + "\""
     }
 
+    /// A table's name as SQL: `analytics.issues` (a schema, a dot, a table) as
+    /// `"analytics"."issues"`, any other name as one quoted identifier.
+    static func quotedTable(_ name: String) -> String {
+        guard let (schema, table) = TablePlan.schemaAndTable(name) else { return quoted(name) }
+        return quoted(schema) + "." + quoted(table)
+    }
+
     /// Quotes `text` as an SQL string literal (`'it''s'`).
     static func literal(_ text: String) -> String {
         "'" + text.replacing("'", with: "''") + "'"

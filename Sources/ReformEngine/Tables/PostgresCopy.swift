@@ -37,7 +37,7 @@ final class PostgresCopy {
         self.plan = plan
         self.connection = connection
         isJSON = plan.columns.map { $0.isKnown && $0.type == .json }
-        let table = PostgresConnection.quoted(plan.name)
+        let table = PostgresConnection.quotedTable(plan.name)
         let columns = plan.columns.map { PostgresConnection.quoted($0.name) }.joined(separator: ", ")
         switch plan.mode {
         case .replace:
@@ -162,7 +162,7 @@ final class PostgresCopy {
         let others = columns.filter { !plan.key.map(PostgresConnection.quoted).contains($0) }
         let update = others.isEmpty ? "NOTHING" : "UPDATE SET " + others.map { "\($0) = EXCLUDED.\($0)" }.joined(separator: ", ")
         try connection.execute(
-            "INSERT INTO \(PostgresConnection.quoted(plan.name)) (\(columns.joined(separator: ", "))) "
+            "INSERT INTO \(PostgresConnection.quotedTable(plan.name)) (\(columns.joined(separator: ", "))) "
                 + "SELECT DISTINCT ON (\(key)) \(columns.joined(separator: ", ")) FROM \(staging.table) "
                 + "ORDER BY \(key), \(staging.arrival) DESC ON CONFLICT (\(key)) DO \(update)",
             doing: "cannot upsert the run's rows into '\(plan.name)'")

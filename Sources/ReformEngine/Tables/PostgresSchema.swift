@@ -14,11 +14,18 @@ enum PostgresSchema {
     static func prepareTable(_ plan: TablePlan, pipeline: String, on connection: PostgresConnection) throws(PostgresError)
         -> TableSettlement
     {
-        let table = PostgresConnection.quoted(plan.name)
+        let table = PostgresConnection.quotedTable(plan.name)
         let found = try connection.query(
             "SELECT c.relkind::text FROM pg_class c WHERE c.oid = to_regclass($1)", [table],
             doing: "cannot read the schema")
         guard let kind = found.first?.first ?? nil else {
+            if let schema = TablePlan.schemaAndTable(plan.name)?.schema,
+                try connection.query("SELECT 1 FROM pg_namespace WHERE nspname = $1", [schema], doing: "cannot read the schemas").isEmpty
+            {
+                try connection.execute(
+                    "CREATE SCHEMA \(PostgresConnection.quoted(schema))", doing: "cannot create schema '\(schema)' for table '\(plan.name)'"
+                )
+            }
             var parts = plan.columns.map { "\(PostgresConnection.quoted($0.name)) \(columnType($0))" }
             if plan.mode == .upsert { parts.append("UNIQUE (\(plan.key.map(PostgresConnection.quoted).joined(separator: ", ")))") }
             try connection.execute(
@@ -54,7 +61,8 @@ enum PostgresSchema {
             }
         }
         if plan.mode == .upsert, try !hasUniqueIndex(on: plan.key, of: table, connection: connection) {
-            throw PostgresError(sqlState: "42P10", message: TableSchemaCheck.noUniqueIndex(plan, quote: PostgresConnection.quoted))
+            throw PostgresError(
+                sqlState: "42P10", message: TableSchemaCheck.noUniqueIndex(plan, quote: PostgresConnection.quoted, quotedTable: table))
         }
         return settlement
     }

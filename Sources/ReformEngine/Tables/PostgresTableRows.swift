@@ -20,16 +20,29 @@ final class PostgresTableRows: TableRows {
         name = address.description
         do throws(PostgresError) {
             connection = try PostgresConnection(url: url)
-            let tables = try PostgresTableRows.tables(on: connection)
-            table = try TableReader.choose(address, among: tables, in: url.displayName).mapError {
-                PostgresError(sqlState: "42P01", message: $0.message)
-            }.get()
-            let quoted = PostgresConnection.quoted(table)
+            table = try PostgresTableRows.choose(address, on: connection, in: url.displayName)
+            let quoted = PostgresConnection.quotedTable(table)
             columns = try PostgresSchema.columns(of: quoted, on: connection).map(\.name)
             try connection.startRows("SELECT * FROM \(quoted)", doing: "cannot read table '\(table)'")
         } catch {
             throw InputError(path: address.description, message: error.message)
         }
+    }
+
+    /// The table `address` names: a schema-qualified one (`analytics.issues`) as it is when it is
+    /// there, else one of the current schema's (``TableReader/choose(_:among:in:)``).
+    static func choose(_ address: TableAddress, on connection: PostgresConnection, in database: String) throws(PostgresError) -> String {
+        if let name = address.table, TablePlan.schemaAndTable(name) != nil,
+            try connection.query(
+                "SELECT to_regclass($1) IS NOT NULL", [PostgresConnection.quotedTable(name)], doing: "cannot read the schema"
+            )
+            .first?.first == "t"
+        {
+            return name
+        }
+        return try TableReader.choose(address, among: try tables(on: connection), in: database).mapError {
+            PostgresError(sqlState: "42P01", message: $0.message)
+        }.get()
     }
 
     /// The tables (and views) of the connection's current schema, in the order they were made

@@ -27,11 +27,13 @@ enum TableSchemaCheck {
             + "load another table (table: NAME), or rename or drop this one (DROP TABLE \(quotedName)) and the run creates it"
     }
 
-    /// The message for an upsert into a table without a unique index on the key.
-    static func noUniqueIndex(_ plan: TablePlan, quote: (String) -> String) -> String {
-        let index = quote(plan.name + "_key")
+    /// The message for an upsert into a table without a unique index on the key; `quotedTable` is
+    /// the table as SQL, when it is not one quoted name (PostgreSQL's `"analytics"."issues"`).
+    static func noUniqueIndex(_ plan: TablePlan, quote: (String) -> String, quotedTable: String? = nil) -> String {
+        let bare = plan.engine == .postgres ? TablePlan.schemaAndTable(plan.name)?.table ?? plan.name : plan.name
+        let index = quote(bare + "_key")
         return "table '\(plan.name)' has no unique index on (\(plan.key.joined(separator: ", "))), which mode: upsert "
-            + "matches rows on; reform never alters a table: add one (CREATE UNIQUE INDEX \(index) ON \(quote(plan.name)) "
+            + "matches rows on; reform never alters a table: add one (CREATE UNIQUE INDEX \(index) ON \(quotedTable ?? quote(plan.name)) "
             + "(\(plan.key.map(quote).joined(separator: ", ")))), or load another table"
     }
 }

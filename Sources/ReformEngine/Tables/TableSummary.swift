@@ -131,10 +131,8 @@ public struct TableSummary: Sendable {
         let name = address.description
         do throws(PostgresError) {
             let connection = try PostgresConnection(url: url)
-            let table = try TableReader.choose(address, among: try PostgresTableRows.tables(on: connection), in: url.displayName).mapError {
-                PostgresError(sqlState: "42P01", message: $0.message)
-            }.get()
-            let quoted = PostgresConnection.quoted(table)
+            let table = try PostgresTableRows.choose(address, on: connection, in: url.displayName)
+            let quoted = PostgresConnection.quotedTable(table)
             let declared = try PostgresSchema.columns(of: quoted, on: connection)
             let counts = try connection.query(
                 "SELECT count(*)" + declared.map { ", count(\(PostgresConnection.quoted($0.name)))" }.joined() + " FROM \(quoted)",

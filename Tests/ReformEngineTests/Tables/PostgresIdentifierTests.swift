@@ -68,4 +68,30 @@ import Testing
         try await run(Self.pipeline(tables: ["arrivals"], idConstant: "_reform_arrival"), database)
         #expect(try database.client().rows("SELECT * FROM arrivals") == ["1|b"])
     }
+
+    @Test(.enabled(if: PostgresServer.isUsable, "no PostgreSQL server (install postgresql, or set REFORM_TEST_POSTGRES_URL)"))
+    func aSchemaQualifiedTableIsLoadedInItsSchemaMadeWhenMissingAndReadBack() async throws {
+        let database = try PostgresServer.database()
+        let harness = try RunHarness()
+        try harness.write("p.yaml", Self.pipeline(tables: ["analytics.listings"]))
+        try harness.write("m.ndjson", #"{"id": 1, "name": "loft"}"# + "\n" + #"{"id": 2, "name": "studio"}"# + "\n")
+        var options = RunOptions()
+        options.inputs = [("m", harness.path("m.ndjson"))]
+        options.environment = ["PG_URL": database.url]
+        let summary = try await harness.run("p.yaml", options: options)
+        #expect(summary.written.map(\.output) == [database.url + "#analytics.listings"])
+        try await harness.run("p.yaml", options: options)  // the upsert again: the same two rows
+        let db = try database.client()
+        #expect(try db.rows(#"SELECT "kID", "kName" FROM analytics.listings ORDER BY 1"#) == ["1|loft", "2|studio"])
+        #expect(try db.rows("SELECT to_regclass('public.listings') IS NULL") == ["t"], "not a table named with a dot in public")
+        let read = try TableSummary.read(database.url + "#analytics.listings")
+        #expect(read.rows == 2)
+        #expect(read.lastLoad?.what == "upsert of 2 rows")
+        #expect(
+            try SQLiteOutputTests.diagnostics(Self.pipeline(tables: ["analytics."])).first?.contains(
+                "a PostgreSQL table in a schema is written SCHEMA.TABLE, as in analytics.issues") == true)
+        #expect(
+            try SQLiteOutputTests.diagnostics(Self.pipeline(tables: ["analytics._reform_x"])).first?.contains(
+                "names starting with sqlite_, pg_ or _reform_ belong to") == true)
+    }
 }
