@@ -141,12 +141,14 @@ final class PostgresCopy {
         guard !buffer.isEmpty else { return }
         var batch: [UInt8] = []
         swap(&batch, &buffer)
-        let started = try connection.copyInBackground(copySQL, data: batch, doing: "cannot load rows into '\(plan.name)'")
+        var started = try connection.copyInBackground(copySQL, data: batch, doing: "cannot load rows into '\(plan.name)'")
         collectLoaded()
         sent.append((started.batch, origins))
         origins = []
         origins.reserveCapacity(sent.last?.origins.count ?? 0)
-        buffer = started.spare
+        // Swapped, not copied: a second reference to the spare storage would make reserving
+        // capacity allocate a new megabyte for every batch.
+        swap(&buffer, &started.spare)
         buffer.reserveCapacity(PostgresCopy.batchBytes + 64 * 1024)
     }
 
