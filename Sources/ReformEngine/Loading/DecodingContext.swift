@@ -301,6 +301,16 @@ package final class DecodingContext {
         }
     }
 
+    /// A record path or a list of them (`id`, `[id, loc.city]`), each error at its own entry.
+    package func pathList(_ node: YAMLNode, _ what: String) -> [ValuePath]? {
+        if case .sequence(let items) = node.content {
+            let paths = items.compactMap { path($0, "each entry of \(what)") }
+            return paths.count == items.count ? paths : nil
+        }
+        guard stringList(node, what) != nil else { return nil }
+        return path(node, what).map { [$0] }
+    }
+
     /// Any value, with `${VAR}` references in strings resolved.
     package func value(_ node: YAMLNode, _ what: String) -> Value? {
         switch node.content {

@@ -64,12 +64,9 @@ extension PipelineDecoder {
             ok = false
             return name
         }
-        func path(_ p: ValuePath) -> ValuePath { StepSupport.resolving(p, constant, keys: keys) }
         let result: (StepPlan.Kind, KeySet?)
         switch step.kind {
-        case .sort(let p, let descending): result = (.sort(key: path(p), descending: descending), keys)
-        case .dedupe(let paths): result = (.dedupe(paths.map(path)), keys)
-        case .limit: result = (step.kind, keys)
+        case .holding(let holding): result = (.holding(HoldingComponent(holding.step.resolving(constant, keys: keys))), keys)
         case .component(let component):
             var after = keys
             result = (.component(ComponentStep(component.step.resolving(constant, keys: &after))), after)

@@ -51,45 +51,9 @@ extension PipelineDecoder {
     }
 
     private func decodeStep(_ name: String, _ arg: YAMLNode?, at location: SourceLocation, _ owner: String) -> StepPlan.Kind? {
-        let what = "step '\(name)' of \(owner)"
-        func need() -> YAMLNode? {
-            guard let arg, !(arg.isNullScalar) else {
-                context.error("\(what) needs an argument", at: location)
-                return nil
-            }
-            return arg
-        }
-        switch name {
-        case "sort":
-            guard let node = need() else { return nil }
-            if case .mapping = node.content {
-                guard let m = context.mapping(node, what, allowed: PipelineSchema.sortOptions.keyNames),
-                    let by = context.requireKey("by", in: m, what), let path = context.path(by, what)
-                else { return nil }
-                var descending = false
-                if let order = m["order"], let text = context.string(order, what) {
-                    guard text == "asc" || text == "desc" else {
-                        context.error("'order' of \(what) must be 'asc' or 'desc', not '\(text)'", at: order.location)
-                        return nil
-                    }
-                    descending = text == "desc"
-                }
-                return .sort(key: path, descending: descending)
-            }
-            return context.path(node, what).map { .sort(key: $0, descending: false) }
-        case "dedupe":
-            guard let arg, !arg.isNullScalar else { return .dedupe([]) }
-            if case .scalar(let s) = arg.content, case .bool(true) = s.value { return .dedupe([]) }
-            guard let names = context.stringList(arg, what) else { return nil }
-            let paths = names.compactMap { parsePath($0, arg, what) }
-            return paths.count == names.count ? .dedupe(paths) : nil
-        case "limit":
-            return need().flatMap { context.int($0, what, in: 0...Int.max) }.map(StepPlan.Kind.limit)
-        default:
-            guard let component = BuiltInSteps.component(named: name) else { return nil }
-            let argument = StepArgument(node: arg, location: location, what: what, context: context)
-            return component.decode(argument).map { .component(ComponentStep($0)) }
-        }
+        guard let step = BuiltInSteps.step(named: name) else { return nil }
+        let argument = StepArgument(node: arg, location: location, what: "step '\(name)' of \(owner)", context: context)
+        return step.decode(argument)?.planned
     }
 }
 

@@ -5,15 +5,12 @@ public import ReformYAML
 public struct StepPlan: Sendable {
     /// What the step does.
     public enum Kind: Sendable {
-        /// Sort all records by a key (stable; nulls and missing last).
-        case sort(key: ValuePath, descending: Bool)
-        /// Drop records whose keys repeat an earlier record's (all of the record when empty).
-        case dedupe([ValuePath])
-        /// Keep the first N records.
-        case limit(Int)
         /// A step that handles each record on its own (`explode`, `pick`, `filter`, `truncate`…),
         /// written as a component (`RecordStep`) in its own folder under `Steps/`.
         case component(ComponentStep)
+        /// A step that needs the records before it (`sort`, `dedupe`, `limit`), written as a
+        /// component (`HoldingStep`) in its own folder under `Steps/`.
+        case holding(HoldingComponent)
     }
 
     /// What the step does.
@@ -29,7 +26,7 @@ extension StepPlan {
     /// `limit`, which need the records before it.
     public var isPerRecord: Bool {
         switch kind {
-        case .sort, .dedupe, .limit: false
+        case .holding: false
         case .component: true
         }
     }

@@ -252,12 +252,7 @@ final class IncrementalRun {
         for reformer in plan.chain {
             guard case .steps(let steps) = reformer.kind else { continue }
             for step in steps {
-                switch step.kind {
-                case .sort: return "sort"
-                case .dedupe: return "dedupe"
-                case .limit: return "limit"
-                default: continue
-                }
+                if case .holding = step.kind { return step.name }
             }
         }
         return nil

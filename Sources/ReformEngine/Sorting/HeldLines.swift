@@ -61,14 +61,14 @@ final class HeldLines {
             return true
         }
         for step in steps {
-            switch step.kind {
+            guard case .holding(let holding) = step.kind else { return nil }
+            switch holding.step.heldLinesForm {
             case .sort(let key, _):
                 sorts += 1
                 guard sorts == 1, add(key) else { return nil }
             case .dedupe(let keys):
                 for key in keys { guard add(key) else { return nil } }
             case .limit: continue
-            default: return nil
             }
         }
         let streamed = OutputPlan(

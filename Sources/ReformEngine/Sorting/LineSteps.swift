@@ -72,14 +72,14 @@ struct LineSteps {
         var after: [Step] = []
         var sort: (path: Int, descending: Bool)?
         for step in steps {
-            switch step.kind {
+            guard case .holding(let holding) = step.kind else { continue }
+            switch holding.step.heldLinesForm {
             case .sort(let key, let descending): sort = (position(key), descending)
             case .dedupe(let keys):
                 let step = Step(kind: .dedupe(keys.isEmpty ? nil : keys.map(position)))
                 if sort == nil { before.append(step) } else { after.append(step) }
             case .limit(let limit):
                 if sort == nil { before.append(Step(kind: .limit(limit))) } else { after.append(Step(kind: .limit(limit))) }
-            default: continue
             }
         }
         self.before = before

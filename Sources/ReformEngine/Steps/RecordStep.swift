@@ -1,22 +1,17 @@
 package import ReformSDK
 package import ReformYAML
 
-/// A built-in step that handles each record on its own, written as one component: its
-/// declaration, its decoding, its meaning, and the form the compiled tier runs.
+/// A built-in step written as one component, in its own folder under `Steps/`: its declaration
+/// (name, summary, argument schema), its decoding, and how the generated differential tests write
+/// it. What it does is said by the kind it also is: a ``RecordStep`` handles each record on its
+/// own; a ``HoldingStep`` (`sort`, `dedupe`, `limit`) needs the records before it.
 ///
-/// Adding such a step is adding a folder under `Steps/` with one type conforming to this protocol,
-/// and the type in ``BuiltInSteps/components``. From there the pipeline schema (`reform schema`,
-/// editors' completion), the decoder and its unknown-step suggestions, `reform plugins`, the
-/// resolution of key names against the keys records carry, the column types a table infers, the
-/// general tier and the generated differential tests (``sample(_:using:)``) all take it. A step
-/// runs on the compiled tier when it says how (``compiledForm``: a ``KeyEditStep`` runs its own
-/// edit there; the others name the slot operation that does what they do). The held-lines tier
-/// only runs a chain's last `sort`, `dedupe` and `limit`, so a per-record step never needs a
-/// form there.
-///
-/// Every per-record step is a component; only the steps that hold records (`sort`, `dedupe`,
-/// `limit`) are still cases of ``StepPlan/Kind``, their held-lines forms in `Sorting/`.
-package protocol RecordStep: Sendable {
+/// Adding a step is adding a folder with one type conforming to one of those, and the type in
+/// ``BuiltInSteps``. From there the pipeline schema (`reform schema`, editors' completion), the
+/// decoder and its unknown-step suggestions, `reform plugins`, the resolution of key names against
+/// the keys records carry, the general tier and the generated differential tests
+/// (``sample(_:using:)``) all take it.
+package protocol BuiltInStep: Sendable {
     /// The name a pipeline writes, as in `- truncate: { title: 40 }`.
     static var name: String { get }
     /// What the step does, in a line (`reform plugins`, the schema's description).
@@ -35,6 +30,26 @@ package protocol RecordStep: Sendable {
     /// How often the generated tests draw this step, against 1 for most (a step with several
     /// shapes worth trying, like `filter`, is drawn more).
     static var sampleWeight: Int { get }
+    /// The step as a ``StepPlan`` holds it.
+    var planned: StepPlan.Kind { get }
+}
+
+extension BuiltInStep {
+    /// Most steps need an argument.
+    package static var mayBeBare: Bool { false }
+    /// Most steps are drawn as often as each other.
+    package static var sampleWeight: Int { 1 }
+}
+
+/// A built-in step that handles each record on its own (`explode`, `pick`, `filter`,
+/// `truncate`…).
+///
+/// Besides its declaration (``BuiltInStep``) it says how it resolves key names, what it does to
+/// a table's column types, its meaning (``apply(_:into:)``, the general tier), and how the
+/// compiled tier runs it (``compiledForm``: a ``KeyEditStep`` runs its own edit there; the others
+/// name the slot operation that does what they do). The held-lines tier only runs a chain's last
+/// holding steps, so a per-record step never needs a form there.
+package protocol RecordStep: BuiltInStep {
     /// Whether the compiled tier runs the step anywhere after a chain's start (`explode` has a
     /// compiled form only as the start): the generated tests build chains that compile from these.
     static var compiles: Bool { get }
@@ -53,14 +68,12 @@ package protocol RecordStep: Sendable {
 }
 
 extension RecordStep {
-    /// Most steps need an argument.
-    package static var mayBeBare: Bool { false }
-    /// Most steps are drawn as often as each other.
-    package static var sampleWeight: Int { 1 }
     /// Most steps have no compiled form.
     package static var compiles: Bool { false }
     /// Most steps have no compiled form.
     package var compiledForm: CompiledStepForm? { nil }
+    /// A per-record step is a ``StepPlan/Kind/component(_:)``.
+    package var planned: StepPlan.Kind { .component(ComponentStep(self)) }
 }
 
 /// What a step does to the column types a table output infers from its chain.
@@ -76,7 +89,7 @@ package enum ColumnTypeEffect: Sendable {
 }
 
 /// What the generated differential tests know when they write a step
-/// (``RecordStep/sample(_:using:)``).
+/// (``BuiltInStep/sample(_:using:)``).
 package struct SampleContext: Sendable {
     /// The top-level keys the records carry, or a set of keys landed records usually carry when
     /// ``known`` is false.
@@ -97,7 +110,7 @@ package struct SampleContext: Sendable {
     }
 }
 
-/// A step written by ``RecordStep/sample(keys:using:)``.
+/// A step written by ``BuiltInStep/sample(_:using:)``.
 package struct StepSample: Sendable {
     /// What the step makes of the records' keys.
     package enum Keys: Sendable {

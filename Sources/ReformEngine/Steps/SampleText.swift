@@ -1,4 +1,4 @@
-/// The words the generated differential tests write steps with (``RecordStep/sample(_:using:)``):
+/// The words the generated differential tests write steps with (``BuiltInStep/sample(_:using:)``):
 /// names, values, conditions and templates over the keys generated records carry, chosen to
 /// reach the edges of each tier (numbers in every form, escapes, CJK, missing keys).
 package enum SampleText {

@@ -209,21 +209,17 @@ struct ChainWriter {
         return add(steps, known: known, forcingKeys: forcingKeys, using: &random)
     }
 
-    /// A last steps reformer of `sort`, `dedupe` and `limit` (at least one): the held-lines tier's.
+    /// A last steps reformer of holding steps (``BuiltInSteps/holding``: `sort`, `dedupe`,
+    /// `limit`), each at most once and at least one of them: the held-lines tier's. Each writes its
+    /// own argument (``BuiltInStep/sample(_:using:)``), so a new holding step is generated here
+    /// without a line changed.
     mutating func heldSteps(known: [String]?, using random: inout some RandomNumberGenerator) -> String {
-        let keys = known ?? ["id", "name", "price", "loc.city", "ok", "floor"]
+        let context = SampleContext(keys: known ?? ["id", "name", "price", "loc.city", "ok", "floor"], known: known != nil)
         var steps: [String] = []
         while steps.isEmpty {
-            if random.chance(2) {
-                let key = keys.randomElement(using: &random) ?? "id"
-                steps.append(random.chance(2) ? "sort: \(key)" : "sort: { by: \(key), order: \(random.chance(2) ? "desc" : "asc") }")
+            for step in BuiltInSteps.holding where random.chance(2) {
+                if let sample = step.sample(context, using: &random) { steps.append(sample.text) }
             }
-            if random.chance(2) {
-                steps.append(
-                    random.chance(4)
-                        ? "dedupe: true" : "dedupe: [\(SampleText.some(keys, atLeast: 1, using: &random).joined(separator: ", "))]")
-            }
-            if random.chance(2) { steps.append("limit: \(Int.random(in: 0...30, using: &random))") }
         }
         steps.shuffle(using: &random)
         return add(steps, known: known, declaring: false, using: &random)
@@ -246,24 +242,18 @@ struct ChainWriter {
 
     /// One random step over records carrying `known` keys, updating them: any step, or only
     /// those the compiled chain runs after a chain's start (``RecordStep/compiles``) when
-    /// `compilable`. Every per-record step writes its own argument
-    /// (``RecordStep/sample(_:using:)``), drawn as often as its ``RecordStep/sampleWeight`` says,
-    /// so a new one is generated without a line here; `sort`, `dedupe` and `limit` are drawn once
-    /// each when not `compilable`.
+    /// `compilable`. Every step writes its own argument (``BuiltInStep/sample(_:using:)``), drawn
+    /// as often as its ``BuiltInStep/sampleWeight`` says, so a new one is generated without a line
+    /// here; the holding steps (`sort`, `dedupe`, `limit`) are drawn only when not `compilable`.
     func step(known: inout [String]?, compilable: Bool = false, using random: inout some RandomNumberGenerator) -> String {
         let context = SampleContext(keys: known ?? SampleText.landedKeys, known: known != nil)
-        let components = BuiltInSteps.components.filter { !compilable || $0.compiles }
-        let holding = compilable ? 0 : 2
-        let total = holding + components.reduce(0) { $0 + $1.sampleWeight }
+        let components = BuiltInSteps.all.filter { step in
+            compilable ? (step as? any RecordStep.Type)?.compiles == true : true
+        }
+        let total = components.reduce(0) { $0 + $1.sampleWeight }
         while true {
             var draw = Int.random(in: 0..<total, using: &random)
-            if draw < holding {
-                let key = context.key(using: &random)
-                if draw == 0 { return random.chance(2) ? "sort: \(key)" : "dedupe: [\(key)]" }
-                return "limit: \(Int.random(in: 0...25, using: &random))"
-            }
-            draw -= holding
-            var drawn: (any RecordStep.Type)?
+            var drawn: (any BuiltInStep.Type)?
             for component in components where drawn == nil {
                 if draw < component.sampleWeight { drawn = component } else { draw -= component.sampleWeight }
             }

@@ -34,17 +34,13 @@ extension PipelineSchema {
 
     /// A step: `- flatten`, or a mapping naming one step and its argument.
     static let step = SchemaType.oneOf([
-        .choice(["dedupe"] + BuiltInSteps.components.filter { $0.mayBeBare }.map { $0.name }), .object(stepEntry),
+        .choice(BuiltInSteps.all.filter { $0.mayBeBare }.map { $0.name }), .object(stepEntry),
     ])
 
     /// A step written as a mapping: exactly one step.
     package static let stepEntry = SchemaObject(
         "step", "One built-in step and its argument.",
-        keys: BuiltInSteps.components.map { SchemaKey($0.name, $0.argument, $0.summary) } + [
-            SchemaKey("sort", .oneOf([.string(), .object(sortOptions)]), "stable sort by a key"),
-            SchemaKey("dedupe", .oneOf([.null, .bool, .stringOrList]), "drop records repeating the given keys"),
-            SchemaKey("limit", .int(minimum: 0), "keep the first N records"),
-        ],
+        keys: BuiltInSteps.all.map { SchemaKey($0.name, $0.argument, $0.summary) },
         exactlyOne: true)
 
     /// `sort: { by: …, order: … }` of a step or a row shape.

@@ -2,15 +2,15 @@ import ReformSDK
 import ReformSystem
 
 /// Why a sort could not keep its records in a temporary file: what failed, where, and what to do.
-struct SpillError: Error, Sendable, CustomStringConvertible {
+package struct SpillError: Error, Sendable, CustomStringConvertible {
     /// The record error code a spill failure travels under through a chain, which only throws
     /// ``RecordError``; the output turns it back into a failure of the run (``isSpillFailure``).
     static let code = "sort-spill-failed"
 
     /// What failed and how to fix it.
-    let message: String
+    package let message: String
 
-    var description: String { message }
+    package var description: String { message }
 
     /// The failure of `operation` on a spill file in `folder`, from `errno`.
     init(_ operation: String, folder: String, errno code: Int32) {
