@@ -25,12 +25,7 @@ struct ChainRunner {
     }
 
     /// What one stage did, when the runner is timing (``timing``).
-    struct StageCounts: Sendable {
-        var recordsIn = 0
-        var recordsOut = 0
-        var rejected = 0
-        var seconds = 0.0
-    }
+    typealias StageCounts = ReformEngine.StageCounts
 
     private var stages: [Stage]
     /// The stage whose held records ``release(into:rejected:)`` is releasing.

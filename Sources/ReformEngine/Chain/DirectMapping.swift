@@ -65,7 +65,10 @@ final class DirectMapping {
     /// resilient `FieldOutput`), and a property after it had its offset looked up on every line.
     private var fields: FieldReformerEncoder?
 
-    private init(
+    /// The fast path writing with `mapping` or `fields` to `file`, binding into `table`, or
+    /// fanned out to several files (``FanOut``); made by the run for its outputs
+    /// (`Run/DirectMapping+Make.swift`).
+    init(
         mapping: LineEncoder?, fields: FieldReformerEncoder?, file: OutputFile?, table: TableDirect? = nil, fanOut: FanOut? = nil,
         fanOutFiles: [OutputFile?] = [], fanOutTable: (output: Int, table: TableDirect)? = nil
     ) {
@@ -90,65 +93,6 @@ final class DirectMapping {
             }
         }
         return [DirectCounts(written: written, stages: stageCounts)]
-    }
-
-    /// The fast path `path` names for `manager` in a run with these outputs (`nil` for a path
-    /// that writes nothing from the line); `limits` are the input records' (a line past them
-    /// takes the general path, which rejects it).
-    static func make(_ path: LinePath, for manager: ManagerRef, outputs: [OutputRuntime], limits: JSONLimits) -> DirectMapping? {
-        switch path {
-        case .fanOut(let shape):
-            return makeFanOut(shape, for: manager, outputs: outputs, limits: limits)
-        case .direct(let direct):
-            guard outputs.count == 1, let output = outputs.first else { return nil }
-            return make(direct, for: manager, output: output, limits: limits)
-        case .prefix, .values:
-            return nil
-        }
-    }
-
-    /// The fast path `direct` into the run's only output.
-    private static func make(_ direct: LinePath.Direct, for manager: ManagerRef, output: OutputRuntime, limits: JSONLimits)
-        -> DirectMapping?
-    {
-        if case .table = direct {
-            return tableDirect(for: manager, output: output, limits: limits).map {
-                DirectMapping(mapping: nil, fields: nil, file: nil, table: $0)
-            }
-        }
-        guard let file = output.file, let format = output.format else { return nil }
-        if case .fieldReformer = direct {
-            return FieldReformerEncoder.make(for: manager, outputs: [output.plan], format: format, limits: limits).map {
-                DirectMapping(mapping: nil, fields: $0, file: file)
-            }
-        }
-        return LineEncoder.make(for: manager, outputs: [output.plan], format: format, limits: limits).map {
-            DirectMapping(mapping: $0, fields: nil, file: file)
-        }
-    }
-
-    /// The fast path for a run with several outputs, for those whose chains the compiled path
-    /// covers, each written to a file of its own (``FanOut``).
-    private static func makeFanOut(_ shape: LinePath.FanOutShape, for manager: ManagerRef, outputs: [OutputRuntime], limits: JSONLimits)
-        -> DirectMapping?
-    {
-        guard let fanOut = FanOut.make(for: manager, outputs: outputs.map(\.plan), formats: outputs.map(\.format), limits: limits)
-        else { return nil }
-        let files = zip(outputs, fanOut.covers).map { output, covered in covered ? output.file : nil }
-        let written = files.compactMap { $0 }
-        guard written.count == fanOut.covers.filter({ $0 }).count, Set(written.map(ObjectIdentifier.init)).count == written.count
-        else { return nil }
-        let left = fanOut.covers.indices.filter { !fanOut.covers[$0] }
-        let table =
-            shape.boundTable && left.count == 1
-            ? tableDirect(for: manager, output: outputs[left[0]], limits: limits).map { (left[0], $0) } : nil
-        return DirectMapping(mapping: nil, fields: nil, file: nil, fanOut: fanOut, fanOutFiles: files, fanOutTable: table)
-    }
-
-    /// The fast path into `output` when it is a table a plain mapping fills.
-    private static func tableDirect(for manager: ManagerRef, output: OutputRuntime, limits: JSONLimits) -> TableDirect? {
-        guard let loader = output.table else { return nil }
-        return TableDirect.make(for: manager, output: output.plan, loader: loader, limits: limits)
     }
 
     /// Writes the record in `line` (at `place` in its input) directly when it qualifies; `false`
@@ -414,4 +358,15 @@ struct DirectEncoder {
         out.append(UInt8(ascii: "\n"))
         return true
     }
+}
+
+extension DirectMapping: LineFastPath {
+    /// Each line is offered to ``write(_:at:)``; one it leaves that the fast path wrote to some of
+    /// the outputs goes through the compiled start of the one left (``reformRest(_:)``).
+    func attach(to reader: inout NDJSONReader, input: String) {
+        reader.lineHandler = { self.write($0, at: LinePlace(input: input, line: $1, index: $2)) }
+        if restStages != nil { reader.lineReformer = { self.reformRest($0) } }
+    }
+
+    var reformedStages: Int? { restStages }
 }

@@ -48,3 +48,15 @@ final class ChainPrefix {
         return .some(record)
     }
 }
+
+extension ChainPrefix: LineFastPath {
+    /// Each line the general path would land is offered to ``reform(_:)`` first.
+    func attach(to reader: inout NDJSONReader, input: String) {
+        reader.lineReformer = { self.reform($0) }
+    }
+
+    var reformedStages: Int? { stages }
+    var handled: Int { dropped }
+    var outputsWrittenForLastLine: [Bool]? { nil }
+    var counts: [DirectCounts] { [DirectCounts(written: 0, stages: stageCounts)] }
+}

@@ -61,8 +61,8 @@ enum InputFiles {
     }
 
     static func open(
-        _ path: String, manager: String, projection: JSONProjection?, direct: DirectMapping? = nil,
-        limits: JSONLimits = NDJSONReader.defaultLimits, prefix: ChainPrefix? = nil, stop: StopToken = .process
+        _ path: String, manager: String, projection: JSONProjection?, fastPath: (any LineFastPath)? = nil,
+        limits: JSONLimits = NDJSONReader.defaultLimits, stop: StopToken = .process
     ) throws(SourceError) -> any RecordSource {
         if let address = TableAddress(path) {
             return try TableSource(address, manager: manager)
@@ -82,7 +82,7 @@ enum InputFiles {
             return try JSONArraySource(path: path, manager: manager, limits: limits, stop: stop)
         }
         return try NDJSONSource(
-            path: path, manager: manager, projection: projection, direct: direct, limits: limits, prefix: prefix, stop: stop)
+            path: path, manager: manager, projection: projection, fastPath: fastPath, limits: limits, stop: stop)
     }
 
     /// One whole JSON or YAML document (fixture exchanges).

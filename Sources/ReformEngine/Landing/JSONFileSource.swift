@@ -10,23 +10,18 @@ final class NDJSONSource: RecordSource {
     private let manager: String
     private var reader: NDJSONReader
 
-    /// The fast path that writes qualifying lines directly, when the run allows one.
-    let direct: DirectMapping?
+    /// What the lines go through before they land, when the run's plan found a fast path.
+    let fastPath: (any LineFastPath)?
     /// The byte range read, when only part of the file is (dead letters then name byte offsets).
     private var range: InputRange?
     /// Where the record landed last starts in the file, when a byte range is read.
     private(set) var rangePosition: RangePosition?
 
-    /// The compiled start of the chain, when the run allows one and the fast path does not apply.
-    let prefix: ChainPrefix?
-
     init(
-        path: String, manager: String, projection: JSONProjection?, direct: DirectMapping? = nil,
-        limits: JSONLimits = NDJSONReader.defaultLimits, tags: LineTags? = nil, prefix: ChainPrefix? = nil,
-        stop: StopToken = .process
+        path: String, manager: String, projection: JSONProjection?, fastPath: (any LineFastPath)? = nil,
+        limits: JSONLimits = NDJSONReader.defaultLimits, tags: LineTags? = nil, stop: StopToken = .process
     ) throws(SourceError) {
-        self.direct = direct
-        self.prefix = direct == nil ? prefix : nil
+        self.fastPath = fastPath
         self.manager = manager
         if path == "-" {
             inputName = "<stdin>"
@@ -46,21 +41,12 @@ final class NDJSONSource: RecordSource {
         reader.projection = projection
         reader.lineTags = tags
         reader.stop = stop
-        if let direct {
-            let input = inputName
-            reader.lineHandler = { direct.write($0, at: LinePlace(input: input, line: $1, index: $2)) }
-            if direct.restStages != nil { reader.lineReformer = { direct.reformRest($0) } }
-        }
-        if let prefix = self.prefix { reader.lineReformer = { prefix.reform($0) } }
+        fastPath?.attach(to: &reader, input: inputName)
     }
 
-    var handledDirectly: Int { direct?.handled ?? prefix?.dropped ?? 0 }
-    var outputsWrittenForLast: [Bool]? { direct?.outputsWrittenForLastLine }
-    var directCounts: [DirectCounts] {
-        if let direct { return direct.counts }
-        if let prefix { return [DirectCounts(written: 0, stages: prefix.stageCounts)] }
-        return []
-    }
+    var handledDirectly: Int { fastPath?.handled ?? 0 }
+    var outputsWrittenForLast: [Bool]? { fastPath?.outputsWrittenForLastLine }
+    var directCounts: [DirectCounts] { fastPath?.counts ?? [] }
 
     func observeBytes(_ handler: @escaping (Int) -> Void) {
         reader.onRefill = handler
@@ -70,8 +56,7 @@ final class NDJSONSource: RecordSource {
         do {
             return try reader.next().map { record in
                 var landed = record.landed(text: { self.reader.currentText() })
-                if record.reformed, let stages = prefix?.stages ?? direct?.restStages, case .record(let value, let line, let page) = landed
-                {
+                if record.reformed, let stages = fastPath?.reformedStages, case .record(let value, let line, let page) = landed {
                     landed = .reformed(value, line: line, page: page, stages: stages)
                 }
                 if reader.lastLineUntagged, case .bad(let line, _, let text, let at) = landed, case .failure(let error) = record.payload {

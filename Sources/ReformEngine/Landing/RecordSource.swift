@@ -5,21 +5,13 @@ import ReformYAML
 enum Landed {
     case record(Value, line: Int, page: Int)
     /// A record the first `stages` reformers of the one output's chain already made (a
-    /// ``ChainPrefix``; with several outputs, of the one a ``FanOut`` left to the general path);
+    /// ``LineFastPath``: the chain's compiled start; with several outputs, of the one the fast path
+    /// left to the general path);
     /// the rest of the chain takes it from there.
     case reformed(Value, line: Int, page: Int, stages: Int)
     /// A line that is not a record; `at` names where it is when `line` alone does not (a byte
     /// range's `PATH@OFFSET`).
     case bad(line: Int, error: RecordError, text: String?, at: String? = nil)
-}
-
-/// What a fast path did for one output: the records it wrote there (fewer than the lines it took
-/// when a filter dropped some, more when a chain exploded them), and what each reformer at the
-/// start of the output's chain did with those lines, when it knows (`nil`: each went through
-/// every reformer, one in, one out).
-struct DirectCounts {
-    var written: Int
-    var stages: [ChainRunner.StageCounts]?
 }
 
 /// A manager's landed records, one at a time (fixtures replayed page by page, or input files).

@@ -46,8 +46,8 @@ public final class OutputFile {
     /// Whether the last byte written ended a line (the next byte starts one).
     private var atLineStart = true
     /// Takes the lines instead of the file while set: an NDJSON output whose chain ends with a
-    /// sort (or `dedupe`, `limit`) run on its lines, which writes them at the end (``HeldLines``).
-    var heldLines: HeldLines?
+    /// sort (or `dedupe`, `limit`) run on its lines, which writes them at the end.
+    var lineHolder: (any LineHolder)?
 
     /// A file written in place, after the `offset` bytes it holds (``resumable(target:displayPath:offset:)``).
     convenience init(resumingDescriptor descriptor: Int32, displayPath: String, offset: Int) {
@@ -148,20 +148,10 @@ public final class OutputFile {
         try writeAll(bytes)
     }
 
-    /// Hands lines whose sort keys a `--jobs` worker read (``HeldLines/keyReader``) to the held
-    /// lines, after the bytes buffered before them.
-    func append(held batch: HeldBatch) throws(OutputError) {
-        try flush()
-        guard let heldLines else {
-            throw OutputError(path: displayPath, message: "internal error: lines with their sort keys came after the sort's end")
-        }
-        do { try heldLines.take(batch: batch) } catch { throw OutputError(path: displayPath, message: error.message) }
-    }
-
     private func writeAll(_ bytes: [UInt8]) throws(OutputError) {
-        guard let heldLines else { return try writeOut(bytes) }
+        guard let lineHolder else { return try writeOut(bytes) }
         let passing: [UInt8]
-        do { passing = try heldLines.take(bytes) } catch { throw OutputError(path: displayPath, message: error.message) }
+        do { passing = try lineHolder.take(bytes) } catch { throw OutputError(path: displayPath, message: error.message) }
         try writeOut(passing)
     }
 
@@ -269,4 +259,14 @@ public struct OutputError: Error, Sendable, CustomStringConvertible {
 
     /// `path: message`.
     public var description: String { "\(path): \(message)" }
+}
+
+/// What an output file hands the bytes written to it while its ``OutputFile/lineHolder`` is set:
+/// it holds the complete lines it needs to (a chain's last `sort` run on written lines, in
+/// `Sorting/`) and returns the bytes to write now; whatever it holds it writes to the file itself
+/// at the end.
+protocol LineHolder: AnyObject {
+    /// Takes written bytes (the start of a line whose end is not in them waits for the next call)
+    /// and returns those to write now.
+    func take(_ bytes: [UInt8]) throws(SpillError) -> [UInt8]
 }

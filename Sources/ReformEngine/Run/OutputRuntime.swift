@@ -106,7 +106,7 @@ struct OutputRuntime {
             maxWidth: isTerminal ? options.maxWidth : nil, title: plan.rows?.name ?? title,
             expectedKeys: plan.rows == nil ? plan.keys : nil, byteOrderMark: plan.byteOrderMark || options.csvByteOrderMark,
             safety: CellSafety(escapeFormulas: resolved.escapeFormulas ?? false, escapeControls: isTerminal))
-        file.heldLines = heldLines
+        file.lineHolder = heldLines
         self.file = file
         self.format = format
         displayName = file.displayPath
@@ -198,7 +198,13 @@ struct OutputRuntime {
     /// Hands on lines whose sort keys a worker read with ``sortKeyReader``; they are counted with
     /// the batch's other lines (``appendEncoded(_:count:)``).
     func appendHeld(_ batch: HeldBatch) throws(OutputError) {
-        try file?.append(held: batch)
+        guard let file else { return }
+        // After the bytes buffered before the batch.
+        try file.flush()
+        guard let heldLines, file.lineHolder != nil else {
+            throw OutputError(path: file.displayPath, message: "internal error: lines with their sort keys came after the sort's end")
+        }
+        do { try heldLines.take(batch: batch) } catch { throw OutputError(path: file.displayPath, message: error.message) }
     }
 
     /// Counts records a fast path wrote straight to this output's file: each went through every
@@ -220,7 +226,7 @@ struct OutputRuntime {
         try drain(deadLetter: deadLetter, inputName: nil)
         if let heldLines, let file {
             try file.flush()
-            file.heldLines = nil
+            file.lineHolder = nil
             try heldLines.release(into: file)
             written -= heldLines.counts.recordsIn - heldLines.counts.recordsOut
         }

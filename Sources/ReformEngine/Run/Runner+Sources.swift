@@ -88,21 +88,22 @@ extension Runner {
         var sources: [any RecordSource] = []
         for path in files {
             // Each file's source builds its own of what the plan names (they count what they took).
-            let direct = DirectMapping.make(execution.lines, for: ref, outputs: state.outputs, limits: options.recordLimits)
-            let prefix =
+            let fastPath: (any LineFastPath)? =
                 if case .prefix = execution.lines {
                     ChainPrefix(for: ref, outputs: state.outputs.map(\.plan), limits: options.recordLimits)
-                } else { ChainPrefix?.none }
+                } else {
+                    DirectMapping.make(execution.lines, for: ref, outputs: state.outputs, limits: options.recordLimits)
+                }
             if let tags {
                 sources.append(
                     try NDJSONSource(
-                        path: path, manager: ref.name, projection: execution.projection, direct: direct, limits: options.recordLimits,
-                        tags: tags, prefix: prefix, stop: options.stop))
+                        path: path, manager: ref.name, projection: execution.projection, fastPath: fastPath,
+                        limits: options.recordLimits, tags: tags, stop: options.stop))
             } else {
                 sources.append(
                     try InputFiles.open(
-                        path, manager: ref.name, projection: execution.projection, direct: direct, limits: options.recordLimits,
-                        prefix: prefix, stop: options.stop))
+                        path, manager: ref.name, projection: execution.projection, fastPath: fastPath, limits: options.recordLimits,
+                        stop: options.stop))
             }
         }
         return sources

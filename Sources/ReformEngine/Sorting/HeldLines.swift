@@ -3,7 +3,7 @@ import ReformSDK
 
 /// The last reformer of an NDJSON output's chain when it is only `sort`, `dedupe` and `limit`
 /// steps, run on the lines written rather than on records: the output's file hands every line to
-/// it (``OutputFile/heldLines``), it reads the keys its steps need from the line's bytes, holds
+/// it (``OutputFile/lineHolder``), it reads the keys its steps need from the line's bytes, holds
 /// the line (a `sort`) or passes it on (`dedupe`, `limit` without a sort), and at the end of the
 /// run writes the held lines in order.
 ///
@@ -16,7 +16,7 @@ import ReformSDK
 ///
 /// A sort keeps about `sortMemory` bytes of lines and spills the rest (``ExternalSort``). The
 /// steps themselves are ``LineSteps``.
-final class HeldLines {
+final class HeldLines: LineHolder {
     /// The reformer the steps make up, for `--stats`.
     let reformer: String
     /// Whether to time the steps (``ChainRunner/StageCounts/seconds``).
@@ -101,7 +101,7 @@ final class HeldLines {
     }
 
     /// Holds lines whose keys a worker read with ``keyReader``, after every line taken before
-    /// (the file hands on what it buffered first, always whole lines).
+    /// (the file hands on what it buffered first, always whole lines: flush it before).
     func take(batch: HeldBatch) throws(SpillError) {
         // Workers make entries only for steps that take them, and only until the release.
         let unexpected = SpillError(message: "internal error: lines with their sort keys came after the sort's end")
