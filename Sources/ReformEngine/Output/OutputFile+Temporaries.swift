@@ -47,6 +47,18 @@ extension OutputFile {
         }
     }
 
+    /// Whether `path` is written in place by whoever writes it, never replaced: a descriptor path
+    /// (``descriptorPath(_:)``), or something there that is not a regular file or a folder — a
+    /// device such as `/dev/null`, a FIFO. Nobody's run owns it: it is not locked, not replaced by
+    /// renaming, not appended to at a known length.
+    static func isWrittenInPlace(_ path: String) -> Bool {
+        if descriptorPath(path) != nil { return true }
+        var info = stat()
+        guard stat(path, &info) == 0 else { return false }
+        let kind = info.st_mode & S_IFMT
+        return kind != S_IFREG && kind != S_IFDIR
+    }
+
     /// The descriptor a path such as `/dev/stdout`, `/dev/fd/3` or `/proc/self/fd/2` writes to;
     /// such paths are written through the descriptor, never renamed over.
     static func descriptorPath(_ path: String) -> Int32? {

@@ -104,9 +104,12 @@ final class IncrementalRun {
                 "--limit and --sample land part of the data, and an incremental run would save a bookmark past what they left "
                     + "out; try the pipeline with --state PATH --full-refresh into a scratch folder instead")
         }
+        // A device, FIFO or descriptor path (`/dev/null`) is written in place as any output is:
+        // it can neither be appended to at a known length nor replaced by a staging file renamed
+        // over it (which, run as root, made /dev/null a regular file holding the records).
         let outputs = runPlan.outputs.enumerated().compactMap { index, plan in
             OutputRuntime.path(of: plan, options: options).map { (index, $0) }
-        }
+        }.filter { !OutputFile.isWrittenInPlace($0.1) }
         let tableState = try IncrementalRun.tableState(of: runPlan, runner: runner)
         self.tableState = tableState
         let path = StateStore.path(of: runner.pipeline, options: options)

@@ -29,8 +29,7 @@ final class RunLock: @unchecked Sendable {
         for (lockPath, path, what) in sorted where seen.insert(lockPath).inserted {
             // Devices, FIFOs and descriptors (`/dev/null`, `/dev/stdout`) are written in place, by
             // nobody's run alone: only files are locked.
-            var target = stat()
-            if OutputFile.descriptorPath(path) != nil || stat(path, &target) == 0 && (target.st_mode & S_IFMT) != S_IFREG { continue }
+            if OutputFile.isWrittenInPlace(path) || FilePaths.isDirectory(path) { continue }
             var logged = false
             while true {
                 let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)

@@ -33,11 +33,12 @@ public struct StateStore: Sendable {
     }
 
     /// The state file a run of `pipeline` uses with `options` (`--state`, or the default beside
-    /// the run's first output file).
+    /// the run's first output file; a device such as `/dev/null` is not a file to put it beside).
     public static func path(of pipeline: Pipeline, options: RunOptions) -> String {
         if let statePath = options.statePath { return statePath }
         let plan = pipeline.run(named: options.runName)
-        let first = plan?.outputs.lazy.compactMap { OutputRuntime.path(of: $0, options: options) }.first
+        let first = plan?.outputs.lazy.compactMap { OutputRuntime.path(of: $0, options: options) }
+            .filter { !OutputFile.isWrittenInPlace($0) }.first
         return defaultPath(pipelineName: stateName(of: pipeline, options: options), firstOutput: first, folder: options.outputFolder)
     }
 
