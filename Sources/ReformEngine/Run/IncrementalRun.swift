@@ -81,9 +81,10 @@ final class IncrementalRun {
     private(set) var olderThanAsked: [String: Int] = [:]
 
     /// The state file a run of `runPlan` reads and writes, or `nil`: none of its managers is
-    /// incremental, it is a batch run (`--input`), or its outputs are tables (which keep it).
+    /// incremental, it is a batch run (`--input`) or leaves state alone, or its outputs are tables
+    /// (which keep it).
     static func stateFile(runner: Runner, runPlan: RunPlan) -> String? {
-        guard !runner.options.isBatch, runPlan.outputs.allSatisfy({ $0.table == nil }),
+        guard !runner.options.isBatch, !runner.options.ignoresState, runPlan.outputs.allSatisfy({ $0.table == nil }),
             runner.landingOrder(of: runPlan).contains(where: { runner.pipeline.managers[$0.index].incremental != nil })
         else { return nil }
         return StateStore.path(of: runner.pipeline, options: runner.options)
@@ -95,7 +96,7 @@ final class IncrementalRun {
         for ref in runner.landingOrder(of: runPlan) {
             if let plan = runner.pipeline.managers[ref.index].incremental { plans[ref.name] = plan }
         }
-        guard !plans.isEmpty, !runner.options.isBatch else { return nil }
+        guard !plans.isEmpty, !runner.options.isBatch, !runner.options.ignoresState else { return nil }
         self.plans = plans
         let options = runner.options
         if options.limit != nil || options.sample != nil {

@@ -23,6 +23,8 @@ public struct RunError: Error, Sendable, CustomStringConvertible {
         public static let noSuchRun = Code("no-such-run")
         /// An `--input` names a manager the run does not use.
         public static let unknownInput = Code("unknown-input")
+        /// A manager the run does not land was named (`reform schema --records --manager`).
+        public static let unknownManager = Code("unknown-manager")
         /// A `--param` (``RunOptions/params``) names a parameter no manager of the run declares.
         public static let unknownParam = Code("unknown-param")
         /// Two files of the run are the same file (an output over an input, two outputs at one path).

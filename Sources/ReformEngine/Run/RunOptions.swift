@@ -170,4 +170,7 @@ public struct RunOptions: Sendable {
 
     /// Whether the run is a batch transform over input files.
     var isBatch: Bool { !inputs.isEmpty || !taggedInputs.isEmpty }
+    /// Whether the run leaves incremental state alone: its incremental managers fetch as on a
+    /// first run, and no state is read, locked or written (``RecordLanding``, which writes nothing).
+    package var ignoresState = false
 }

@@ -190,7 +190,9 @@ public struct Runner: Sendable {
             guard output.table == nil, let path = OutputRuntime.path(of: output, options: options) else { continue }
             paths.append((path, output.path == nil ? "--output" : "output \(index + 1) of run '\(plan.name)'"))
         }
-        if !options.isBatch, landingOrder(of: plan).contains(where: { pipeline.managers[$0.index].incremental != nil }) {
+        if !options.isBatch, !options.ignoresState,
+            landingOrder(of: plan).contains(where: { pipeline.managers[$0.index].incremental != nil })
+        {
             paths.append((StateStore.path(of: pipeline, options: options), "the state file"))
         }
         return try RunLock.take(paths, wait: options.waitsForLock, stop: options.stop) { message in options.logger?.notice("\(message)") }

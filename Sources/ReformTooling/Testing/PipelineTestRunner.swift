@@ -39,8 +39,8 @@ package struct PipelineTestRunner: Sendable {
                 "'live: true' is not supported: tests run offline; record fixtures with 'reform run --record' and replay them")
             return result
         }
-        let folder: TestFolder
-        do { folder = try TestFolder() } catch {
+        let folder: ScratchFolder
+        do { folder = try ScratchFolder(prefix: "reform-test") } catch {
             result.failures.append(error.description)
             return result
         }

@@ -1,0 +1,78 @@
+public import ReformSDK
+
+/// Lands a pipeline's run and hands each raw record to the caller, as the managers landed it and
+/// before any reformer, writing neither the run's outputs nor its state: what
+/// `reform schema --records` infers a schema from.
+///
+/// The run is the one `options` name, with its managers, params, fixtures or live calls, `--input`
+/// files and `--limit` as `reform run` has them; its outputs are left out (none is opened, no
+/// table is touched), its incremental state is neither read, locked nor written (a landing starts
+/// from scratch, as a first run does, and may stop at `--limit`), and the records no manager could land go to a dead-letter file
+/// that is removed afterwards (the summary counts them). Every record lands as a value: no fast
+/// path writes a line past the caller.
+public enum RecordLanding {
+    /// Lands `pipeline`'s run as `options` say and calls `each` with every record and the manager
+    /// that landed it, in landing order, on the calling thread; returns the run's counts.
+    public static func land(
+        _ pipeline: Pipeline, options: RunOptions, each: @escaping @Sendable (ManagerRef, Value) -> Void
+    ) throws(RunError) -> RunSummary {
+        let declared = try run(of: pipeline, options: options)
+        let scratch = try ScratchFolder(prefix: "reform-landing")
+        defer { scratch.remove() }
+        guard let noOptions = try? PluginOptions(checking: [:], against: []) else {
+            throw RunError(.system, "internal error: a plugin without options refused none")
+        }
+        let tap = ReformerPlan(
+            name: "landed", keys: nil,
+            kind: .plugin(
+                PluginPlan(
+                    name: LandingTap.pluginName, library: PluginPlan.inProcess, plugin: LandingTap(each: each),
+                    options: noOptions, fieldsRead: [:])),
+            location: declared.location)
+        let output = OutputPlan(
+            chain: [tap], rows: nil, format: .ndjson, path: nil, keys: nil, byteOrderMark: false, table: nil,
+            location: declared.location)
+        let run = RunPlan(
+            name: declared.name, managers: declared.managers, params: declared.params, outputs: [output], location: declared.location)
+        let landing = Pipeline(
+            file: pipeline.file, folder: pipeline.folder, name: pipeline.name, services: pipeline.services,
+            managers: pipeline.managers, reformers: pipeline.reformers, rows: pipeline.rows, runs: [run])
+        var options = options
+        options.runName = declared.name
+        options.outputPath = "/dev/null"
+        options.outputFolder = nil
+        options.deadLetterPath = scratch.file("dead-letter.ndjson")
+        options.ignoresState = true
+        options.directWrites = false
+        options.jobs = 1
+        return try Runner(pipeline: landing, options: options).run()
+    }
+
+    /// The run `options` name in `pipeline` (``RunOptions/runName``: the run called `default`, or
+    /// the first, when `nil`); throws a ``RunError`` listing the runs there are when it has none
+    /// of that name.
+    public static func run(of pipeline: Pipeline, options: RunOptions) throws(RunError) -> RunPlan {
+        try Runner(pipeline: pipeline, options: options).chosenRun()
+    }
+}
+
+/// The reformer plugin a landing's only output runs: it hands each record on and emits nothing.
+private final class LandingTap: ReformerPlugin {
+    static let pluginName = "reform-landing"
+    let name = LandingTap.pluginName
+    let each: @Sendable (ManagerRef, Value) -> Void
+
+    init(each: @escaping @Sendable (ManagerRef, Value) -> Void) {
+        self.each = each
+    }
+
+    func make(options: PluginOptions) -> Tap { Tap(each: each) }
+
+    struct Tap: Reformer {
+        let each: @Sendable (ManagerRef, Value) -> Void
+
+        mutating func reform(_ record: Value, from manager: ManagerRef, into output: inout RecordBuffer) throws(RecordError) {
+            each(manager, record)
+        }
+    }
+}
