@@ -114,14 +114,7 @@ public struct SavedState: Sendable {
                 row.atBookmark == 0 ? "-" : "\(row.atBookmark) record\(row.atBookmark == 1 ? "" : "s")", next,
             ])
         }
-        let widths = table[0].indices.map { column in table.map { $0[column].count }.max() ?? 0 }
-        for line in table {
-            let cells = line.enumerated().map { index, cell in
-                index == line.count - 1 ? cell : cell + String(repeating: " ", count: widths[index] - cell.count)
-            }
-            out += cells.joined(separator: "  ") + "\n"
-        }
-        return out
+        return out + AlignedColumns.text(table)
     }
 
     /// `42 s ago`, `5 min ago`, `3 h ago`, `12 days ago`, or `in 2 h` for a time ahead.

@@ -108,10 +108,7 @@ struct TableStateStore {
                 guard FilePaths.isFile(database) else { return }
                 let connection = try transactions.connection(to: database, displayPath: database)
                 do throws(SQLiteError) {
-                    let exists = try connection.prepare(
-                        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1", doing: "cannot read the schema")
-                    exists.bindText(1, TableStateStore.table)
-                    guard try exists.step(doing: "cannot read the schema") == .row else { return }
+                    guard try connection.hasTable(TableStateStore.table) else { return }
                     let delete = try connection.prepare(
                         "DELETE FROM \(TableStateStore.table) WHERE pipeline = ?1" + (manager == nil ? "" : filter + "?2"),
                         doing: "cannot forget the saved state")
@@ -125,9 +122,7 @@ struct TableStateStore {
                 let url = PostgresURL(database)
                 let connection = try transactions.connection(to: url)
                 do throws(PostgresError) {
-                    let exists = try connection.query(
-                        "SELECT to_regclass($1) IS NOT NULL", [TableStateStore.table], doing: "cannot read the schema")
-                    guard exists.first?.first == "t" else { return }
+                    guard try connection.hasTable(TableStateStore.table) else { return }
                     _ = try connection.query(
                         "DELETE FROM \(TableStateStore.table) WHERE pipeline = $1" + (manager == nil ? "" : filter + "$2"),
                         [pipeline] + (manager.map { [$0] } ?? []), doing: "cannot forget the saved state")
@@ -148,10 +143,7 @@ struct TableStateStore {
         guard FilePaths.isFile(database) else { return [] }
         do throws(SQLiteError) {
             let connection = try SQLiteConnection(path: database, create: false)
-            let exists = try connection.prepare(
-                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1", doing: "cannot read the schema")
-            exists.bindText(1, TableStateStore.table)
-            guard try exists.step(doing: "cannot read the schema") == .row else { return [] }
+            guard try connection.hasTable(TableStateStore.table) else { return [] }
             let query = try connection.prepare(
                 "SELECT manager, \"partition\", state FROM \(TableStateStore.table) WHERE pipeline = ?1 ORDER BY rowid",
                 doing: "cannot read the saved state")
@@ -170,9 +162,7 @@ struct TableStateStore {
         let url = PostgresURL(database)
         do throws(PostgresError) {
             let connection = try PostgresConnection(url: url)
-            let exists = try connection.query(
-                "SELECT to_regclass($1) IS NOT NULL", [TableStateStore.table], doing: "cannot read the schema")
-            guard exists.first?.first == "t" else { return [] }
+            guard try connection.hasTable(TableStateStore.table) else { return [] }
             return try connection.query(
                 "SELECT manager, \"partition\", state FROM \(TableStateStore.table) WHERE pipeline = $1 ORDER BY manager, \"partition\"",
                 [pipeline], doing: "cannot read the saved state"

@@ -246,6 +246,12 @@ final class PostgresConnection: @unchecked Sendable {
 
     /// Runs `sql` with `$1`… bound to `parameters` (as text) and returns its rows, each value as
     /// text (`nil`: NULL).
+    /// Whether the table `name` is there: a name as `to_regclass` reads it (quoted where it
+    /// needs to be, ``quotedTable(_:)``; unqualified names in the search path).
+    func hasTable(_ name: String) throws(PostgresError) -> Bool {
+        try query("SELECT to_regclass($1) IS NOT NULL", [name], doing: "cannot read the schema").first?.first == "t"
+    }
+
     func query(_ sql: String, _ parameters: [String?] = [], doing what: @autoclosure () -> String) throws(PostgresError) -> [[String?]] {
         try endCopy()
         let result = PostgresConnection.withCStrings(parameters) { pointers in

@@ -32,12 +32,7 @@ final class PostgresTableRows: TableRows {
     /// The table `address` names: a schema-qualified one (`analytics.issues`) as it is when it is
     /// there, else one of the current schema's (``TableReader/choose(_:among:in:)``).
     static func choose(_ address: TableAddress, on connection: PostgresConnection, in database: String) throws(PostgresError) -> String {
-        if let name = address.table, TablePlan.schemaAndTable(name) != nil,
-            try connection.query(
-                "SELECT to_regclass($1) IS NOT NULL", [PostgresConnection.quotedTable(name)], doing: "cannot read the schema"
-            )
-            .first?.first == "t"
-        {
+        if let name = address.table, TablePlan.schemaAndTable(name) != nil, try connection.hasTable(PostgresConnection.quotedTable(name)) {
             return name
         }
         return try TableReader.choose(address, among: try tables(on: connection), in: database).mapError {

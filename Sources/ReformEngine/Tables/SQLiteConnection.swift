@@ -47,6 +47,13 @@ final class SQLiteConnection {
     }
 
     /// A statement compiled from `sql`.
+    /// Whether the database has a table called `name` (exactly; a view is not one).
+    func hasTable(_ name: String) throws(SQLiteError) -> Bool {
+        let exists = try prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1", doing: "cannot read the schema")
+        exists.bindText(1, name)
+        return try exists.step(doing: "cannot read the schema") == .row
+    }
+
     func prepare(_ sql: String, doing what: @autoclosure () -> String) throws(SQLiteError) -> SQLiteStatement {
         var statement: OpaquePointer?
         let status = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)

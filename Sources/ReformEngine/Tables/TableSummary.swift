@@ -56,10 +56,7 @@ public struct TableSummary: Sendable {
     public var text: String {
         var out = "\(address): \(rows) row\(rows == 1 ? "" : "s"), \(columns.count) column\(columns.count == 1 ? "" : "s")\n"
         let table = [["COLUMN", "TYPE", "NULLS"]] + columns.map { [$0.name, $0.type.isEmpty ? "-" : $0.type, String($0.nulls)] }
-        let widths = (0..<3).map { column in table.map { $0[column].count }.max() ?? 0 }
-        for line in table {
-            out += "  " + line[0].padded(to: widths[0]) + "  " + line[1].padded(to: widths[1]) + "  " + line[2] + "\n"
-        }
+        out += AlignedColumns.text(table, indent: "  ")
         if let lastLoad {
             out +=
                 "last load: \(lastLoad.at) by pipeline '\(lastLoad.pipeline)': \(lastLoad.what) (\(loads) load\(loads == 1 ? "" : "s") logged)\n"
@@ -102,10 +99,7 @@ public struct TableSummary: Sendable {
             let rows = counts.int(0)
             let columns = declared.enumerated().map { Column(name: $1.name, type: $1.type, nulls: rows - counts.int(Int32($0 + 1))) }
             func log(_ sql: String, _ logTable: String) throws(SQLiteError) -> [[String]] {
-                let exists = try connection.prepare(
-                    "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1", doing: "cannot read the schema")
-                exists.bindText(1, logTable)
-                guard try exists.step(doing: "cannot read the schema") == .row else { return [] }
+                guard try connection.hasTable(logTable) else { return [] }
                 let query = try connection.prepare(sql, doing: "cannot read \(logTable)")
                 query.bindText(1, table)
                 var out: [[String]] = []
@@ -143,10 +137,7 @@ public struct TableSummary: Sendable {
                 Column(name: column.name, type: column.type, nulls: rows - (index + 1 < values.count ? values[index + 1] : 0))
             }
             func log(_ sql: String, _ logTable: String) throws(PostgresError) -> [[String]] {
-                guard
-                    try connection.query("SELECT to_regclass($1) IS NOT NULL", [logTable], doing: "cannot read the schema").first?.first
-                        == "t"
-                else { return [] }
+                guard try connection.hasTable(logTable) else { return [] }
                 return try connection.query(sql, [table], doing: "cannot read \(logTable)").map { $0.map { $0 ?? "" } }
             }
             let utc = "to_char(%@ AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')"
@@ -176,12 +167,5 @@ public struct TableSummary: Sendable {
             changes: changes.compactMap { row in
                 row.count >= 5 ? Entry(at: row[0], pipeline: row[1], what: "\(row[2]) \(row[3]) \(row[4])") : nil
             })
-    }
-}
-
-extension String {
-    /// The string with spaces after it up to `width` characters.
-    fileprivate func padded(to width: Int) -> String {
-        self + String(repeating: " ", count: Swift.max(0, width - count))
     }
 }
