@@ -6,16 +6,17 @@ import ReformSDK
 struct StateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "state",
-        abstract: "Show or reset what a pipeline's incremental managers remember between runs.",
+        abstract: "Show, reset or drop what a pipeline's incremental managers remember between runs.",
         discussion: """
             The state file is .NAME.reform-state.json beside the run's first output file (or --state PATH, \
             as given to 'reform run'); a run whose outputs are tables keeps its state in the table \
             _reform_state of their database instead. 'show' lists each manager's bookmark per partition (with \
             its age when it is a date), the records at it, and, after a run that stopped early, the page the \
             next run resumes after; --json prints the saved form. 'reset' forgets one manager (--manager) or \
-            everything: the next run fetches it all again (and replaces the output files).
+            everything: the next run fetches it all again (and replaces the output files). 'drop --with-tables' \
+            also drops the tables the run loads, in one transaction with their state (logged in _reform_schema_log).
             """,
-        subcommands: [Show.self, Reset.self])
+        subcommands: [Show.self, Reset.self, Drop.self])
 
     /// The options both subcommands take.
     struct Where: ParsableArguments {
@@ -116,36 +117,73 @@ struct StateCommand: ParsableCommand {
         @Option(help: "Only this manager (its outputs are then fetched again in full on the next run).")
         var manager: String?
 
+        func run() throws { try StateCommand.forget(manager: manager, place: place) }
+    }
+
+    /// `reform state drop`.
+    struct Drop: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "drop",
+            abstract: "Forget the state, and with --with-tables drop the tables the run loads, in one transaction.")
+
+        @OptionGroup var place: Where
+
+        @Option(help: "Only this manager's state (with --with-tables every manager's goes: the tables held all their rows).")
+        var manager: String?
+
+        @Flag(help: "Also drop the tables the run loads, with the state kept in their database, in one transaction.")
+        var withTables = false
+
         func run() throws {
+            guard withTables else { return try StateCommand.forget(manager: manager, place: place) }
             let (loaded, options) = try place.pipelineAndOptions()
-            do {
-                if let table = try SavedState.forgetInTable(manager: manager, of: loaded, options: options) {
-                    Terminal.error("reform: state of \(manager.map { "manager '\($0)'" } ?? "every manager") reset in \(table)")
-                    return
-                }
-            } catch {
+            if let manager, loaded.manager(named: manager) == nil {
+                throw ValidationError("no manager '\(manager)' in \(place.pipeline)")
+            }
+            let dropped: DroppedState?
+            do { dropped = try SavedState.drop(manager: manager, withTables: true, of: loaded, options: options) } catch {
                 Terminal.error("reform: error: \(error.description)")
                 throw ExitCode(ExitStatus.runFailed.rawValue)
             }
-            // Forgetting everything needs nothing of the old file (which may be damaged or edited).
-            var store: StateStore
-            let pipeline: Pipeline
-            if manager == nil {
-                let (path, loaded) = try place.statePath()
-                (store, pipeline) = (StateStore(path: path), loaded)
-            } else {
-                (store, pipeline) = try place.store()
-            }
-            // A manager the pipeline no longer has (renamed, removed) can still be shown and forgotten.
-            if let manager, pipeline.manager(named: manager) == nil, !store.managers.contains(manager) {
-                throw ValidationError("no manager '\(manager)' in \(place.pipeline) or its state file")
-            }
-            store.reset(manager: manager)
-            do { try store.save() } catch {
-                Terminal.error("reform: error: \(error.description)")
-                throw ExitCode(ExitStatus.runFailed.rawValue)
-            }
-            Terminal.error("reform: state of \(manager.map { "manager '\($0)'" } ?? "every manager") reset in \(store.path)")
+            guard let dropped else { return }
+            let tables = dropped.tables.map { "'\($0)'" }.joined(separator: ", ")
+            let others = manager.map { " (not only '\($0)': the tables held every manager's rows)" } ?? ""
+            Terminal.error(
+                "reform: dropped table\(dropped.tables.count == 1 ? "" : "s") \(tables) and the state of every manager\(others) in "
+                    + "\(dropped.place), in one transaction; the next run fetches everything into new tables")
         }
+    }
+
+    /// Forgets `manager`'s state (every manager's when `nil`) where `place` says it is kept.
+    static func forget(manager: String?, place: Where) throws {
+        let (loaded, options) = try place.pipelineAndOptions()
+        do {
+            if let table = try SavedState.forgetInTable(manager: manager, of: loaded, options: options) {
+                Terminal.error("reform: state of \(manager.map { "manager '\($0)'" } ?? "every manager") reset in \(table)")
+                return
+            }
+        } catch {
+            Terminal.error("reform: error: \(error.description)")
+            throw ExitCode(ExitStatus.runFailed.rawValue)
+        }
+        // Forgetting everything needs nothing of the old file (which may be damaged or edited).
+        var store: StateStore
+        let pipeline: Pipeline
+        if manager == nil {
+            let (path, loaded) = try place.statePath()
+            (store, pipeline) = (StateStore(path: path), loaded)
+        } else {
+            (store, pipeline) = try place.store()
+        }
+        // A manager the pipeline no longer has (renamed, removed) can still be shown and forgotten.
+        if let manager, pipeline.manager(named: manager) == nil, !store.managers.contains(manager) {
+            throw ValidationError("no manager '\(manager)' in \(place.pipeline) or its state file")
+        }
+        store.reset(manager: manager)
+        do { try store.save() } catch {
+            Terminal.error("reform: error: \(error.description)")
+            throw ExitCode(ExitStatus.runFailed.rawValue)
+        }
+        Terminal.error("reform: state of \(manager.map { "manager '\($0)'" } ?? "every manager") reset in \(store.path)")
     }
 }

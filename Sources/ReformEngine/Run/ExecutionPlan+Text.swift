@@ -34,7 +34,8 @@ extension ExecutionPlan {
             case .copied: "copied from each line's bytes"
             case .compiled: "compiled, on each line's bytes"
             case .plugin: "a plugin's field reformer, on each line's bytes"
-            case .table: "bound into the table from each line's bytes"
+            case .table:
+                "bound into the table from each line's bytes (when the table has the pipeline's columns: one a schema contract changed takes records)"
             case .records: "on records"
             case .lines: "on the written lines, held to the end"
             }

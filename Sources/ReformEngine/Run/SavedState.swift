@@ -83,6 +83,46 @@ public struct SavedState: Sendable {
         return table.displayName + "#" + TableStateStore.table
     }
 
+    /// Forgets the state of `pipeline`'s run for `manager` (every manager when `nil`) and, with
+    /// `withTables`, drops the tables the run loads: one transaction in their database, with the
+    /// state kept there (`reform state drop`). The tables hold every manager's rows, so dropping
+    /// them forgets every manager's state, `manager` or not: a manager whose state stayed would
+    /// fetch only what changed into an empty table. Each dropped table is logged in
+    /// `_reform_schema_log`. Returns what it did; `nil` when the run keeps its state in a file and
+    /// no table is to be dropped (forget it with ``StateStore/reset(manager:)``). Throws when
+    /// tables are to be dropped and the run loads none, or loads tables of several databases.
+    public static func drop(manager: String?, withTables: Bool, of pipeline: Pipeline, options: RunOptions) throws(RunError)
+        -> DroppedState?
+    {
+        guard withTables else {
+            return try forgetInTable(manager: manager, of: pipeline, options: options).map {
+                DroppedState(place: $0, managers: manager.map { [$0] }, tables: [])
+            }
+        }
+        guard let run = pipeline.run(named: options.runName) else { return nil }
+        let tables = run.outputs.compactMap(\.table)
+        guard let first = tables.first else {
+            throw RunError(
+                .output,
+                "run '\(run.name)' of \(pipeline.file) loads no table: its outputs are files; leave out --with-tables to forget the "
+                    + "state, and remove or replace the files yourself (reform run --full-refresh writes them anew)")
+        }
+        for table in tables where table.engine != first.engine || table.database != first.database {
+            throw RunError(
+                .output,
+                "run '\(run.name)' loads tables of more than one database ('\(first.name)' and '\(table.name)'); "
+                    + "drop them in one transaction each: give each database's run its own name")
+        }
+        let database: String
+        do { database = try OutputRuntime.database(of: first, options: options) } catch { throw RunError(error) }
+        let store = TableStateStore(
+            engine: first.engine, database: database, pipeline: StateStore.stateName(of: pipeline, options: options))
+        var names: [String] = []
+        for table in tables where !names.contains(table.name) { names.append(table.name) }
+        try store.forget(manager: nil, dropping: names)
+        return DroppedState(place: store.displayName + "#" + TableStateStore.table, managers: nil, tables: names)
+    }
+
     /// Where `pipeline`'s run keeps its state when its outputs are tables (their first's database).
     private static func tableStore(of pipeline: Pipeline, options: RunOptions) throws(RunError) -> TableStateStore? {
         guard options.statePath == nil, let table = pipeline.run(named: options.runName)?.outputs.lazy.compactMap(\.table).first
@@ -130,4 +170,14 @@ public struct SavedState: Sendable {
         }
         return ahead ? "in \(text)" : "\(text) ago"
     }
+}
+
+/// What ``SavedState/drop(manager:withTables:of:options:)`` did.
+public struct DroppedState: Sendable {
+    /// Where the state was kept (`sqlite:out/l.db#_reform_state`).
+    public let place: String
+    /// The managers whose state it forgot; `nil`: every manager's.
+    public let managers: [String]?
+    /// The tables it dropped, in the run's output order.
+    public let tables: [String]
 }

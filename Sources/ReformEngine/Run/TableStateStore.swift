@@ -96,9 +96,11 @@ struct TableStateStore {
         }
     }
 
-    /// Deletes the pipeline's rows of `_reform_state` for `manager` (every manager when `nil`),
-    /// in a transaction of its own; nothing when the table is not there.
-    func forget(manager: String?) throws(RunError) {
+    /// Forgets what the pipeline keeps for `manager` (every manager when `nil`): deletes its rows
+    /// of `_reform_state`; and drops the tables `dropping` names (each logged as `drop table` in
+    /// `_reform_schema_log`), all in one transaction of its own. The state table being absent is
+    /// nothing to forget; a dropped table being absent is nothing to drop.
+    func forget(manager: String?, dropping tables: [String] = []) throws(RunError) {
         let transactions = DatabaseTransactions()
         defer { transactions.rollbackAll() }
         let filter = manager == nil ? "" : " AND manager = "
@@ -108,13 +110,23 @@ struct TableStateStore {
                 guard FilePaths.isFile(database) else { return }
                 let connection = try transactions.connection(to: database, displayPath: database)
                 do throws(SQLiteError) {
-                    guard try connection.hasTable(TableStateStore.table) else { return }
-                    let delete = try connection.prepare(
-                        "DELETE FROM \(TableStateStore.table) WHERE pipeline = ?1" + (manager == nil ? "" : filter + "?2"),
-                        doing: "cannot forget the saved state")
-                    delete.bindText(1, pipeline)
-                    if let manager { delete.bindText(2, manager) }
-                    try delete.step(doing: "cannot forget the saved state")
+                    if try connection.hasTable(TableStateStore.table) {
+                        let delete = try connection.prepare(
+                            "DELETE FROM \(TableStateStore.table) WHERE pipeline = ?1" + (manager == nil ? "" : filter + "?2"),
+                            doing: "cannot forget the saved state")
+                        delete.bindText(1, pipeline)
+                        if let manager { delete.bindText(2, manager) }
+                        try delete.step(doing: "cannot forget the saved state")
+                    }
+                    for table in tables where try connection.hasTable(table) {
+                        try connection.execute("DROP TABLE \(SQLiteConnection.quoted(table))", doing: "cannot drop table '\(table)'")
+                        try connection.execute(TableSchemaLog.createSQLite, doing: "cannot make \(TableSchemaLog.table)")
+                        let log = try connection.prepare(TableSchemaLog.insertSQLite, doing: "cannot write \(TableSchemaLog.table)")
+                        for (index, text) in [pipeline, table, TableSchemaLog.dropTable, "", ""].enumerated() {
+                            log.bindText(Int32(index + 1), text)
+                        }
+                        try log.step(doing: "cannot write \(TableSchemaLog.table)")
+                    }
                 } catch {
                     throw OutputError(path: database, message: DatabaseTransactions.explain(error))
                 }
@@ -122,10 +134,19 @@ struct TableStateStore {
                 let url = PostgresURL(database)
                 let connection = try transactions.connection(to: url)
                 do throws(PostgresError) {
-                    guard try connection.hasTable(TableStateStore.table) else { return }
-                    _ = try connection.query(
-                        "DELETE FROM \(TableStateStore.table) WHERE pipeline = $1" + (manager == nil ? "" : filter + "$2"),
-                        [pipeline] + (manager.map { [$0] } ?? []), doing: "cannot forget the saved state")
+                    if try connection.hasTable(TableStateStore.table) {
+                        _ = try connection.query(
+                            "DELETE FROM \(TableStateStore.table) WHERE pipeline = $1" + (manager == nil ? "" : filter + "$2"),
+                            [pipeline] + (manager.map { [$0] } ?? []), doing: "cannot forget the saved state")
+                    }
+                    for table in tables where try connection.hasTable(PostgresConnection.quotedTable(table)) {
+                        _ = try connection.query(
+                            "DROP TABLE \(PostgresConnection.quotedTable(table))", doing: "cannot drop table '\(table)'")
+                        _ = try connection.query(TableSchemaLog.createPostgres, doing: "cannot make \(TableSchemaLog.table)")
+                        _ = try connection.query(
+                            TableSchemaLog.insertPostgres, [pipeline, table, TableSchemaLog.dropTable, "", ""],
+                            doing: "cannot write \(TableSchemaLog.table)")
+                    }
                 } catch {
                     throw OutputError(path: url.displayName, message: error.message)
                 }

@@ -8,6 +8,8 @@ enum TableSchemaLog {
     static let table = "_reform_schema_log"
     /// The `change` of a column added.
     static let addColumn = "add column"
+    /// The `change` of a table dropped with its state (`reform state drop --with-tables`).
+    static let dropTable = "drop table"
 
     /// Makes the SQLite log when missing.
     static let createSQLite =
