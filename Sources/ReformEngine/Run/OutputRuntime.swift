@@ -245,12 +245,18 @@ struct OutputRuntime {
 
     /// Sends the rows `table`'s database refused after they were handed on (a batch it loads
     /// while the run goes on) to the dead-letter file; they are no longer counted as written.
+    /// Rows the fast path bound into the table straight from their lines that the database
+    /// then refused (dead-lettered at the end): the run's count of records written directly
+    /// counted them, and takes them back (``Runner``).
+    private(set) var refusedDirectly = 0
+
     private mutating func deadLetterRefused(by table: TableLoader, into deadLetter: DeadLetter) throws(OutputError) {
         for refused in table.takeRefused() {
             try deadLetter.add(
                 manager: refused.origin.manager.name, sequence: refused.origin.sequence, input: input(refused.origin, refused.input, nil),
                 stage: "table \(plan.destination ?? displayName)", error: refused.error, record: refused.record)
             written -= 1
+            if refused.direct { refusedDirectly += 1 }
         }
     }
 

@@ -331,6 +331,7 @@ public struct Runner: Sendable {
     private func finishOutputs(of state: inout RunState) throws(RunError) {
         for i in state.outputs.indices {
             do { try state.outputs[i].finish(deadLetter: state.deadLetter) } catch { throw RunError(error) }
+            state.summary.writtenDirectly -= state.outputs[i].refusedDirectly
         }
     }
 

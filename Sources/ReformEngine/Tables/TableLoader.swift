@@ -162,10 +162,12 @@ final class TableLoader {
 
     /// Where a row came from, for the dead-letter entry of a row the server refuses later
     /// (PostgreSQL loads a batch while the run goes on): the record's origin and the input it
-    /// was read from (an index into ``inputNames``, -1 for none).
+    /// was read from (an index into ``inputNames``, -1 for none), and whether it was bound straight
+    /// from its line (the fast path, which counted it as written directly).
     struct RowOrigin {
         let origin: Origin
         let input: Int
+        let direct: Bool
     }
 
     /// A row the database refused after the run had handed it on, to dead-letter.
@@ -178,16 +180,18 @@ final class TableLoader {
         let error: RecordError
         /// The row as it was sent: column → value.
         let record: Value
+        /// Whether it was bound straight from its line (``RowOrigin/direct``).
+        let direct: Bool
     }
 
     /// The inputs rows were read from, each once (``RowOrigin/input``).
     private var inputNames: [String] = []
 
     /// `origin` from `input`, as a row keeps it.
-    private func rowOrigin(_ origin: Origin, input: String?) -> RowOrigin {
-        guard let input else { return RowOrigin(origin: origin, input: -1) }
+    private func rowOrigin(_ origin: Origin, input: String?, direct: Bool) -> RowOrigin {
+        guard let input else { return RowOrigin(origin: origin, input: -1, direct: direct) }
         if inputNames.last != input { inputNames.append(input) }
-        return RowOrigin(origin: origin, input: inputNames.count - 1)
+        return RowOrigin(origin: origin, input: inputNames.count - 1, direct: direct)
     }
 
     /// The rows the database refused since the last call (PostgreSQL: in the batches it has
@@ -198,7 +202,7 @@ final class TableLoader {
             Refused(
                 origin: refused.origin.origin, input: refused.origin.input >= 0 ? inputNames[refused.origin.input] : nil,
                 error: RecordError(code: "refused", message: "table '\(plan.name)' refused the row: \(refused.reason)"),
-                record: PostgresCopy.decode(refused.row, columns: plan.columns))
+                record: PostgresCopy.decode(refused.row, columns: plan.columns), direct: refused.origin.direct)
         }
     }
 
@@ -256,7 +260,7 @@ final class TableLoader {
         switch sink {
         case .sqlite(let statement): insert = statement
         case .postgres(let copy):
-            let from = rowOrigin(origin, input: input)
+            let from = rowOrigin(origin, input: input, direct: line != nil)
             let appended: Result<RecordError?, PostgresError> = text.withUnsafeBufferPointer { bytes in
                 do throws(PostgresError) { return .success(try copy.append(slots, text: bytes, line: line, origin: from)) } catch {
                     return .failure(error)
