@@ -16,8 +16,13 @@ enum Interruptions {
     /// The signals that stop a run.
     static let signals = [SIGINT, SIGTERM, SIGHUP]
 
-    /// Starts watching ``signals``.
+    /// Whether ``install()`` ran (a `--watch` run installs once, for all its runs).
+    private nonisolated(unsafe) static var installed = false
+
+    /// Starts watching ``signals``; once per process.
     static func install() {
+        guard !installed else { return }
+        installed = true
         _ = wake  // initialised here, never first in the handler
         runThread = pthread_self()
         // The handler only records the signal (an atomic store) and wakes the watcher.

@@ -195,7 +195,22 @@ struct RunCommand: ParsableCommand {
             valueName: "PATH"), completion: .file())
     var state: String?
 
+    @Flag(
+        help:
+            "Run again whenever the pipeline file, its fixtures, its --input files or its --env-files change, until Ctrl-C (a failed run waits for the next change)."
+    )
+    var watch = false
+
     func validate() throws {
+        if watch {
+            let once = [
+                (record, "--record (it writes the fixtures it watches)"), (explain, "--explain"),
+                (listPartitions != nil, "--list-partitions"),
+                (inputs.contains { $0.hasSuffix("=-") } || taggedInputs.contains("-"), "standard input, which is read once"),
+                (taggedStdout, "--tagged-stdout"),
+            ]
+            if let clash = once.first(where: \.0) { throw ValidationError("--watch runs again and again; it cannot go with \(clash.1)") }
+        }
         if pipeline == "-" {
             // `reform validate -` reads one from standard input; a run needs its file's folder,
             // which its fixtures and outputs are relative to.
@@ -278,6 +293,30 @@ struct RunCommand: ParsableCommand {
     }
 
     func run() throws {
+        guard watch else { return try runOnce() }
+        // Once for all the runs: Ctrl-C between runs stops the watch as it stops a run.
+        Interruptions.install()
+        while true {
+            let loaded = try? load.loader().load(path: pipeline)
+            let files = WatchedFiles(
+                pipelineFile: pipeline, pipeline: loaded, inputs: inputs.map { String($0.drop { $0 != "=" }.dropFirst()) },
+                envFiles: load.envFiles)
+            // Taken before the run, so that an edit saved while it runs starts the next one.
+            let before = files.fingerprint()
+            do { try runOnce() } catch let exit as ExitCode where Interruptions.exitStatus == nil {
+                // The run said why it failed; the next change may mend it.
+                _ = exit
+            }
+            if !quiet { Terminal.error("reform: watching \(files.paths.joined(separator: ", ")) for changes (Ctrl-C stops)") }
+            guard let changed = files.waitForChange(from: before, stop: .process) else {
+                throw ExitCode(Interruptions.exitStatus ?? 130)
+            }
+            if !quiet { Terminal.error("reform: \(changed) changed; running again") }
+        }
+    }
+
+    /// One run, with everything the command says of it.
+    private func runOnce() throws {
         let reporter = RunReport(json: logging.logFormat == .json)
         let loaded: Pipeline
         do { loaded = try load.loader().load(path: pipeline) } catch {
