@@ -294,25 +294,13 @@ struct RunCommand: ParsableCommand {
 
     func run() throws {
         guard watch else { return try runOnce() }
-        // Once for all the runs: Ctrl-C between runs stops the watch as it stops a run.
-        Interruptions.install()
-        while true {
-            let loaded = try? load.loader().load(path: pipeline)
-            let files = WatchedFiles(
-                pipelineFile: pipeline, pipeline: loaded, inputs: inputs.map { String($0.drop { $0 != "=" }.dropFirst()) },
-                envFiles: load.envFiles)
-            // Taken before the run, so that an edit saved while it runs starts the next one.
-            let before = files.fingerprint()
-            do { try runOnce() } catch let exit as ExitCode where Interruptions.exitStatus == nil {
-                // The run said why it failed; the next change may mend it.
-                _ = exit
-            }
-            if !quiet { Terminal.error("reform: watching \(files.paths.joined(separator: ", ")) for changes (Ctrl-C stops)") }
-            guard let changed = files.waitForChange(from: before, stop: .process) else {
-                throw ExitCode(Interruptions.exitStatus ?? 130)
-            }
-            if !quiet { Terminal.error("reform: \(changed) changed; running again") }
-        }
+        try WatchedFiles.repeating(
+            quiet: quiet,
+            files: {
+                WatchedFiles(
+                    pipelineFile: pipeline, pipeline: try? load.loader().load(path: pipeline),
+                    inputs: inputs.map { String($0.drop { $0 != "=" }.dropFirst()) }, envFiles: load.envFiles)
+            }, runOnce)
     }
 
     /// One run, with everything the command says of it.

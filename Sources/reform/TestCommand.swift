@@ -31,7 +31,23 @@ struct TestCommand: ParsableCommand {
             valueName: "PATH"), completion: .file())
     var junit: String?
 
+    @Flag(help: "Run the tests again whenever a file under the given paths or an --env-file changes, until Ctrl-C.")
+    var watch = false
+
+    func validate() throws {
+        if watch, update {
+            throw ValidationError("--watch runs again and again; it cannot go with --update (it writes the files it watches)")
+        }
+        if watch, junit != nil { throw ValidationError("--watch runs again and again; write a JUnit report without it") }
+    }
+
     func run() throws {
+        guard watch else { return try runOnce() }
+        try WatchedFiles.repeating(quiet: false, files: { WatchedFiles(paths: paths + load.envFiles) }, runOnce)
+    }
+
+    /// The tests once, with everything the command says of them.
+    private func runOnce() throws {
         let found = TestDiscovery(paths: paths)
         for path in found.missing { Terminal.error("reform: error: \(path): no such file or folder") }
         var invalid = !found.missing.isEmpty

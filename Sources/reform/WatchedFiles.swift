@@ -1,13 +1,45 @@
+import ArgumentParser
 import ReformEngine
 import ReformSystem
 
-/// What `reform run --watch` looks at between runs: the pipeline file, its managers' fixtures
-/// folders, its `--input` files and `--env-file`s. A change is any file there added, removed, or
-/// with another size or modification time; the files are looked at four times a second (a poll:
-/// it works on every file system, and a pipeline's files are few).
+/// What `--watch` looks at between runs: for `reform run` the pipeline file, its managers'
+/// fixtures folders, its `--input` files and `--env-file`s; for `reform test` the files and
+/// folders it was given. A change is any file there added, removed, or with another size or
+/// modification time; the files are looked at four times a second (a poll: it works on every file
+/// system, and a pipeline's files are few).
 struct WatchedFiles {
     /// The files and folders watched.
     let paths: [String]
+
+    /// These files and folders (a folder's files recursively, hidden ones aside).
+    init(paths: [String]) {
+        var unique: [String] = []
+        for path in paths where path != "-" && !unique.contains(path) { unique.append(path) }
+        self.paths = unique
+    }
+
+    /// Runs `body` (whose failures it reports itself, as an `ExitCode`), then again each time
+    /// the files `files()` names change, until Ctrl-C; throws the interrupted exit status then.
+    static func repeating(quiet: Bool, files: () -> WatchedFiles, _ body: () throws -> Void) throws {
+        // Once for all the runs: Ctrl-C between runs stops the watch as it stops a run.
+        Interruptions.install()
+        while true {
+            let watched = files()
+            // Taken before the run, so that an edit saved while it runs starts the next one.
+            let before = watched.fingerprint()
+            do { try body() } catch let exit as ExitCode where Interruptions.exitStatus == nil {
+                // The run said why it failed; the next change may mend it.
+                _ = exit
+            }
+            // What the run printed reaches a pipe now, not when the watch ends.
+            fflush(nil)
+            if !quiet { Terminal.error("reform: watching \(watched.paths.joined(separator: ", ")) for changes (Ctrl-C stops)") }
+            guard let changed = watched.waitForChange(from: before, stop: .process) else {
+                throw ExitCode(Interruptions.exitStatus ?? 130)
+            }
+            if !quiet { Terminal.error("reform: \(changed) changed; running again") }
+        }
+    }
 
     /// Each watched file (a folder's, recursively) and its modification time and size.
     typealias Fingerprint = [String: String]
@@ -15,12 +47,7 @@ struct WatchedFiles {
     /// The pipeline file and what `pipeline` (when it loaded) reads of the folder: its fixtures
     /// folders, and `inputs` and `envFiles` (standard input aside).
     init(pipelineFile: String, pipeline: Pipeline?, inputs: [String], envFiles: [String]) {
-        var paths = [pipelineFile]
-        for manager in pipeline?.managers ?? [] {
-            if let fixtures = manager.fixtures, !paths.contains(fixtures) { paths.append(fixtures) }
-        }
-        for path in inputs + envFiles where path != "-" && !paths.contains(path) { paths.append(path) }
-        self.paths = paths
+        self.init(paths: [pipelineFile] + (pipeline?.managers ?? []).compactMap(\.fixtures) + inputs + envFiles)
     }
 
     /// The watched files as they are now.
