@@ -1,5 +1,7 @@
 import ArgumentParser
 import ReformEngine
+import ReformSDK
+import ReformSystem
 
 /// The `reform` command: a table of contents of the engine's entry points.
 ///
@@ -29,8 +31,9 @@ struct Reform: AsyncParsableCommand {
     /// Guards closed standard streams (``StandardStreams``), then parses and runs the command.
     static func main() async {
         StandardStreams.reopenClosed()
-        if let problem = unknownCommand(in: Array(CommandLine.arguments.dropFirst())) {
-            exit(withError: ValidationError(problem))
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if let problem = unknownCommand(in: arguments) {
+            exitReporting(ValidationError(problem), arguments: arguments)
         }
         do {
             var command = try parseAsRoot()
@@ -40,8 +43,28 @@ struct Reform: AsyncParsableCommand {
                 try command.run()
             }
         } catch {
-            exit(withError: error)
+            exitReporting(error, arguments: arguments)
         }
+    }
+
+    /// Exits as `error` says. A usage error (a mistyped option, a missing argument, a value out of
+    /// range) under `--log-format json` is one JSON log line at level `error` with code `usage`,
+    /// as every other error is then; the rest exit as the argument parser has them (help, the
+    /// version, a command's own exit status after it said why).
+    static func exitReporting(_ error: any Error, arguments: [String]) -> Never {
+        let status = exitCode(for: error)
+        if !(error is ExitCode), status != .success, wantsJSONLogs(arguments) {
+            Terminal.write(
+                StandardErrorLogHandler.jsonLine(
+                    level: "error", message: message(for: error), fields: ["code": "usage", "exit_status": .int(Int(status.rawValue))]))
+            ReformSystem.exit(status.rawValue)
+        }
+        exit(withError: error)
+    }
+
+    /// Whether `arguments` ask for JSON logs (`--log-format json` or `--log-format=json`).
+    static func wantsJSONLogs(_ arguments: [String]) -> Bool {
+        arguments.contains("--log-format=json") || zip(arguments, arguments.dropFirst()).contains { $0 == "--log-format" && $1 == "json" }
     }
 
     /// What is wrong when the first argument is meant as a command but names none (`reform rn`

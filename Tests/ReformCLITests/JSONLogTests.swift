@@ -70,4 +70,27 @@ import Testing
         #expect(loadError["code"] as? String == "invalid-pipeline")
         #expect((loadError["message"] as? String)?.contains("unknown key 'runz'") == true, "\(loadError)")
     }
+
+    /// The argument parser's own errors (a mistyped option, an unknown command, a validation
+    /// failure) come before any run; under `--log-format json` they are JSON lines too.
+    @Test func usageErrorsAreJSONLinesWithCodeUsage() async throws {
+        for arguments in [
+            ["run", "Pipelines/catalog.yaml", "--log-format", "json", "--jbos", "2"], ["rn", "x", "--log-format=json"],
+            ["run", "-", "--log-format", "json"],
+        ] {
+            let result = try await CLIRunner.run(arguments, stdin: "reform: 1\n")
+            #expect(result.status == 64, "\(arguments)")
+            let parsed = lines(of: result)
+            #expect(parsed.count == 1, "\(arguments): \(result.stderr)")
+            let error = try #require(parsed.first)
+            expectTimeAndLevel(error)
+            #expect(error["level"] as? String == "error" && error["code"] as? String == "usage", "\(error)")
+            #expect(error["exit_status"] as? Int == 64, "\(error)")
+        }
+        let typo = try await CLIRunner.run(["run", "Pipelines/catalog.yaml", "--log-format", "json", "--jbos", "2"])
+        #expect(typo.stderr.contains(#""message":"Unknown option '--jbos'. Did you mean '--jobs'?""#), "\(typo.stderr)")
+        // Without it, the parser's text and usage line as before.
+        let text = try await CLIRunner.run(["run", "Pipelines/catalog.yaml", "--jbos", "2"])
+        #expect(text.stderr.hasPrefix("Error: Unknown option '--jbos'. Did you mean '--jobs'?\nUsage: reform run"))
+    }
 }
