@@ -1,5 +1,6 @@
 import ReformEngine
 import ReformSDK
+import ReformSystem
 import Synchronization
 
 /// The progress line on a terminal's standard error: one line, rewritten in place.
@@ -25,6 +26,25 @@ enum ProgressLine {
     /// standard output when both go to the terminal) starts on a clean one.
     @Sendable static func clear() {
         if shown.exchange(false, ordering: .relaxed) { Terminal.write("\r\u{1B}[K") }
+    }
+
+    /// The bytes that erase the line, made before any signal handler may need them.
+    private static let erase = Array("\r\u{1B}[K".utf8)
+
+    /// When a reader of standard output goes away (`| head` has its lines) the next write kills
+    /// the process with SIGPIPE, mid-run: the handler erases a shown line first (`write(2)` and a
+    /// lock-free load are safe in a handler), then dies of the signal as it would have.
+    static func clearOnBrokenPipe() {
+        _ = erase
+        let handler: @convention(c) (Int32) -> Void = { number in
+            if ProgressLine.shown.load(ordering: .relaxed) {
+                _ = ProgressLine.erase.withUnsafeBufferPointer { write(2, $0.baseAddress, $0.count) }
+            }
+            signal(number, SIG_DFL)
+            raise(number)
+        }
+        var action = sigaction(handler: handler)
+        sigaction(SIGPIPE, &action, nil)
     }
 
     private static let thousands = NumberPattern("#,##0").map(ValueFormat.number)

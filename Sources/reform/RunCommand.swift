@@ -345,8 +345,10 @@ struct RunCommand: ParsableCommand {
         // Log lines and the progress line would share standard error: a log asked for wins.
         if !quiet && Terminal.standardErrorIsTerminal && options.logger == nil {
             options.progress = ProgressLine.show
-            // One screen for both streams: erase the progress line before output lands under it.
-            if Terminal.standardOutputIsTerminal { options.beforeStandardOutput = ProgressLine.clear }
+            // One screen for both streams: erase the progress line before output lands under it
+            // (through a pipe too: `| head` and `| jq` print on this screen).
+            if Terminal.standardOutputIsTerminal || Terminal.standardOutputIsPipe { options.beforeStandardOutput = ProgressLine.clear }
+            ProgressLine.clearOnBrokenPipe()
         }
         options.mode = record ? .record : live ? .live : .replay
         options.environmentName = env

@@ -37,6 +37,13 @@ enum Terminal {
     static var standardErrorIsTerminal: Bool { isatty(2) == 1 }
     static var standardOutputIsTerminal: Bool { isatty(1) == 1 }
 
+    /// Whether standard output is a pipe (`| head`, `| jq`): what is read from it often lands on
+    /// the same screen as standard error.
+    static var standardOutputIsPipe: Bool {
+        var info = stat()
+        return fstat(1, &info) == 0 && (info.st_mode & S_IFMT) == S_IFIFO
+    }
+
     /// The terminal's width in columns, when standard output is a terminal.
     static var width: Int? {
         var size = winsize()

@@ -89,6 +89,26 @@ struct RoughEdgeTests {
         #expect(shown.replacingOccurrences(of: "\u{1B}[K", with: "") == "", "\(screen.prefix(400).debugDescription)")
     }
 
+    /// `reform run … | head -1` on a terminal: standard output is a pipe whose reader prints on the
+    /// same screen, then goes away (SIGPIPE). The progress line is erased before the output lands
+    /// under it; it used to stay, with head's line glued to its end.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
+    func theProgressLineIsErasedBeforeAPipedReaderPrints() async throws {
+        let folder = Scratch.folder + "/piped-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let record = #"{"id": 1, "name": "a home", "title": "\#(String(repeating: "t", count: 200))", "imageUrl": "https://x/1.jpg"}"#
+        try String(repeating: record + "\n", count: 30_000).write(toFile: folder + "/z.ndjson", atomically: true, encoding: .utf8)
+        let command =
+            "\(CLIRunner.executable) run Pipelines/property-list.yaml --format ndjson --input zufang=\(folder)/z.ndjson "
+            + "--allow-outside-paths | head -1"
+        let screen = try await CLIRunner.run(["-qec", command, "/dev/null"], executable: "/usr/bin/script").stdout
+        let progress = try #require(screen.range(of: "records/s", options: .backwards), "no progress line: \(screen.prefix(300))")
+        let output = try #require(screen.range(of: #"{"kPropertyListDataKeyID""#), "\(screen.prefix(300))")
+        #expect(progress.upperBound < output.lowerBound, "\(screen.prefix(400).debugDescription)")
+        #expect(screen[progress.upperBound..<output.lowerBound].contains("\r\u{1B}[K"), "\(screen.prefix(400).debugDescription)")
+    }
+
     /// The README's `reform validate Pipelines/*.yaml` takes in the `*.test.yaml` files too: each is
     /// checked as a test file, not reported as a pipeline with 3 false errors.
     @Test func validateChecksTestFilesAsTestFiles() async throws {
