@@ -3,10 +3,11 @@ import ReformEngine
 import ReformSystem
 
 /// What `--watch` looks at between runs: for `reform run` the pipeline file, its managers'
-/// fixtures folders, its `--input` files and `--env-file`s; for `reform test` the files and
-/// folders it was given. A change is any file there added, removed, or with another size or
-/// modification time; the files are looked at four times a second (a poll: it works on every file
-/// system, and a pipeline's files are few).
+/// fixtures folders, its plugins' libraries, its `--input` files and `--env-file`s; for
+/// `reform test` the files and folders it was given. A change is any file there added, removed,
+/// or with another size or modification time, once the files hold still for a quarter second; the
+/// files are looked at four times a second (a poll rather than inotify: it also sees changes on
+/// network and bind-mounted folders, where inotify hears nothing, and a pipeline's files are few).
 struct WatchedFiles {
     /// The files and folders watched.
     let paths: [String]
@@ -47,7 +48,12 @@ struct WatchedFiles {
     /// The pipeline file and what `pipeline` (when it loaded) reads of the folder: its fixtures
     /// folders, and `inputs` and `envFiles` (standard input aside).
     init(pipelineFile: String, pipeline: Pipeline?, inputs: [String], envFiles: [String]) {
-        self.init(paths: [pipelineFile] + (pipeline?.managers ?? []).compactMap(\.fixtures) + inputs + envFiles)
+        // A plugin rebuilt (`reform plugins build`) is a change too.
+        let plugins = (pipeline?.reformers.values.sorted { $0.name < $1.name } ?? []).compactMap { reformer -> String? in
+            guard case .plugin(let plugin) = reformer.kind, plugin.library != PluginPlan.inProcess else { return nil }
+            return plugin.library
+        }
+        self.init(paths: [pipelineFile] + (pipeline?.managers ?? []).compactMap(\.fixtures) + plugins + inputs + envFiles)
     }
 
     /// The watched files as they are now.
@@ -76,10 +82,18 @@ struct WatchedFiles {
     func waitForChange(from last: Fingerprint, stop: StopToken) -> String? {
         while !stop.isRequested {
             usleep(250_000)
-            let now = fingerprint()
+            var now = fingerprint()
             guard now != last else { continue }
             let changed = Set(now.keys).union(last.keys).sorted().first { now[$0] != last[$0] }
-            return changed ?? paths[0]
+            // A save is often several writes (an editor's temporary file and rename, a build's
+            // outputs one by one): wait until the files hold still for a poll.
+            for _ in 0..<40 where !stop.isRequested {
+                usleep(250_000)
+                let settled = fingerprint()
+                if settled == now { break }
+                now = settled
+            }
+            return stop.isRequested ? nil : changed ?? paths[0]
         }
         return nil
     }
