@@ -102,7 +102,7 @@ class State:
 
     def record(self, method, path, query, connection):
         entry = {"seq": 0, "method": method, "path": path, "query": query, "connection": connection,
-                 "completed": False, "client_closed": False, "status": None}
+                 "completed": False, "client_closed": False, "status": None, "at": time.monotonic()}
         with self.lock:
             entry["seq"] = next(self.seq)
             self.log.append(entry)

@@ -39,7 +39,11 @@ import Testing
         #expect(pages >= 4)
         let log = try await server.requests(path: path)
         #expect(log.count == pages)
-        #expect(Set(log.map { $0["connection"] }).count == 1, "pages reuse one keep-alive connection")
+        // The client keeps an idle connection for 30 s (HTTP1Pool): a page asked for after a longer
+        // wait (a test process starved of threads by the rest of the suite) may open a new one.
+        let arrivals = log.map { $0["at"]?.doubleValue ?? 0 }
+        let longWaits = zip(arrivals, arrivals.dropFirst()).filter { $1 - $0 >= 25 }.count
+        #expect(Set(log.map { $0["connection"] }).count <= 1 + longWaits, "pages reuse one keep-alive connection")
     }
 
     @Test("flights that fetch the same next page at once (parallel takeoff) are not taken for a paging loop")
