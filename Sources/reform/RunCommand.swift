@@ -269,11 +269,9 @@ struct RunCommand: ParsableCommand {
         for file in partitionFiles where !file.contains("=") {
             throw ValidationError("--partitions '\(file)' must be MANAGER=FILE, as in --partitions issues=partitions.ndjson")
         }
-        for input in inputs where !input.contains("=") {
-            throw ValidationError("--input '\(input)' must be MANAGER=PATH, as in --input zufang=zufang.ndjson")
-        }
+        try CommandLinePair.check(params: params, inputs: inputs)
         // A malformed byte range is a usage error, not a file that is missing (a file of that name is read).
-        for (flag, path) in inputs.map({ ("--input", String($0.drop { $0 != "=" }.dropFirst())) })
+        for (flag, path) in CommandLinePair.values(inputs).map({ ("--input", $0) })
             + taggedInputs.map({ ("--tagged-input", $0) })
         where !FilePaths.isFile(path) {
             if let problem = InputRange.problem(in: path) { throw ValidationError("\(flag): \(problem)") }
@@ -287,9 +285,6 @@ struct RunCommand: ParsableCommand {
         if let shard, RunCommand.parseShard(shard) == nil {
             throw ValidationError("--shard '\(shard)' must be I/N with 0 <= I < N, as in --shard 2/8")
         }
-        for param in params where !param.contains("=") {
-            throw ValidationError("--param '\(param)' must be K=V, as in --param city=shanghai")
-        }
     }
 
     func run() throws {
@@ -299,7 +294,7 @@ struct RunCommand: ParsableCommand {
             files: {
                 WatchedFiles(
                     pipelineFile: pipeline, pipeline: try? load.loader().load(path: pipeline),
-                    inputs: inputs.map { String($0.drop { $0 != "=" }.dropFirst()) }, envFiles: load.envFiles)
+                    inputs: CommandLinePair.values(inputs), envFiles: load.envFiles)
             }, runOnce)
     }
 
@@ -322,10 +317,10 @@ struct RunCommand: ParsableCommand {
         }
         var options = RunOptions()
         options.runName = runName
-        options.inputs = inputs.map(split).map { (manager: $0.0, path: $0.1) }
+        options.inputs = CommandLinePair.files(inputs)
         options.taggedInputs = taggedInputs
-        options.partitionFiles = partitionFiles.map(split).map { (manager: $0.0, path: $0.1) }
-        for (key, text) in params.map(split) { options.params[key] = CommandLineValue.parse(text) }
+        options.partitionFiles = CommandLinePair.files(partitionFiles)
+        options.params = CommandLinePair.params(params)
         options.format = format.flatMap { try? OutputFormat(parsing: $0) }
         options.outputPath = outputPath
         // Tasks of one job writing beside each other each keep their own dead letters.
@@ -529,9 +524,40 @@ struct RunCommand: ParsableCommand {
         return nil
     }
 
-    private func split(_ pair: String) -> (String, String) {
+}
+
+/// `NAME=VALUE` options (`--param`, `--input`, `--partitions`): split at the first `=`, and checked
+/// with one message per flag, so every command reads and refuses them alike.
+enum CommandLinePair {
+    /// The name before the first `=` and the value after it (empty when there is no `=`).
+    static func split(_ pair: String) -> (name: String, value: String) {
         guard let eq = pair.firstIndex(of: "=") else { return (pair, "") }
         return (String(pair[..<eq]), String(pair[pair.index(after: eq)...]))
+    }
+
+    /// The value after the first `=` of each pair.
+    static func values(_ pairs: [String]) -> [String] { pairs.map { split($0).value } }
+
+    /// `--param` values as the run sends them.
+    static func params(_ pairs: [String]) -> [String: Value] {
+        var params: [String: Value] = [:]
+        for (key, text) in pairs.map(split) { params[key] = CommandLineValue.parse(text) }
+        return params
+    }
+
+    /// `--input`s (or `--partitions`) as manager and path.
+    static func files(_ pairs: [String]) -> [(manager: String, path: String)] {
+        pairs.map(split).map { (manager: $0.name, path: $0.value) }
+    }
+
+    /// Refuses a `--param` or `--input` without its `=`.
+    static func check(params: [String], inputs: [String]) throws {
+        for param in params where !param.contains("=") {
+            throw ValidationError("--param '\(param)' must be K=V, as in --param city=shanghai")
+        }
+        for input in inputs where !input.contains("=") {
+            throw ValidationError("--input '\(input)' must be MANAGER=PATH, as in --input zufang=zufang.ndjson")
+        }
     }
 }
 

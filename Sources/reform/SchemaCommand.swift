@@ -131,12 +131,7 @@ struct LandingOptions: ParsableArguments {
     var isGiven: Bool { runName != nil || !params.isEmpty || !inputs.isEmpty || live || env != nil || limit != nil }
 
     func validate() throws {
-        for param in params where !param.contains("=") {
-            throw ValidationError("--param '\(param)' must be K=V, as in --param city=shanghai")
-        }
-        for input in inputs where !input.contains("=") {
-            throw ValidationError("--input '\(input)' must be MANAGER=PATH, as in --input zufang=zufang.ndjson")
-        }
+        try CommandLinePair.check(params: params, inputs: inputs)
         if let limit, limit < 1 { throw ValidationError("--limit \(limit) must be at least 1") }
     }
 
@@ -144,18 +139,13 @@ struct LandingOptions: ParsableArguments {
     var options: RunOptions {
         var options = RunOptions()
         options.runName = runName
-        for (key, text) in params.map(LandingOptions.split) { options.params[key] = CommandLineValue.parse(text) }
-        options.inputs = inputs.map(LandingOptions.split).map { (manager: $0.0, path: $0.1) }
+        options.params = CommandLinePair.params(params)
+        options.inputs = CommandLinePair.files(inputs)
         options.mode = live ? .live : .replay
         options.environmentName = env
         options.environment = load.environment
         options.limit = limit ?? (live ? 100 : nil)
         options.colour = false
         return options
-    }
-
-    private static func split(_ pair: String) -> (String, String) {
-        guard let eq = pair.firstIndex(of: "=") else { return (pair, "") }
-        return (String(pair[..<eq]), String(pair[pair.index(after: eq)...]))
     }
 }
