@@ -54,3 +54,33 @@ extension YAMLNode {
         }
     }
 }
+
+extension YAMLNode {
+    /// A node tree holding `value` (as if its JSON text were loaded), every node at `location`: for
+    /// values that were parsed elsewhere and are to be read by what reads nodes (``YAMLNodeDecoder``).
+    public init(_ value: Value, location: SourceLocation) {
+        switch value {
+        case .array(let elements):
+            self.init(content: .sequence(elements.map { YAMLNode($0, location: location) }), location: location)
+        case .object(let object):
+            let pairs = object.members.map { member in
+                YAMLPair(
+                    key: YAMLNode(
+                        content: .scalar(YAMLScalar(text: member.key, style: .doubleQuoted, value: .string(member.key))), location: location
+                    ),
+                    value: YAMLNode(member.value, location: location))
+            }
+            self.init(content: .mapping(pairs), location: location)
+        case .string(let text):
+            self.init(content: .scalar(YAMLScalar(text: text, style: .doubleQuoted, value: value)), location: location)
+        case .int(let number):
+            self.init(content: .scalar(YAMLScalar(text: String(number), style: .plain, value: value)), location: location)
+        case .double(let number):
+            self.init(content: .scalar(YAMLScalar(text: number.description, style: .plain, value: value)), location: location)
+        case .bool(let flag):
+            self.init(content: .scalar(YAMLScalar(text: flag ? "true" : "false", style: .plain, value: value)), location: location)
+        case .null:
+            self.init(content: .scalar(YAMLScalar(text: "null", style: .plain, value: value)), location: location)
+        }
+    }
+}

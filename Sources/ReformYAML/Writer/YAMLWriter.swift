@@ -48,6 +48,25 @@ public struct YAMLWriter: Sendable {
         }
     }
 
+    /// `value` on one line in flow style (`{ id: 1, tags: [a, b] }`), as a value after a key or
+    /// in a list: strings plain where that reads back the same, double-quoted otherwise (line
+    /// breaks escaped), so hand-written-looking YAML can be generated.
+    public func flow(_ value: Value) -> String {
+        switch value {
+        case .array(let elements): "[" + elements.map(flow).joined(separator: ", ") + "]"
+        case .object(let object) where object.isEmpty: "{}"
+        case .object(let object):
+            "{ " + object.members.map { flowString($0.key) + ": " + flow($0.value) }.joined(separator: ", ") + " }"
+        case .string(let s): flowString(s)
+        default: scalar(value, indent: 0)
+        }
+    }
+
+    /// A string in flow context, where `,[]{}` end a plain scalar.
+    private func flowString(_ s: String) -> String {
+        ScalarStyle.isPlainSafe(s) && !s.contains(where: { ",[]{}".contains($0) }) ? s : ScalarStyle.doubleQuoted(s)
+    }
+
     /// Writes a non-empty sequence whose dashes sit `indent` spaces in; the first line is not indented
     /// (the caller has placed the cursor).
     private func writeSequence(_ elements: [Value], indent: Int, to output: inout String) {
