@@ -42,6 +42,7 @@ let package = Package(
     name: "Reform",
     products: [
         .executable(name: "reform", targets: ["reform"]),
+        .executable(name: "reform-init", targets: ["reform-init"]),
         .library(name: "ReformEngine", targets: ["ReformEngine"]),
         .library(name: "ReformYAML", targets: ["ReformYAML"]),
         .library(name: "ReformEngineTesting", targets: ["ReformEngineTesting"]),
@@ -58,6 +59,10 @@ let package = Package(
         // `swift package generate-documentation --target ReformEngine` (the DocC catalog in
         // Sources/ReformEngine/ReformEngine.docc); a command plugin, never linked into Reform.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // `reform init --openapi` reads OpenAPI 3.0, 3.1 and 3.2 documents through OpenAPIKit's typed
+        // model (3.0 converted by OpenAPIKitCompat), decoded from ReformYAML's nodes so that every
+        // problem has a line and column. No traits: external loading is not used.
+        .package(url: "https://github.com/mattpolzin/OpenAPIKit", from: "6.4.0", traits: []),
     ],
     targets: [
         .systemLibrary(
@@ -119,6 +124,24 @@ let package = Package(
         .target(
             name: "ReformTooling", dependencies: ["ReformEngine", "ReformYAML", "ReformConcurrency", "ReformSystem", sdk],
             swiftSettings: upcomingFeatures),
+        // `reform init`: pipelines from OpenAPI documents. OpenAPIKit needs all of Foundation (and
+        // ICU, ~53 MB of libraries that cost every run 5-7 ms to load: StartupTests), so it lives in
+        // an executable of its own, `reform-init`, beside `reform`, which hands `init` over to it.
+        .target(
+            name: "ReformInit",
+            dependencies: [
+                "ReformEngine", "ReformYAML", "ReformSystem", sdk,
+                .product(name: "OpenAPIKit", package: "OpenAPIKit"),
+                .product(name: "OpenAPIKit30", package: "OpenAPIKit"),
+                .product(name: "OpenAPIKitCompat", package: "OpenAPIKit"),
+            ],
+            swiftSettings: upcomingFeatures),
+        .executableTarget(
+            name: "reform-init",
+            dependencies: [
+                "ReformInit", "ReformEngine", "ReformSystem", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: upcomingFeatures),
         .executableTarget(
             name: "reform",
             dependencies: [
@@ -141,11 +164,14 @@ let package = Package(
         .testTarget(
             name: "ReformEngineTests",
             dependencies: [
-                "ReformEngine", "ReformEngineTesting", "ReformTooling", "ReformYAML", "ReformSystem", sdk, "ReformTestSupport",
+                "ReformEngine", "ReformEngineTesting", "ReformTooling", "ReformInit", "ReformYAML", "ReformSystem", sdk,
+                "ReformTestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 // Tests read and prepare SQLite files directly, not through the code they test.
                 "CSQLite",
             ],
+            // `reform init`'s OpenAPI documents and the pipelines written from them (InitOpenAPITests).
+            exclude: ["Init/Documents", "Init/Goldens"],
             swiftSettings: upcomingFeatures
         ),
         .testTarget(

@@ -47,6 +47,8 @@ runs=(
     "listings-plugins.ndjson|Pipelines/listings-plugins.yaml --run property-list"
 )
 record_expected "$reference" "${runs[@]}"
+# The OpenAPI document `reform init` reads inside, where the checkout is out of reach.
+cp Tests/Server/openapi.json "$work/openapi.json"
 
 start=$(date +%s.%N)
 tar -C "$work" -xzf "$tarball"
@@ -78,7 +80,7 @@ check_resolved() { # NAME PATH: a library the loader resolved
     [[ $1 =~ $allowed ]] || fail "$1 resolves outside the bundle, to $2 (not a base Debian library); make-bundle.sh should have copied it"
     case "$2" in /lib/* | /lib64/* | /usr/lib/*) ;; *) fail "$1 resolves to $2, not a system folder" ;; esac
 }
-elves=(bin/reform lib/*.so lib/reform/plugins/*.so)
+elves=(bin/reform bin/reform-init lib/*.so lib/reform/plugins/*.so)
 for elf in "${elves[@]}"; do
     needs=$(ldd "$elf")
     if grep -q 'not found' <<<"$needs"; then fail "$elf: $(grep 'not found' <<<"$needs" | tr -s ' \t' ' ')"; fi
@@ -116,6 +118,14 @@ for entry in "$@"; do
         || fail "bin/reform run ${entry#*|} differs from the dev build: $(diff "$work/expected/$name" "$work/actual/$name" | head -5)"
     echo "run ${entry#*|}: same $(wc -l <"$work/actual/$name") lines as the dev build, $(((ended - began) / 1000000)) ms"
 done
+
+# `reform init` hands over to the bundled reform-init, which loads Foundation from the bundle's lib/.
+mkdir -p "$work/init"
+bin/reform init --openapi "$work/openapi.json" --output "$work/init" >"$work/init.out" 2>&1 \
+    || fail "bin/reform init failed: $(cat "$work/init.out")"
+bin/reform validate "$work/init/reform-test-server.yaml" >/dev/null 2>"$work/init.err" \
+    || fail "the pipeline bin/reform init wrote does not validate: $(cat "$work/init.err")"
+echo "init: $(head -1 "$work/init.out")"
 INSIDE
 
 unshare -m --map-root-user bash "$work/inside.sh" "$toolchain" "$root" "$bundle" "$work" "$version" "${runs[@]}"

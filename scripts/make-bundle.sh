@@ -48,6 +48,8 @@ started=$(date +%s.%N)
 
 echo "== build reform ($configuration, $scratch)" >&2
 swift build -c "$configuration" --scratch-path "$scratch" --product reform >&2
+# `reform init` runs reform-init beside reform (it needs all of Foundation; reform does not).
+swift build -c "$configuration" --scratch-path "$scratch" --product reform-init >&2
 built=$scratch/$configuration
 printed=$("$built/reform" --version)
 if [[ $printed != "reform $version (plugin ABI "*")" ]]; then
@@ -61,6 +63,7 @@ bundle=$stage/$name
 mkdir -p "$bundle/bin" "$bundle/lib/reform/plugins" "$bundle/docs"
 
 cp "$built/reform" "$bundle/bin/reform"
+cp "$built/reform-init" "$bundle/bin/reform-init"
 cp "$built/libReformSDK.so" "$bundle/lib/libReformSDK.so"
 
 # Every plugin package, built in the same configuration; each links libReformSDK.so by name, which
@@ -80,7 +83,7 @@ done
 is_system() {
     case "$1" in /lib/* | /lib64/* | /usr/lib/* | /usr/lib64/*) return 0 ;; *) return 1 ;; esac
 }
-originals=("$built/reform" "$built/libReformSDK.so")
+originals=("$built/reform" "$built/reform-init" "$built/libReformSDK.so")
 for library in "$bundle"/lib/reform/plugins/*.so; do
     [ -e "$library" ] || continue
     plugin=$(basename "$library" .so)
@@ -102,6 +105,7 @@ done
 
 # Run paths: the program looks in ../lib, the libraries beside themselves, the plugins two up.
 patchelf --set-rpath '$ORIGIN/../lib' "$bundle/bin/reform"
+patchelf --set-rpath '$ORIGIN/../lib' "$bundle/bin/reform-init"
 for library in "$bundle"/lib/*.so; do
     patchelf --set-rpath '$ORIGIN' "$library"
 done

@@ -724,6 +724,12 @@ class Handler(BaseHTTPRequestHandler):
     def ep_paged_empty(self, q):
         self.json(200, {"items": []})
 
+    def ep_openapi(self, q):
+        with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "openapi.json"), encoding="utf-8") as f:
+            document = json.load(f)
+        document["servers"] = [{"url": f"http://{self.host()}", "description": "this server"}]
+        self.json(200, document)
+
     # ---- timing and failures
 
     def ep_slow(self, q):
@@ -1187,6 +1193,7 @@ ROUTES = {
     "/paged/next-url": (GET, Handler.ep_paged_next_url),
     "/paged/loop": (GET, Handler.ep_paged_loop),
     "/paged/empty": (GET, Handler.ep_paged_empty),
+    "/openapi.json": (GET, Handler.ep_openapi),
     "/slow": (GET, Handler.ep_slow),
     "/flaky": (("GET", "POST"), Handler.ep_flaky),
     "/ratelimited": (GET, Handler.ep_ratelimited),

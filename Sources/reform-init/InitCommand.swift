@@ -1,0 +1,129 @@
+import ArgumentParser
+import ReformEngine
+import ReformInit
+import ReformSystem
+
+/// `reform init`: a new pipeline from an OpenAPI document. A program of its own, which `reform init`
+/// runs (Package.swift says why).
+@main
+struct InitCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "reform init",
+        abstract: "Write a new pipeline from an OpenAPI document (a file or an http(s) URL).",
+        discussion: """
+            --openapi SPEC reads an OpenAPI 3.0, 3.1 or 3.2 document (JSON or YAML) and writes NAME.yaml: a service \
+            from its servers and security (secrets as ${VARIABLES}), and a manager, a reformer and a run for each \
+            GET operation that returns a list (--only TAG, OPERATION_ID or a PATH glob chooses others), with params, \
+            records and paging inferred from what each operation declares; what cannot be inferred is said in a \
+            comment. Beside it goes pipeline.schema.json, for editors. Files that exist are left alone unless --force. \
+            The inference rules are in docs/init.md.
+            """)
+
+    @Option(
+        help: ArgumentHelp("The OpenAPI document: a file, or an http(s) URL.", valueName: "SPEC"),
+        completion: .file(extensions: ["json", "yaml", "yml"]))
+    var openapi: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Take only the GET operations with this tag or operationId, or whose path matches this glob (repeatable).",
+            valueName: "PATTERN"))
+    var only: [String] = []
+
+    @Option(help: ArgumentHelp("The pipeline's name (default: from the document's title).", valueName: "NAME"))
+    var name: String?
+
+    @Option(
+        help: ArgumentHelp("The folder the pipeline is written to (default: the current folder).", valueName: "DIR"), completion: .directory
+    )
+    var output = "."
+
+    @Flag(help: "Replace files that exist.")
+    var force = false
+
+    func validate() throws {
+        guard openapi != nil else {
+            throw ValidationError("reform init needs --openapi SPEC, an OpenAPI document (a file or an http(s) URL)")
+        }
+        if let name, name.isEmpty || name.contains("/") {
+            throw ValidationError("--name '\(name)' must be a file name without '/'")
+        }
+    }
+
+    func run() async throws {
+        guard let openapi else { return }
+        var options = OpenAPIInitOptions(source: openapi, command: "reform init --openapi \(openapi)")
+        options.only = only
+        options.name = name
+        let result: OpenAPIInitResult
+        do {
+            let document = try await OpenAPIDocumentLoader().load(from: openapi)
+            result = try OpenAPIPipelineBuilder(document, options: options).build()
+        } catch {
+            StandardError.write("reform: \(error.description)")
+            throw ExitCode(InitExit.invalid.rawValue)
+        }
+        let folder = output.hasSuffix("/") ? String(output.dropLast()) : output
+        let pipelinePath = "\(folder)/\(result.name).yaml"
+        let schemaPath = "\(folder)/pipeline.schema.json"
+        if !force, FilePaths.exists(pipelinePath) {
+            StandardError.write(
+                "reform: \(pipelinePath) exists; reform init leaves it alone (--force replaces it, or choose --name or --output)")
+            throw ExitCode(InitExit.usage.rawValue)
+        }
+        do {
+            try TextFiles.write(result.draft.yaml(schemaLine: "# yaml-language-server: $schema=pipeline.schema.json"), to: pipelinePath)
+            if force || !FilePaths.exists(schemaPath) {
+                try TextFiles.write(JSONSchemaDocument.text(PipelineSchema.pipeline, title: "Reform pipeline"), to: schemaPath)
+            }
+        } catch {
+            StandardError.write("reform: \(error)")
+            throw ExitCode(InitExit.failed.rawValue)
+        }
+        report(result, pipelinePath: pipelinePath)
+    }
+
+    /// What was written, each manager's paging and records, and what was left out and why.
+    private func report(_ result: OpenAPIInitResult, pipelinePath: String) {
+        let count = result.managers.count
+        print("wrote \(pipelinePath): \(count) manager\(count == 1 ? "" : "s")")
+        let width = result.managers.map(\.name.count).max() ?? 0
+        for manager in result.managers {
+            let padded = manager.name.padding(toLength: width)
+            print("  \(padded)  \(manager.operation)  paging: \(manager.paging), records: \(manager.records), \(manager.keyCount) keys")
+        }
+        if !result.skipped.isEmpty {
+            print("left out \(result.skipped.count) GET operation\(result.skipped.count == 1 ? "" : "s"):")
+            for skipped in result.skipped.prefix(40) { print("  \(skipped.operation): \(skipped.reason)") }
+            if result.skipped.count > 40 { print("  … and \(result.skipped.count - 40) more") }
+        }
+        if result.otherMethods > 0 {
+            let one = result.otherMethods == 1
+            print("left out \(result.otherMethods) operation\(one ? " that is" : "s that are") not GET (a pipeline reads)")
+        }
+        print("next: reform validate \(pipelinePath)")
+    }
+}
+
+extension String {
+    /// The string with spaces added to `length` characters.
+    fileprivate func padding(toLength length: Int) -> String {
+        count >= length ? self : self + String(repeating: " ", count: length - count)
+    }
+}
+
+/// Exit codes, as `reform`'s (Sources/reform/Terminal.swift).
+enum InitExit: Int32 {
+    case failed = 1
+    case invalid = 2
+    case usage = 64
+}
+
+/// Messages on standard error, control characters escaped as `reform` does.
+enum StandardError {
+    static func write(_ text: String) {
+        let safe = ControlEscapes.escaping(text, keepingLineBreaks: true)
+        let line = Array((safe.hasSuffix("\n") ? safe : safe + "\n").utf8)
+        _ = line.withUnsafeBytes { ReformSystem.write(2, $0.baseAddress, $0.count) }
+    }
+}
