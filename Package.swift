@@ -139,7 +139,8 @@ let package = Package(
         .executableTarget(
             name: "reform-init",
             dependencies: [
-                "ReformInit", "ReformEngine", "ReformSystem", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "ReformInit", "ReformEngine", "ReformTooling", "ReformSystem",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: upcomingFeatures),
         .executableTarget(

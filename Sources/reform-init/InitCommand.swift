@@ -2,6 +2,7 @@ import ArgumentParser
 import ReformEngine
 import ReformInit
 import ReformSystem
+import ReformTooling
 
 /// `reform init`: a new pipeline from an OpenAPI document. A program of its own, which `reform init`
 /// runs (Package.swift says why).
@@ -9,8 +10,12 @@ import ReformSystem
 struct InitCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "reform init",
-        abstract: "Write a new pipeline from an OpenAPI document (a file or an http(s) URL).",
+        abstract: "Write a new pipeline: from an OpenAPI document (a file or an http(s) URL), or an annotated starter.",
         discussion: """
+            Without --openapi it writes an annotated starter pipeline (NAME.yaml, default starter.yaml), two \
+            recorded pages of its API, its test and the test's golden output: it validates, runs offline and \
+            passes 'reform test' as written.
+
             --openapi SPEC reads an OpenAPI 3.0, 3.1 or 3.2 document (JSON or YAML) and writes NAME.yaml: a service \
             from its servers and security (secrets as ${VARIABLES}), and a manager, a reformer and a run for each \
             GET operation that returns a list (--only TAG, OPERATION_ID or a PATH glob chooses others), with params, \
@@ -42,16 +47,14 @@ struct InitCommand: AsyncParsableCommand {
     var force = false
 
     func validate() throws {
-        guard openapi != nil else {
-            throw ValidationError("reform init needs --openapi SPEC, an OpenAPI document (a file or an http(s) URL)")
-        }
+        if openapi == nil, !only.isEmpty { throw ValidationError("--only chooses operations of an OpenAPI document: give --openapi SPEC") }
         if let name, name.isEmpty || name.contains("/") {
             throw ValidationError("--name '\(name)' must be a file name without '/'")
         }
     }
 
     func run() async throws {
-        guard let openapi else { return }
+        guard let openapi else { return try writeStarter() }
         var options = OpenAPIInitOptions(source: openapi, command: "reform init --openapi \(openapi)")
         options.only = only
         options.name = name
@@ -81,6 +84,34 @@ struct InitCommand: AsyncParsableCommand {
             throw ExitCode(InitExit.failed.rawValue)
         }
         report(result, pipelinePath: pipelinePath)
+    }
+
+    /// The annotated starter pipeline, its fixtures, test and golden output: it validates, runs
+    /// offline and passes its test as written.
+    private func writeStarter() throws {
+        let folder = output.hasSuffix("/") ? String(output.dropLast()) : output
+        let files =
+            StarterFiles.files(name: name ?? "starter")
+            + [
+                ("pipeline.schema.json", JSONSchemaDocument.text(PipelineSchema.pipeline, title: "Reform pipeline")),
+                ("pipeline-tests.schema.json", JSONSchemaDocument.text(TestFileSchema.file, title: "Reform pipeline tests")),
+            ]
+        let existing = files.map { "\(folder)/\($0.path)" }.filter(FilePaths.exists)
+        if !force, let first = existing.first {
+            StandardError.write(
+                "reform: \(first) exists\(existing.count > 1 ? " (and \(existing.count - 1) more of the starter's files)" : ""); "
+                    + "reform init leaves them alone (--force replaces them, or choose --name or --output)")
+            throw ExitCode(InitExit.usage.rawValue)
+        }
+        do {
+            for file in files { try TextFiles.write(file.text, to: "\(folder)/\(file.path)") }
+        } catch {
+            StandardError.write("reform: \(error)")
+            throw ExitCode(InitExit.failed.rawValue)
+        }
+        let pipeline = "\(folder)/\(files[0].path)"
+        print("wrote \(pipeline), its test \(folder)/\(files[1].path), two recorded pages and the test's golden output")
+        print("next: reform run \(pipeline)   (offline, from the recorded pages), then reform test \(pipeline)")
     }
 
     /// What was written, each manager's paging and records, and what was left out and why.

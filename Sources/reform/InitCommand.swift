@@ -7,9 +7,9 @@ import ReformSystem
 struct InitCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "init",
-        abstract: "Write a new pipeline from an OpenAPI document (a file or an http(s) URL); see 'reform init --help'.")
+        abstract: "Write a new pipeline: from an OpenAPI document (--openapi), or an annotated starter; see 'reform init --help'.")
 
-    @Argument(parsing: .captureForPassthrough, help: "--openapi SPEC [--only PATTERN]... [--name NAME] [--output DIR] [--force]")
+    @Argument(parsing: .captureForPassthrough, help: "[--openapi SPEC [--only PATTERN]...] [--name NAME] [--output DIR] [--force]")
     var arguments: [String] = []
 
     func run() throws {
