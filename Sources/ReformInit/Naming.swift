@@ -33,9 +33,17 @@ enum Naming {
         return first.isNumber ? "n_" + name : name
     }
 
-    /// `swagger-petstore`: a pipeline's or service's name, at most `maxWords` words.
+    /// `petstore` (from `Swagger Petstore - OpenAPI 3.0`): a pipeline's or service's name, at most
+    /// `maxWords` words, without what every API's title says (`API`, `OpenAPI`, `Swagger`, versions).
     static func kebab(_ text: String, maxWords: Int = 3) -> String {
-        let kept = words(text).map { $0.lowercased() }.filter { !["api", "openapi", "swagger", "the", "rest", "v3", "3"].contains($0) }
+        var title = text
+        for noise in ["openapi", "OpenAPI", "OpenApi", "Openapi", "OPENAPI", "swagger", "Swagger", "SWAGGER"] {
+            title = title.replacingAll(noise, with: " ")
+        }
+        let kept = words(title).map { $0.lowercased() }.filter { word in
+            !["api", "the", "rest", "specification", "spec"].contains(word) && !word.allSatisfy(\.isNumber)
+                && !(word.first == "v" && word.dropFirst().allSatisfy(\.isNumber) && word.count > 1)
+        }
         let name = kept.prefix(maxWords).joined(separator: "-")
         return name.isEmpty ? "api" : name
     }

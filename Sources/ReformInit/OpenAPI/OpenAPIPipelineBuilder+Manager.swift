@@ -82,7 +82,7 @@ extension OpenAPIPipelineBuilder {
         let item = found?.item.map { shapes.shape(of: $0) } ?? (found == nil ? body : nil)
         let keys = RecordKeys.make(
             from: item, shapes: shapes, prefix: Naming.pascal(options.name ?? Naming.kebab(document.info.title)),
-            schemaName: item?.referenceName ?? Naming.pascal(name))
+            schemaName: Naming.pascal(item?.referenceName ?? name))
         let reformer = PipelineDraft.Entry(
             name,
             block: [
@@ -114,31 +114,41 @@ extension OpenAPIPipelineBuilder {
     }
 
     /// Where a body's records are: a bare array, or the array field of an envelope. An object is
-    /// an envelope when it is not itself a resource (no `id`) and is small, or names its array as
-    /// envelopes do (`data`, `items`, `results`…); an array two deep is taken under a parent named
-    /// as envelopes name one (`data.items`, `_embedded.orders`) or in an envelope of three fields at most.
+    /// an envelope when it is not itself a resource (no `id`) and either names its array as
+    /// envelopes do (`data`, `items`, `results`, `Resources`…) or has at most eight fields and one
+    /// array of objects; an array two deep is taken under a parent named as envelopes name one
+    /// (`data.items`, `_embedded.orders`) or in an envelope of three fields at most. Arrays of
+    /// scalars are records only under such a name.
     private func records(in body: SchemaShape) -> (path: String?, item: JSONSchema?, comment: String?)? {
         if body.kind == .array { return (nil, body.items, nil) }
         guard body.kind == .object, !body.properties.contains(where: { ["id", "uuid"].contains($0.name.lowercased()) }) else { return nil }
         let preferred = [
             "data", "items", "results", "records", "entries", "values", "value", "nodes", "list", "elements", "objects", "rows", "hits",
+            "resources",
         ]
         let parents = ["data", "result", "results", "response", "payload", "body", "content", "embedded", "_embedded", "page"]
-        var candidates: [(path: String, item: JSONSchema?)] = []
+        var candidates: [(path: String, item: JSONSchema?, ofObjects: Bool)] = []
+        func add(_ path: String, _ shape: SchemaShape) {
+            let element = shape.items.map { shapes.shape(of: $0).kind } ?? .unknown
+            candidates.append((path, shape.items, element == .object || element == .unknown))
+        }
         for property in body.properties {
             let shape = shapes.shape(of: property.schema)
             let segment = Naming.pathSegment(property.name)
-            if shape.kind == .array { candidates.append((segment, shape.items)) }
+            if shape.kind == .array { add(segment, shape) }
             if shape.kind == .object, body.properties.count <= 3 || parents.contains(property.name.lowercased()) {
                 for nested in shape.properties {
                     let inner = shapes.shape(of: nested.schema)
-                    if inner.kind == .array { candidates.append((segment + "." + Naming.pathSegment(nested.name), inner.items)) }
+                    if inner.kind == .array { add(segment + "." + Naming.pathSegment(nested.name), inner) }
                 }
             }
         }
         func lastName(_ path: String) -> String { path.split(separator: ".").last.map { $0.lowercased() } ?? "" }
-        let named = preferred.lazy.compactMap { name in candidates.first { lastName($0.path) == name } }.first
-        guard let chosen = named ?? (body.properties.count <= 8 ? candidates.first : nil) else { return nil }
+        let named =
+            preferred.lazy.compactMap { name in candidates.first { lastName($0.path) == name && $0.ofObjects } }.first
+            ?? preferred.lazy.compactMap { name in candidates.first { lastName($0.path) == name } }.first
+        let ofObjects = candidates.filter(\.ofObjects)
+        guard let chosen = named ?? (body.properties.count <= 8 && ofObjects.count == 1 ? ofObjects.first : nil) else { return nil }
         let others = candidates.filter { $0.path != chosen.path }.map(\.path)
         let comment = others.isEmpty ? nil : "also arrays: \(others.joined(separator: ", "))"
         return (chosen.path, chosen.item, comment)

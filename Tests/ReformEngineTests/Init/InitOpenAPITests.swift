@@ -27,6 +27,7 @@ import Testing
         Case(document: documents + "/shop-3.0.yaml", golden: "acme-shop.yaml"),
         Case(document: documents + "/shop-3.0.yaml", only: ["catalog", "/reports/*"], name: "catalog", golden: "catalog.yaml"),
         Case(document: documents + "/tracker-3.1.yaml", golden: "tracker.yaml"),
+        Case(document: documents + "/petstore-3.0.yaml", golden: "petstore.yaml"),
     ]
 
     @Test(arguments: cases) func writesTheGoldenPipelineAndItLoads(_ test: Case) async throws {
