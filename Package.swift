@@ -53,6 +53,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         // HMAC for the `sign` interceptor; already in the graph through async-http-client's TLS stack.
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        // TLS settings of `https://` services (`tls:`: a private CA, a client certificate); already
+        // in the graph through async-http-client.
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         // The engine accepts a `Logger` (never makes one); the CLI makes it, writing to stderr.
         // Already in the graph through async-http-client.
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -111,6 +114,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             swiftSettings: upcomingFeatures
         ),

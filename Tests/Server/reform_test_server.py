@@ -419,6 +419,11 @@ class Handler(BaseHTTPRequestHandler):
     # ---- connection lifecycle
 
     def setup(self):
+        if hasattr(self.request, "do_handshake"):
+            # TLS (--tls-cert): the handshake, on this connection's thread, within 10 s.
+            self.request.settimeout(10)
+            self.request.do_handshake()
+            self.request.settimeout(None)
         super().setup()
         self.conn_id = next(self.server.state.connections)
         self.aborted = False
@@ -704,7 +709,7 @@ class Handler(BaseHTTPRequestHandler):
         size = int_arg(q, "per_page", 10, 1, 10000)
         chunk = items[(page - 1) * size: page * size]
         extra = f"&total={q['total']}" if "total" in q else ""
-        base = f"http://{self.host()}{path}"
+        base = f"{self.server.scheme}://{self.host()}{path}"
         nxt = f"{base}?page={page + 1}&per_page={size}{extra}" if page * size < len(items) else None
         first = f"{base}?page=1&per_page={size}{extra}"
         return chunk, nxt, first
@@ -727,7 +732,7 @@ class Handler(BaseHTTPRequestHandler):
     def ep_openapi(self, q):
         with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "openapi.json"), encoding="utf-8") as f:
             document = json.load(f)
-        document["servers"] = [{"url": f"http://{self.host()}", "description": "this server"}]
+        document["servers"] = [{"url": f"{self.server.scheme}://{self.host()}", "description": "this server"}]
         self.json(200, document)
 
     # ---- timing and failures
@@ -1062,7 +1067,7 @@ class Handler(BaseHTTPRequestHandler):
         path = self.path.partition("?")[0]
         if path.startswith("http://") or path.startswith("https://"):
             path = "/" + path.split("/", 3)[3] if path.count("/") >= 3 else "/"
-        base = f"http://{self.host()}{path}?"
+        base = f"{self.server.scheme}://{self.host()}{path}?"
         rels = ([(page - 1, "prev")] if page > 1 else []) + ([(page + 1, "next")] if page < last else []) \
             + [(last, "last")] + ([(1, "first")] if page > 1 else [])
         return [("Link", ", ".join(f'<{base}{query_for(p)}>; rel="{rel}"' for p, rel in rels))]
@@ -1241,6 +1246,8 @@ class Server(ThreadingHTTPServer):
     allow_reuse_address = True
     request_queue_size = 128
 
+    scheme = "http"
+
     def __init__(self, address, handler, verbose=False, quiet=False):
         self.verbose = verbose
         self.quiet = quiet
@@ -1271,11 +1278,25 @@ def main(argv=None):
     parser.add_argument("--verbose", action="store_true", help="log every request to stderr")
     parser.add_argument("--keep-orphan", action="store_true",
                         help="keep serving when the parent process exits (default: exit with it)")
+    parser.add_argument("--tls-cert", help="serve HTTPS with this certificate chain (PEM); with --tls-key")
+    parser.add_argument("--tls-key", help="the certificate's private key (PEM)")
+    parser.add_argument("--tls-client-ca", help="require a client certificate issued by this CA (PEM): mutual TLS")
     args = parser.parse_args(argv)
 
     family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
     Server.address_family = family
     server = Server((args.host, args.port), Handler, verbose=args.verbose, quiet=args.quiet)
+    if args.tls_cert:
+        import ssl
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(args.tls_cert, args.tls_key)
+        if args.tls_client_ca:
+            context.verify_mode = ssl.CERT_REQUIRED
+            context.load_verify_locations(args.tls_client_ca)
+        # The handshake runs on the connection's own thread (Handler.setup), not in accept: a client
+        # that connects and never finishes it would otherwise stop the server accepting anyone.
+        server.socket = context.wrap_socket(server.socket, server_side=True, do_handshake_on_connect=False)
+        server.scheme = "https"
 
     def stop(signum, frame):
         raise SystemExit(0)

@@ -36,7 +36,29 @@ extension PipelineDecoder {
                 interceptors: m["interceptors"].map { decodeInterceptors($0, what) } ?? [],
                 location: entry.keyLocation)
             plan.connections = m["connections"].flatMap { context.int($0, "'connections' of \(what)", in: 1...256) }
+            plan.tls = m["tls"].flatMap { decodeTLS($0, what) }
             return plan
         }
+    }
+
+    /// `tls:`: PEM files resolved against the pipeline's folder (they may be anywhere: a CA or a
+    /// mounted secret is read, never written), each checked to be a readable file now.
+    private func decodeTLS(_ node: YAMLNode, _ what: String) -> TLSPlan? {
+        guard let m = context.mapping(node, "'tls' of \(what)", allowed: PipelineSchema.tls.keyNames) else { return nil }
+        func file(_ key: String) -> String? {
+            guard let value = m[key], let relative = context.string(value, "'tls.\(key)' of \(what)") else { return nil }
+            let resolved = FilePaths.resolve(relative, against: folder)
+            guard FilePaths.exists(resolved) else {
+                context.error("'tls.\(key)' of \(what): '\(relative)' does not exist (looked for \(resolved))", at: value.location)
+                return nil
+            }
+            return resolved
+        }
+        let plan = TLSPlan(caFile: file("ca_file"), clientCertificate: file("client_cert"), clientKey: file("client_key"))
+        if (m["client_cert"] == nil) != (m["client_key"] == nil) {
+            context.error(
+                "'tls' of \(what) needs client_cert and client_key together (the certificate and its private key)", at: node.location)
+        }
+        return plan
     }
 }

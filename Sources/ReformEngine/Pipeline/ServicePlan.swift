@@ -23,9 +23,30 @@ public struct ServicePlan: Sendable {
     /// The most requests in flight to the service at once, across its managers and partitions
     /// (`connections:`); `nil`: no bound beyond each manager's own.
     public var connections: Int? = nil
+    /// The certificates an `https://` connection to the service trusts and presents (`tls:`).
+    public var tls: TLSPlan? = nil
 
     /// The environment names the service has base URLs for, sorted.
     public var environments: [String] { baseURLs.keys.sorted() }
+}
+
+/// What an `https://` connection trusts and presents beyond the system's certificate authorities:
+/// a private CA's certificates, and a client certificate for servers that ask for one (mutual TLS).
+/// Paths are absolute (resolved against the pipeline's folder when loaded); PEM files.
+public struct TLSPlan: Sendable, Hashable {
+    /// Certificates of authorities trusted besides the system's (a file of one or more PEM certificates).
+    public var caFile: String?
+    /// The client certificate chain presented when the server asks for one.
+    public var clientCertificate: String?
+    /// The client certificate's private key (not encrypted).
+    public var clientKey: String?
+
+    /// A plan trusting `caFile` and presenting `clientCertificate` with `clientKey`.
+    public init(caFile: String? = nil, clientCertificate: String? = nil, clientKey: String? = nil) {
+        self.caFile = caFile
+        self.clientCertificate = clientCertificate
+        self.clientKey = clientKey
+    }
 }
 
 /// When and how a failed request is tried again.

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOSSL
 import ReformSDK
 import ReformSystem
 
@@ -23,13 +24,14 @@ extension LiveTransport {
         let timeout = TimeAmount.nanoseconds(Int64(nanoseconds: seconds))
         let limit = maxBodyBytes
         let prepared = outgoing
+        let client = try HTTPClients.client(for: request.tls, manager: manager, request: shown)
         do {
             // AsyncHTTPClient's deadline covers the response head only; a body that stalls or
             // trickles is bounded by racing the whole exchange against the same deadline. The
             // loser is cancelled, which closes its connection.
             let answer = try await withThrowingTaskGroup(of: HTTPResponse?.self) { group in
                 group.addTask {
-                    let response = try await sharedHTTPClient.execute(prepared, timeout: timeout)
+                    let response = try await client.execute(prepared, timeout: timeout)
                     let buffer = try await response.body.collect(upTo: limit)
                     let headers = response.headers.map { QueryItem(name: $0.name, value: $0.value) }
                     return LiveTransport.response(
@@ -78,6 +80,7 @@ extension LiveTransport {
             TransportError(kind, manager: manager, request: request, message: message)
         }
         if error is CancellationError { return make(.cancelled, "cancelled") }
+        if let problem = tlsProblem(error, address: address) { return make(.unreachable, problem) }
         if error is NIOTooManyBytesError {
             return make(
                 .tooLarge, "the body is larger than \(maxBodyBytes) bytes; nothing of it was landed (raise the limit with --max-body-bytes)"
@@ -126,18 +129,31 @@ extension LiveTransport {
         }
         return make(.reset, "the exchange failed: \(error)")
     }
-}
 
-/// One client for the process: its connection pool is shared by every manager, and a global is
-/// never deinitialised, so it never needs shutting down.
-private let sharedHTTPClient: HTTPClient = {
-    var configuration = HTTPClient.Configuration(
-        redirectConfiguration: .disallow,
-        timeout: .init(connect: .seconds(10), read: nil),
-        decompression: .disabled)
-    configuration.connectionPool = .init(idleTimeout: .seconds(30))
-    // No tracing spans: Reform has no tracer to give them to, and making one per request
-    // (attributes, span bookkeeping) was about 5% of the CPU samples of a 1,000-page run.
-    configuration.tracing.tracer = nil
-    return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-}()
+    /// A TLS handshake failure in one line that says what to do, or nil when `error` is not one.
+    static func tlsProblem(_ error: any Error, address: String) -> String? {
+        let text: String
+        switch error {
+        case let ssl as NIOSSLError: text = "\(ssl)"
+        case let extra as NIOSSLExtraError: text = "\(extra)"
+        // With TLS 1.3 a server refuses a client certificate after the handshake, in an alert.
+        case let boring as BoringSSLError: text = "\(boring)"
+        default: return nil
+        }
+        if text.contains("CERTIFICATE_VERIFY_FAILED") {
+            return "the server's certificate at \(address) is not trusted (no known authority issued it); give its CA's certificate "
+                + "(PEM) with the service's tls.ca_file, or in SSL_CERT_FILE"
+        }
+        if text.lowercased().contains("hostname") {
+            return "the server's certificate at \(address) is not for that host name; check the base_url's host"
+        }
+        if text.contains("CERTIFICATE_REQUIRED") || text.contains("HANDSHAKE_FAILURE") || text.contains("UNKNOWN_CA")
+            || text.contains("BAD_CERTIFICATE")
+        {
+            return "the server at \(address) refused the TLS handshake: it asks for a client certificate it trusts; "
+                + "give one with the service's tls.client_cert and tls.client_key"
+        }
+        let reason = text.split(separator: "[").last.map { String($0.prefix { $0 != "]" }) } ?? text
+        return "the TLS handshake with \(address) failed (\(reason)); check the service's tls settings and the server's certificate"
+    }
+}

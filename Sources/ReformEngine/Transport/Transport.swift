@@ -24,6 +24,9 @@ public struct HTTPRequest: Sendable, Hashable {
     /// to another origin after a redirect. The service client lists every header holding one of
     /// its secrets.
     public var credentialHeaders: Set<String> = []
+    /// What an `https://` connection trusts and presents beyond the system's CAs (set by the
+    /// service client from the service's `tls:`).
+    public var tls: TLSPlan?
 
     /// A request for `method` and `path` with the given query, headers and body.
     public init(method: String, path: String, query: [QueryItem] = [], headers: [QueryItem] = [], body: [UInt8]? = nil) {

@@ -10,11 +10,12 @@ final class TestServer: @unchecked Sendable {
     let port: Int
     private let pid: pid_t
 
-    init() throws {
+    /// Starts a server; `arguments` are the script's own (`--tls-cert`, …).
+    init(arguments: [String] = []) throws {
         var pipe: [Int32] = [0, 0]
         guard ReformSystem.pipe(&pipe) == 0 else { throw ServerStartError(output: "pipe failed") }
         let script = ProjectRoot.path + "/Tests/Server/reform_test_server.py"
-        let child = try Spawn.start(["/usr/bin/env", "python3", script, "--port", "0", "--quiet"], stdout: pipe[1])
+        let child = try Spawn.start(["/usr/bin/env", "python3", script, "--port", "0", "--quiet"] + arguments, stdout: pipe[1])
         close(pipe[1])
         defer { close(pipe[0]) }
         pid = child

@@ -36,9 +36,19 @@ package enum PipelineSchema {
             SchemaKey("auth", .object(auth), "How requests authenticate: bearer, basic, api_key or oauth2."),
             SchemaKey("interceptors", .list(interceptor), "Interceptors around every call: log, headers, rate_limit, sign."),
             SchemaKey("connections", .int(minimum: 1, maximum: 256), "The most connections open to the service at once."),
+            SchemaKey("tls", .object(tls), "For https: a private CA to trust, and a client certificate to present (PEM files)."),
             SchemaKey("description", .string(), "What the service is, for people reading the pipeline."),
         ],
         required: ["base_url"])
+
+    /// `tls:` of a service.
+    package static let tls = SchemaObject(
+        "tls", "What an https connection trusts and presents beyond the system's certificate authorities.",
+        keys: [
+            SchemaKey("ca_file", .string(), "A file of PEM certificates of CAs to trust besides the system's."),
+            SchemaKey("client_cert", .string(), "The client certificate (PEM) presented when the server asks for one; with client_key."),
+            SchemaKey("client_key", .string(), "The client certificate's private key (PEM, not encrypted); with client_cert."),
+        ])
 
     /// `retry:` of a service or manager.
     package static let retry = SchemaObject(

@@ -1,0 +1,80 @@
+import AsyncHTTPClient
+import NIOCore
+import NIOSSL
+import ReformConcurrency
+import ReformSDK
+import ReformSystem
+
+/// The AsyncHTTPClient clients of the process, one per TLS setup: the shared one for services that
+/// declare no `tls:`, and one for each distinct `tls:` (its trust roots and client certificate are
+/// fixed when a client is made). Each pools its connections for every manager using it; none is
+/// ever shut down, as none is ever deinitialised.
+///
+/// Every client trusts the system's CAs — or, as OpenSSL-based tools (curl, Python) do, the PEM
+/// file `SSL_CERT_FILE` names in their place; SwiftNIO's TLS does not read it by itself.
+enum HTTPClients {
+    private static let clients = Guarded<[TLSPlan: HTTPClient]>([:])
+
+    /// The client for requests with `tls` (nil: the shared one).
+    static func client(for tls: TLSPlan?, manager: ManagerRef, request: String) throws(TransportError) -> HTTPClient {
+        guard let tls else { return shared }
+        if let made = clients.withLock({ $0[tls] }) { return made }
+        let configuration: TLSConfiguration
+        do { configuration = try tlsConfiguration(tls) } catch {
+            throw TransportError(
+                .invalidRequest, manager: manager.name, request: request,
+                message: "the service's tls files cannot be read: \(error); check tls.ca_file, tls.client_cert and tls.client_key")
+        }
+        let made = make(configuration)
+        return clients.withLock { clients in
+            if let raced = clients[tls] { return raced }
+            clients[tls] = made
+            return made
+        }
+    }
+
+    /// The client of services without `tls:`.
+    static let shared: HTTPClient = make(environmentTrust(TLSConfiguration.makeClientConfiguration()))
+
+    private static func make(_ tls: TLSConfiguration) -> HTTPClient {
+        var configuration = HTTPClient.Configuration(
+            tlsConfiguration: tls, redirectConfiguration: .disallow, timeout: .init(connect: .seconds(10), read: nil),
+            decompression: .disabled)
+        configuration.connectionPool = .init(idleTimeout: .seconds(30))
+        // A connection that cannot be made fails its request at once, as with the built-in client,
+        // and the service's retry policy decides what happens next: AsyncHTTPClient would try
+        // again until the request's deadline, and a certificate nobody trusts only came back as a
+        // timeout 10 s later.
+        configuration.connectionPool.retryConnectionEstablishment = false
+        // No tracing spans: Reform has no tracer to give them to, and making one per request
+        // (attributes, span bookkeeping) was about 5% of the CPU samples of a 1,000-page run.
+        configuration.tracing.tracer = nil
+        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    }
+
+    /// The system's trust, `SSL_CERT_FILE`/`SSL_CERT_DIR`, `tls.ca_file`, and the client certificate.
+    private static func tlsConfiguration(_ plan: TLSPlan) throws -> TLSConfiguration {
+        var configuration = environmentTrust(TLSConfiguration.makeClientConfiguration())
+        if let caFile = plan.caFile {
+            // Read now, so that a file that is not PEM certificates is an error naming it, not a
+            // handshake that fails later for a reason nobody can see.
+            configuration.additionalTrustRoots.append(.certificates(try NIOSSLCertificate.fromPEMFile(caFile)))
+        }
+        if let certificate = plan.clientCertificate, let key = plan.clientKey {
+            configuration.certificateChain = try NIOSSLCertificate.fromPEMFile(certificate).map { .certificate($0) }
+            configuration.privateKey = .privateKey(try NIOSSLPrivateKey(file: key, format: .pem))
+        }
+        return configuration
+    }
+
+    /// `configuration` trusting `SSL_CERT_FILE` in place of the system's file of CAs, as OpenSSL
+    /// reads it. (`SSL_CERT_DIR` is left to the system's own folder: SwiftNIO's TLS reads a folder
+    /// of hashed links and fails on any that is not a PEM certificate.)
+    private static func environmentTrust(_ configuration: TLSConfiguration) -> TLSConfiguration {
+        var configuration = configuration
+        if let file = getenv("SSL_CERT_FILE").map({ String(cString: $0) }), !file.isEmpty, FilePaths.isFile(file) {
+            configuration.trustRoots = .file(file)
+        }
+        return configuration
+    }
+}
