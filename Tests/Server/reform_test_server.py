@@ -498,6 +498,9 @@ class Handler(BaseHTTPRequestHandler):
             return
         self.body = body
 
+        if method == "CONNECT":
+            return self.tunnel(target)
+
         path, _, qs = target.partition("?")
         if path.startswith("http://") or path.startswith("https://"):
             path = "/" + path.split("/", 3)[3] if path.count("/") >= 3 else "/"
@@ -525,6 +528,38 @@ class Handler(BaseHTTPRequestHandler):
             if not self.aborted:
                 self.json(500, {"error": f"server error: {type(e).__name__}: {e}"})
                 self.close_connection = True
+
+    # ---- a forward proxy: CONNECT tunnels (AsyncHTTPClient tunnels http and https alike)
+
+    def tunnel(self, target):
+        """CONNECT host:port: a TCP tunnel (https through a proxy), logged with the target as its path."""
+        self.entry = self.server.state.record("CONNECT", target, {}, self.conn_id)
+        self.close_connection = True
+        host, _, port = target.rpartition(":")
+        try:
+            upstream = socket.create_connection((host.strip("[]"), int(port)), timeout=10)
+        except (OSError, ValueError) as e:
+            return self.json(502, {"error": f"cannot reach {target}: {e}"})
+        self.wfile.write(b"HTTP/1.1 200 Connection established\r\n\r\n")
+        self.wfile.flush()
+        upstream.settimeout(None)
+        client = self.connection
+        pairs = {client: upstream, upstream: client}
+        try:
+            while True:
+                ready, _, _ = select.select(list(pairs), [], [], 30)
+                if not ready:
+                    break
+                for sock in ready:
+                    data = sock.recv(65536)
+                    if not data:
+                        return
+                    pairs[sock].sendall(data)
+        except OSError:
+            pass
+        finally:
+            upstream.close()
+            self.entry["completed"] = True
 
     def read_body(self, headers):
         te = headers.get("transfer-encoding", "").lower()

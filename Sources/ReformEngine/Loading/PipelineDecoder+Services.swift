@@ -37,6 +37,13 @@ extension PipelineDecoder {
                 location: entry.keyLocation)
             plan.connections = m["connections"].flatMap { context.int($0, "'connections' of \(what)", in: 1...256) }
             plan.tls = m["tls"].flatMap { decodeTLS($0, what) }
+            if let node = m["proxy"], let proxy = context.string(node, "'proxy' of \(what)") {
+                if proxy == "none" || ProxyChoice.parse(proxy) != nil {
+                    plan.proxy = proxy
+                } else {
+                    context.error("'proxy' of \(what) must be a proxy's URL, like http://proxy.internal:3128, or none", at: node.location)
+                }
+            }
             return plan
         }
     }

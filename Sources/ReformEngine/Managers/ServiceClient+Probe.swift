@@ -71,6 +71,7 @@ extension ServiceClient {
         outgoing.baseURL = baseURL
         outgoing.timeout = service.timeout ?? 10
         outgoing.tls = service.tls
+        outgoing.proxy = service.proxy
         let context = CallContext(manager: manager, service: service.name, attempt: 1, redact: redactor.redact)
         do { _ = try await dress(&outgoing, as: request, chain: interceptors, manager: manager, context: context) } catch {
             return ServiceProbe(

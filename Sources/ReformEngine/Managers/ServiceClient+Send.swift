@@ -203,6 +203,7 @@ extension ServiceClient {
         if outgoing.origin == nil { outgoing.baseURL = baseURL }
         outgoing.timeout = call.manager.timeout ?? service.timeout ?? 60
         outgoing.tls = service.tls
+        outgoing.proxy = service.proxy
         for interceptor in call.chain where !(await interceptor.shouldCall(outgoing, context: context)) {
             throw ManagerError(
                 .vetoed, manager: call.manager.ref.name, request: request.matchKey, message: "an interceptor vetoed the call")

@@ -25,6 +25,9 @@ public struct ServicePlan: Sendable {
     public var connections: Int? = nil
     /// The certificates an `https://` connection to the service trusts and presents (`tls:`).
     public var tls: TLSPlan? = nil
+    /// The proxy requests to the service go through (`proxy:`: a URL, or `none` for never); nil:
+    /// the environment's (`HTTPS_PROXY`, `HTTP_PROXY`, `NO_PROXY`).
+    public var proxy: String? = nil
 
     /// The environment names the service has base URLs for, sorted.
     public var environments: [String] { baseURLs.keys.sorted() }

@@ -5,30 +5,41 @@ import ReformConcurrency
 import ReformSDK
 import ReformSystem
 
-/// The AsyncHTTPClient clients of the process, one per TLS setup: the shared one for services that
-/// declare no `tls:`, and one for each distinct `tls:` (its trust roots and client certificate are
-/// fixed when a client is made). Each pools its connections for every manager using it; none is
+/// The AsyncHTTPClient clients of the process, one per TLS setup and proxy: the shared one for
+/// services that declare no `tls:` and use no proxy, and one for each other combination (trust
+/// roots, client certificate and proxy are fixed when a client is made). Each pools its connections for every manager using it; none is
 /// ever shut down, as none is ever deinitialised.
 ///
 /// Every client trusts the system's CAs — or, as OpenSSL-based tools (curl, Python) do, the PEM
 /// file `SSL_CERT_FILE` names in their place; SwiftNIO's TLS does not read it by itself.
 enum HTTPClients {
-    private static let clients = Guarded<[TLSPlan: HTTPClient]>([:])
+    /// What makes a client other than the shared one.
+    private struct Setup: Hashable {
+        var tls: TLSPlan?
+        var proxy: ProxyChoice?
+    }
 
-    /// The client for requests with `tls` (nil: the shared one).
-    static func client(for tls: TLSPlan?, manager: ManagerRef, request: String) throws(TransportError) -> HTTPClient {
-        guard let tls else { return shared }
-        if let made = clients.withLock({ $0[tls] }) { return made }
-        let configuration: TLSConfiguration
-        do { configuration = try tlsConfiguration(tls) } catch {
-            throw TransportError(
-                .invalidRequest, manager: manager.name, request: request,
-                message: "the service's tls files cannot be read: \(error); check tls.ca_file, tls.client_cert and tls.client_key")
+    private static let clients = Guarded<[Setup: HTTPClient]>([:])
+
+    /// The client for requests with `tls` through `proxy` (both nil: the shared one).
+    static func client(for tls: TLSPlan?, proxy: ProxyChoice?, manager: ManagerRef, request: String) throws(TransportError)
+        -> HTTPClient
+    {
+        guard tls != nil || proxy != nil else { return shared }
+        let setup = Setup(tls: tls, proxy: proxy)
+        if let made = clients.withLock({ $0[setup] }) { return made }
+        var configuration = environmentTrust(TLSConfiguration.makeClientConfiguration())
+        if let tls {
+            do { configuration = try tlsConfiguration(tls) } catch {
+                throw TransportError(
+                    .invalidRequest, manager: manager.name, request: request,
+                    message: "the service's tls files cannot be read: \(error); check tls.ca_file, tls.client_cert and tls.client_key")
+            }
         }
-        let made = make(configuration)
+        let made = make(configuration, proxy: proxy)
         return clients.withLock { clients in
-            if let raced = clients[tls] { return raced }
-            clients[tls] = made
+            if let raced = clients[setup] { return raced }
+            clients[setup] = made
             return made
         }
     }
@@ -36,10 +47,14 @@ enum HTTPClients {
     /// The client of services without `tls:`.
     static let shared: HTTPClient = make(environmentTrust(TLSConfiguration.makeClientConfiguration()))
 
-    private static func make(_ tls: TLSConfiguration) -> HTTPClient {
+    private static func make(_ tls: TLSConfiguration, proxy: ProxyChoice? = nil) -> HTTPClient {
         var configuration = HTTPClient.Configuration(
             tlsConfiguration: tls, redirectConfiguration: .disallow, timeout: .init(connect: .seconds(10), read: nil),
             decompression: .disabled)
+        if let proxy {
+            let authorization = proxy.user.map { HTTPClient.Authorization.basic(username: $0, password: proxy.password ?? "") }
+            configuration.proxy = .server(host: proxy.host, port: proxy.port, authorization: authorization)
+        }
         configuration.connectionPool = .init(idleTimeout: .seconds(30))
         // A connection that cannot be made fails its request at once, as with the built-in client,
         // and the service's retry policy decides what happens next: AsyncHTTPClient would try

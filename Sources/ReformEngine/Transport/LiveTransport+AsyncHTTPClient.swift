@@ -10,7 +10,9 @@ extension LiveTransport {
     /// Sends `request` through AsyncHTTPClient, one exchange (redirects are followed by
     /// ``sendFollowingRedirects(_:for:)``, for both clients alike): `https://`, and `http://` when
     /// ``client`` says so. Errors show `shown` and the configured `seconds`.
-    func sendWithAsyncHTTPClient(_ request: HTTPRequest, for manager: ManagerRef, shown: String, seconds configured: Double)
+    func sendWithAsyncHTTPClient(
+        _ request: HTTPRequest, through proxy: ProxyChoice?, for manager: ManagerRef, shown: String, seconds configured: Double
+    )
         async throws(TransportError) -> HTTPResponse
     {
         let url = request.url
@@ -24,7 +26,7 @@ extension LiveTransport {
         let timeout = TimeAmount.nanoseconds(Int64(nanoseconds: seconds))
         let limit = maxBodyBytes
         let prepared = outgoing
-        let client = try HTTPClients.client(for: request.tls, manager: manager, request: shown)
+        let client = try HTTPClients.client(for: request.tls, proxy: proxy, manager: manager, request: shown)
         do {
             // AsyncHTTPClient's deadline covers the response head only; a body that stalls or
             // trickles is bounded by racing the whole exchange against the same deadline. The

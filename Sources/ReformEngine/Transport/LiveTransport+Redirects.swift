@@ -46,13 +46,14 @@ extension LiveTransport {
     }
 
     /// One exchange, no redirects: the built-in client for plain `http://` (unless ``client``
-    /// says otherwise), AsyncHTTPClient for the rest.
+    /// says otherwise, or a proxy is to be used), AsyncHTTPClient for the rest.
     private func sendOnce(_ request: HTTPRequest, for manager: ManagerRef, shown: String, seconds: Double)
         async throws(TransportError) -> HTTPResponse
     {
-        if client == .builtIn, let target = HTTP1Target(request: request) {
+        let proxy = ProxyChoice.forURL(request.url, service: request.proxy)
+        if client == .builtIn, proxy == nil, let target = HTTP1Target(request: request) {
             return try await sendBuiltIn(request, to: target, for: manager, shown: shown, seconds: seconds)
         }
-        return try await sendWithAsyncHTTPClient(request, for: manager, shown: shown, seconds: seconds)
+        return try await sendWithAsyncHTTPClient(request, through: proxy, for: manager, shown: shown, seconds: seconds)
     }
 }

@@ -27,6 +27,9 @@ public struct HTTPRequest: Sendable, Hashable {
     /// What an `https://` connection trusts and presents beyond the system's CAs (set by the
     /// service client from the service's `tls:`).
     public var tls: TLSPlan?
+    /// The service's `proxy:` (a proxy URL, or `none`); nil: `HTTPS_PROXY`/`HTTP_PROXY` and
+    /// `NO_PROXY` decide.
+    public var proxy: String?
 
     /// A request for `method` and `path` with the given query, headers and body.
     public init(method: String, path: String, query: [QueryItem] = [], headers: [QueryItem] = [], body: [UInt8]? = nil) {

@@ -41,9 +41,9 @@ final class TestServer: @unchecked Sendable {
     /// `http://127.0.0.1:PORT`.
     var url: String { "http://127.0.0.1:\(port)" }
 
-    /// The requests the server received for `path` (its `/_log`), oldest first.
-    func requests(path: String) async throws -> [Object] {
-        var request = HTTPRequest(method: "GET", path: "/_log", query: [QueryItem(name: "path", value: path)])
+    /// The requests the server received for `path` (its `/_log`; every request when nil), oldest first.
+    func requests(path: String?) async throws -> [Object] {
+        var request = HTTPRequest(method: "GET", path: "/_log", query: path.map { [QueryItem(name: "path", value: $0)] } ?? [])
         request.baseURL = url
         let response = try await LiveTransport().send(request, for: ManagerRef(index: 0, name: "test"))
         guard case .object(let top)? = response.body, case .array(let entries)? = top["requests"] else { return [] }

@@ -37,6 +37,10 @@ package enum PipelineSchema {
             SchemaKey("interceptors", .list(interceptor), "Interceptors around every call: log, headers, rate_limit, sign."),
             SchemaKey("connections", .int(minimum: 1, maximum: 256), "The most connections open to the service at once."),
             SchemaKey("tls", .object(tls), "For https: a private CA to trust, and a client certificate to present (PEM files)."),
+            SchemaKey(
+                "proxy", .string(),
+                "The HTTP proxy requests go through, like http://proxy.internal:3128, or none (default: HTTPS_PROXY, HTTP_PROXY and NO_PROXY)."
+            ),
             SchemaKey("description", .string(), "What the service is, for people reading the pipeline."),
         ],
         required: ["base_url"])
