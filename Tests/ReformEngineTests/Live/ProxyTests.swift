@@ -21,7 +21,7 @@ import Testing
         #expect(!plainTunnels.isEmpty && plainTunnels.allSatisfy { $0["method"] == .string("CONNECT") }, "\(plainTunnels)")
         #expect(try await origin.requests(path: "/paged/cursor").count == 3)
 
-        let certificates = try TestCertificates()
+        let certificates = try await TestCertificates.make()
         let secure = try TestServer(arguments: ["--tls-cert", certificates.serverCertificate, "--tls-key", certificates.serverKey])
         let environment = ["TEST_URL": "https://127.0.0.1:\(secure.port)"]
         let tls = try secure.pipeline(

@@ -22,7 +22,7 @@ import Testing
     }
 
     @Test func aPrivateCAIsTrustedThroughCAFileAndItsAbsenceIsExplainedInOneLine() async throws {
-        let certificates = try TestCertificates()
+        let certificates = try await TestCertificates.make()
         let server = try TestServer(arguments: ["--tls-cert", certificates.serverCertificate, "--tls-key", certificates.serverKey])
         do {
             _ = try await load(server, pipeline(server, tls: nil))
@@ -39,7 +39,7 @@ import Testing
     }
 
     @Test func sslCertFileIsTrustedAsOpenSSLToolsDo() async throws {
-        let certificates = try TestCertificates()
+        let certificates = try await TestCertificates.make()
         let server = try TestServer(arguments: ["--tls-cert", certificates.serverCertificate, "--tls-key", certificates.serverKey])
         let folder = Scratch.path("ssl-cert-file")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -60,7 +60,7 @@ import Testing
     }
 
     @Test func aServerRequiringAClientCertificateGetsTheOneGivenAndOnlyThatOne() async throws {
-        let certificates = try TestCertificates()
+        let certificates = try await TestCertificates.make()
         let server = try TestServer(arguments: [
             "--tls-cert", certificates.serverCertificate, "--tls-key", certificates.serverKey, "--tls-client-ca", certificates.caFile,
         ])

@@ -1,4 +1,5 @@
 import Foundation
+import ReformSystem
 import ReformTestSupport
 
 /// A certificate authority made for one test by `openssl`, a server certificate it issued for
@@ -15,36 +16,38 @@ struct TestCertificates {
     var strangerCertificate: String { folder + "/stranger.pem" }
     var strangerKey: String { folder + "/stranger.key" }
 
-    init() throws {
+    /// Makes them, off the cooperative pool (openssl is waited for).
+    static func make() async throws -> TestCertificates { try await offPool { try TestCertificates() } }
+
+    private init() throws {
         folder = Scratch.path("tls")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try "subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n".write(
             toFile: folder + "/server.ext", atomically: true, encoding: .utf8)
         try "extendedKeyUsage=clientAuth\n".write(toFile: folder + "/client.ext", atomically: true, encoding: .utf8)
         let key = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
-        try openssl(["req", "-x509"] + key + ["-keyout", "ca.key", "-out", "ca.pem", "-days", "3650", "-subj", "/CN=Reform Test CA"])
-        try openssl(
-            ["req", "-x509"] + key + ["-keyout", "other-ca.key", "-out", "other-ca.pem", "-days", "3650", "-subj", "/CN=Another CA"])
+        let folder = folder
+        let at = { (name: String) in folder + "/" + name }
+        for (name, subject) in [("ca", "/CN=Reform Test CA"), ("other-ca", "/CN=Another CA")] {
+            try openssl(
+                ["req", "-x509"] + key + ["-keyout", at("\(name).key"), "-out", at("\(name).pem"), "-days", "3650", "-subj", subject])
+        }
         for (name, ca, ext) in [("server", "ca", "server.ext"), ("client", "ca", "client.ext"), ("stranger", "other-ca", "client.ext")] {
-            try openssl(["req"] + key + ["-keyout", "\(name).key", "-out", "\(name).csr", "-subj", "/CN=reform-\(name)"])
+            try openssl(["req"] + key + ["-keyout", at("\(name).key"), "-out", at("\(name).csr"), "-subj", "/CN=reform-\(name)"])
             try openssl([
-                "x509", "-req", "-in", "\(name).csr", "-CA", "\(ca).pem", "-CAkey", "\(ca).key", "-CAcreateserial", "-out", "\(name).pem",
-                "-days", "3650", "-extfile", ext,
+                "x509", "-req", "-in", at("\(name).csr"), "-CA", at("\(ca).pem"), "-CAkey", at("\(ca).key"), "-CAcreateserial",
+                "-out", at("\(name).pem"), "-days", "3650", "-extfile", at(ext),
             ])
         }
     }
 
     private func openssl(_ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        process.arguments = arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: folder)
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw ServerStartError(output: "openssl \(arguments.joined(separator: " ")) failed (\(process.terminationStatus))")
+        let output = open("/dev/null", O_WRONLY)
+        defer { close(output) }
+        let pid = try Spawn.start(["/usr/bin/openssl"] + arguments, stdout: output, stderr: output)
+        let status = Spawn.wait(pid)
+        guard status == 0 else {
+            throw ServerStartError(output: "openssl \(arguments.joined(separator: " ")) failed (\(status))")
         }
     }
 }

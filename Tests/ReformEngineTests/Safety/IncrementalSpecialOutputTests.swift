@@ -31,16 +31,21 @@ import Testing
         let keeper = open(fifo, O_WRONLY)
         #expect(reader >= 0 && keeper >= 0)
         _ = fcntl(reader, F_SETFL, 0)
-        let reading = Task.detached { () -> String in
-            let handle = FileHandle(fileDescriptor: reader, closeOnDealloc: true)
-            return String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
+        // Read on a thread of its own: a blocking read on the cooperative pool (two threads here)
+        // held one of them until the run ended, and with another test doing the same the run
+        // could not go on at all.
+        let reading = Task {
+            try await offPool { () -> String in
+                let handle = FileHandle(fileDescriptor: reader, closeOnDealloc: true)
+                return String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
+            }
         }
         var options = RunOptions()
         options.outputPath = fifo
         options.statePath = harness.path("state.json")
         let summary = try await harness.run("p.yaml", options: options)
         close(keeper)
-        let read = await reading.value
+        let read = try await reading.value
         var info = stat()
         #expect(lstat(fifo, &info) == 0 && (info.st_mode & S_IFMT) == S_IFIFO, "the FIFO was replaced by a regular file")
         let written = summary.written.first?.count ?? 0
