@@ -764,6 +764,28 @@ class Handler(BaseHTTPRequestHandler):
     def ep_paged_empty(self, q):
         self.json(200, {"items": []})
 
+    def ep_csv(self, q):
+        """Items by page as CSV (RFC 4180, CRLF): id,name,price,tags,note; every 7th note holds a
+        comma, quotes and a line break; bad=1 ends with a quoted field that never closes."""
+        chunk, _, _ = self.page_and_next(q, "/csv")
+
+        def cell(text):
+            return '"' + text.replace('"', '""') + '"' if any(c in text for c in ',"\r\n') else text
+
+        rows = ["id,name,price,tags,note"]
+        for item in chunk:
+            note = 'a, "b"\nc' if item["id"] % 7 == 0 else ""
+            rows.append(",".join([str(item["id"]), cell(item["name"]), str(item["price"]), cell(";".join(item["tags"])), cell(note)]))
+        if q.get("bad") == "1":
+            rows.append('99,"never closed,1.0,t,')
+        self.send(200, ("\r\n".join(rows) + "\r\n").encode("utf-8"), content_type="text/csv; charset=utf-8")
+
+    def ep_ndjson(self, q):
+        """Items by page as NDJSON, one record per line."""
+        chunk, _, _ = self.page_and_next(q, "/ndjson")
+        body = "".join(json.dumps(item, ensure_ascii=False) + "\n" for item in chunk)
+        self.send(200, body.encode("utf-8"), content_type="application/x-ndjson")
+
     def ep_openapi(self, q):
         with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "openapi.json"), encoding="utf-8") as f:
             document = json.load(f)
@@ -1234,6 +1256,8 @@ ROUTES = {
     "/paged/loop": (GET, Handler.ep_paged_loop),
     "/paged/empty": (GET, Handler.ep_paged_empty),
     "/openapi.json": (GET, Handler.ep_openapi),
+    "/csv": (GET, Handler.ep_csv),
+    "/ndjson": (GET, Handler.ep_ndjson),
     "/slow": (GET, Handler.ep_slow),
     "/flaky": (("GET", "POST"), Handler.ep_flaky),
     "/ratelimited": (GET, Handler.ep_ratelimited),

@@ -78,6 +78,14 @@ extension PipelineDecoder {
                     fixtures: fixtures, location: entry.keyLocation,
                     partitions: m["for_each"].flatMap { decodePartitions($0, what, self: entry.key, managers: names, params: params) },
                     incremental: m["incremental"].flatMap { decodeIncremental($0, what) }))
+            if let node = m["format"], let format = context.choice(node, "response format", as: ResponseFormat.self) {
+                plans[plans.count - 1].format = format
+                if format != .json, m["records"] != nil {
+                    context.error(
+                        "'records' of \(what) is a path into a JSON body; a \(format.rawValue) body's rows are the records",
+                        at: node.location)
+                }
+            }
         }
         checkParents(of: plans)
         return plans

@@ -43,6 +43,20 @@ public struct ManagerPlan: Sendable {
     /// Its cursor and checkpoints (`incremental:`), when it only asks for what changed since the
     /// last run.
     public var incremental: IncrementalPlan? = nil
+    /// How a response's body holds its records (`format:`; JSON by default).
+    public var format: ResponseFormat = .json
+}
+
+/// How a response's body holds records.
+public enum ResponseFormat: String, Sendable, CaseIterable {
+    /// JSON: the records at the manager's `records:` path (default the body).
+    case json
+    /// One JSON value per line (NDJSON, JSON Lines); blank lines are skipped.
+    case ndjson
+    /// Comma-separated values with a header row (RFC 4180 quoting); each row a record of text values.
+    case csv
+    /// Tab-separated values with a header row, quoted as CSV is.
+    case tsv
 }
 
 /// How a manager sends its non-path parameters in a request body.

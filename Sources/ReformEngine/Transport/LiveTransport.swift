@@ -62,7 +62,8 @@ public struct LiveTransport: Transport {
             return HTTPResponse(status: status, headers: headers, body: try JSON.parse(bytes), byteCount: bytes.count)
         } catch {
             return HTTPResponse(
-                status: status, headers: headers, body: nil, bodyText: String(decoding: bytes.prefix(4096), as: UTF8.self),
+                // The whole text: an NDJSON or CSV manager reads its records from it (`format:`).
+                status: status, headers: headers, body: nil, bodyText: String(decoding: bytes, as: UTF8.self),
                 bodyProblem: "line \(error.line), column \(error.column): \(error.message)", byteCount: bytes.count)
         }
     }

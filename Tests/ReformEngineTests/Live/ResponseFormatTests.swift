@@ -1,0 +1,54 @@
+import ReformEngine
+import ReformSDK
+import Testing
+
+/// Responses that are not one JSON document (`format:`): CSV with RFC 4180 quoting and NDJSON,
+/// paged like any other, and a broken CSV page refused whole.
+@Suite(.timeLimit(.minutes(10))) struct ResponseFormatTests {
+    private func manager(_ path: String, format: String) -> String {
+        service()
+            + "\nmanagers:\n  m: { service: api, path: \(path), format: \(format), params: { per_page: { type: int, default: 10 } }, "
+            + "paging: { policy: page, param: page, start: 1, size_param: per_page, stop: [empty_page, short_page] } }"
+    }
+
+    @Test func csvRowsAreRecordsOfTextAndPageToTheEnd() async throws {
+        let server = try TestServer()
+        let records = try await server.manager("m", in: server.pipeline(manager("/csv", format: "csv"))).loadAll().records
+        #expect(records.count == 47)
+        #expect(records[0] == ["id": "1", "name": "item 1", "price": "1.25", "tags": "t1", "note": ""])
+        #expect(records[4].objectValue?["name"] == "商品 5")
+        #expect(records[6].objectValue?["note"] == "a, \"b\"\nc", "a quoted field keeps its comma, quotes and line break")
+    }
+
+    @Test func ndjsonLinesAreRecords() async throws {
+        let server = try TestServer()
+        let records = try await server.manager("m", in: server.pipeline(manager("/ndjson", format: "ndjson"))).loadAll().records
+        #expect(records.count == 47)
+        #expect(records[46] == ["id": 47, "name": "item 47", "price": 58.75, "tags": ["t2"]])
+    }
+
+    @Test func aCSVPageThatDoesNotParseLandsNothingAndSaysWhere() async throws {
+        let server = try TestServer()
+        let pipeline = try server.pipeline(
+            service() + "\nmanagers:\n  m: { service: api, path: /csv, format: csv, params: { bad: 1 } }")
+        do {
+            _ = try await server.manager("m", in: pipeline).load()
+            Issue.record("a broken CSV page landed")
+        } catch {
+            #expect((error as? ManagerError)?.kind == .invalidBody)
+            #expect(
+                "\(error)".contains(
+                    "the csv body has a quoted field that never ends (it opens on line 13); nothing of this page was landed"),
+                "\(error)")
+        }
+    }
+
+    @Test func recordsIsRefusedWithARowFormat() throws {
+        let server = try TestServer()
+        #expect {
+            try server.pipeline(service() + "\nmanagers:\n  m: { service: api, path: /csv, format: csv, records: data }")
+        } throws: { error in
+            "\(error)".contains("'records' of manager 'm' is a path into a JSON body; a csv body's rows are the records")
+        }
+    }
+}
