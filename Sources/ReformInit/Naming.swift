@@ -38,7 +38,7 @@ enum Naming {
     static func kebab(_ text: String, maxWords: Int = 3) -> String {
         var title = text
         for noise in ["openapi", "OpenAPI", "OpenApi", "Openapi", "OPENAPI", "swagger", "Swagger", "SWAGGER"] {
-            title = title.replacingAll(noise, with: " ")
+            title = title.replacing(noise, with: " ")
         }
         let kept = words(title).map { $0.lowercased() }.filter { word in
             !["api", "the", "rest", "specification", "spec"].contains(word) && !word.allSatisfy(\.isNumber)
@@ -83,13 +83,6 @@ enum Naming {
     /// A field name as a path segment: quoted when it holds a dot, bracket, quote or ends in `?`.
     static func pathSegment(_ field: String) -> String {
         let plain = !field.isEmpty && !field.contains { ".[]\"".contains($0) } && !field.hasSuffix("?")
-        return plain ? field : "\"" + field.replacingAll("\"", with: "\\\"") + "\""
-    }
-}
-
-extension String {
-    /// The string with every `target` replaced by `replacement` (without Foundation).
-    func replacingAll(_ target: String, with replacement: String) -> String {
-        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
+        return plain ? field : "\"" + field.replacing("\"", with: "\\\"") + "\""
     }
 }

@@ -38,15 +38,10 @@ package struct OpenAPIDocumentLoader: Sendable {
         return try load(Array((response.bodyText ?? "").utf8), file: location)
     }
 
-    /// A GET of `url`: its origin, and its path with the query as written.
+    /// A GET of `url`, split as a next-page link is (origin, path, decoded query).
     private static func request(for url: String) -> HTTPRequest {
-        let schemeEnd = url.firstRange(of: "://").map(\.upperBound) ?? url.startIndex
-        let pathStart = url[schemeEnd...].firstIndex(where: { $0 == "/" || $0 == "?" }) ?? url.endIndex
-        let path = String(url[pathStart...])
-        var request = HTTPRequest(
-            method: "GET", path: path.hasPrefix("/") ? path : "/" + path,
-            headers: [QueryItem(name: "Accept", value: "application/json, application/yaml;q=0.9, */*;q=0.5")])
-        request.origin = String(url[..<pathStart])
+        var request = PageLoader.request(fromURL: url, method: "GET")
+        request.headers = [QueryItem(name: "Accept", value: "application/json, application/yaml;q=0.9, */*;q=0.5")]
         request.timeout = 60
         return request
     }

@@ -229,8 +229,8 @@ public struct PageLoader: Sendable {
         return HTTPRequest(method: manager.method, path: path, query: query, headers: headers, body: body)
     }
 
-    /// A request for an absolute or relative URL (next-url and Link paging).
-    static func request(fromURL url: String, method: String) -> HTTPRequest {
+    /// A request for an absolute or relative URL (next-url and Link paging, `reform init --openapi URL`).
+    package static func request(fromURL url: String, method: String) -> HTTPRequest {
         var rest = Substring(url)
         var origin: String?
         if let scheme = rest.firstRange(of: "://") {

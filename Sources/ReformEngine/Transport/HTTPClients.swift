@@ -28,13 +28,11 @@ enum HTTPClients {
         guard tls != nil || proxy != nil else { return shared }
         let setup = Setup(tls: tls, proxy: proxy)
         if let made = clients.withLock({ $0[setup] }) { return made }
-        var configuration = environmentTrust(TLSConfiguration.makeClientConfiguration())
-        if let tls {
-            do { configuration = try tlsConfiguration(tls) } catch {
-                throw TransportError(
-                    .invalidRequest, manager: manager.name, request: request,
-                    message: "the service's tls files cannot be read: \(error); check tls.ca_file, tls.client_cert and tls.client_key")
-            }
+        let configuration: TLSConfiguration
+        do { configuration = try tlsConfiguration(tls ?? TLSPlan()) } catch {
+            throw TransportError(
+                .invalidRequest, manager: manager.name, request: request,
+                message: "the service's tls files cannot be read: \(error); check tls.ca_file, tls.client_cert and tls.client_key")
         }
         let made = make(configuration, proxy: proxy)
         return clients.withLock { clients in

@@ -21,7 +21,7 @@ extension OpenAPIPipelineBuilder {
         let urls = document.servers.map { server -> String in
             var url = server.urlTemplate.rawValue
             for (variable, value) in server.variables {
-                url = url.replacingAll("{\(variable)}", with: value.default)
+                url = url.replacing("{\(variable)}", with: value.default)
             }
             if !server.variables.isEmpty {
                 notes.append("server variables \(server.variables.keys.joined(separator: ", ")) set to their defaults")

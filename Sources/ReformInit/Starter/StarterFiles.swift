@@ -5,8 +5,8 @@ package enum StarterFiles {
     /// The files, as paths relative to the output folder and their text, for a pipeline `name`.
     package static func files(name: String) -> [(path: String, text: String)] {
         [
-            ("\(name).yaml", pipeline.replacingAll("NAME", with: name)),
-            ("\(name).test.yaml", test.replacingAll("NAME", with: name)),
+            ("\(name).yaml", pipeline.replacing("NAME", with: name)),
+            ("\(name).test.yaml", test.replacing("NAME", with: name)),
             ("fixtures/\(name)/products/001.json", firstPage),
             ("fixtures/\(name)/products/002.json", secondPage),
             ("tests/\(name)/default.ndjson", golden),
