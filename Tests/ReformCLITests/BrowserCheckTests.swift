@@ -53,7 +53,7 @@ struct BrowserCheckTests {
         try page.replacingOccurrences(of: "</body>", with: "<script>\n\(script)</script>\n</body>")
             .write(toFile: checked, atomically: true, encoding: .utf8)
 
-        let dom = try browse(["--dump-dom", "file://\(checked)"], in: folder)
+        let dom = try await offPool { try browse(["--dump-dom", "file://\(checked)"], in: folder) }
         let start = try #require(dom.range(of: "<pre id=\"reform-check\">", options: .backwards), "the check did not run:\n\(dom)")
         let end = try #require(dom.range(of: "</pre>", range: start.upperBound..<dom.endIndex))
         let json = dom[start.upperBound..<end.lowerBound].replacingOccurrences(of: "&lt;", with: "<")
@@ -84,7 +84,7 @@ struct BrowserCheckTests {
         var sizes: [Int] = []
         for (name, file) in [("page", page), ("blank", folder + "/blank.html")] {
             let shot = "\(folder)/\(name).png"
-            _ = try browse(["--window-size=800,600", "--screenshot=\(shot)", "file://\(file)"], in: folder)
+            _ = try await offPool { try browse(["--window-size=800,600", "--screenshot=\(shot)", "file://\(file)"], in: folder) }
             let png = try Data(contentsOf: URL(fileURLWithPath: shot))
             #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]), "\(name).png is a PNG")
             // IHDR: width and height, big-endian, at bytes 16..<24.

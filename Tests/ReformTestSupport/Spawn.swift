@@ -38,11 +38,21 @@ public enum Spawn {
         return child
     }
 
-    /// Waits for `pid` and returns its exit status (128 + the signal when a signal ended it).
+    /// Waits for `pid` and returns its exit status (128 + the signal when a signal ended it),
+    /// holding the calling thread: async code awaits ``exitStatus(of:)`` instead, since a test that
+    /// blocks one of the concurrency pool's two threads here can starve the test that would make
+    /// the child exit (the suite hung so in stop 51).
+    @available(*, noasync, message: "await Spawn.exitStatus(of:), which waits off the concurrency pool")
     public static func wait(_ pid: pid_t) -> Int32 {
         var status: Int32 = 0
         waitpid(pid, &status, 0)
         return status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+    }
+
+    /// Waits for `pid` on a thread of its own and returns its exit status (128 + the signal when
+    /// a signal ended it).
+    public static func exitStatus(of pid: pid_t) async throws -> Int32 {
+        try await offPool { wait(pid) }
     }
 }
 

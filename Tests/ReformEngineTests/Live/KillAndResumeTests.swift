@@ -149,7 +149,7 @@ import Testing
             // few pages.)
             let share = Double.random(in: duringSecond ? 0.05...0.45 : 0.05...0.85, using: &generator)
             let bytes = early ? nil : before + Int(Double(after - before) * share)
-            if try Self.kill(in: folder.path, server: server, after: moment, afterBytes: bytes) { killedMidway += 1 }
+            if try await offPool({ try Self.kill(in: folder.path, server: server, after: moment, afterBytes: bytes) }) { killedMidway += 1 }
             // Killed after a checkpoint: the state says where the next run goes on.
             let state = (try? folder.read("out/.kills.reform-state.json")) ?? ""
             if state.contains("\"running\"") { resumedFromCheckpoint += 1 }

@@ -123,7 +123,7 @@ import Testing
         // task waits for a thread on a loaded machine (a 2-minute answer once came first).
         try await server.waitForRequest(path: "/slow")
         kill(pid, signal)
-        let status = try await offPool { Spawn.wait(pid) }
+        let status = try await Spawn.exitStatus(of: pid)
         #expect(status == 128 + signal)
         let stderr = try folder.read("stderr.txt")
         #expect(stderr.contains("interrupted"), "\(stderr)")

@@ -33,7 +33,7 @@ struct InterruptedBatchTests {
             stdout: errors, stderr: errors, environment: ["PATH=/usr/bin:/bin"])
         try await waitUntil { FileManager.default.contentsOfDirectory(folder.path).contains { $0.hasPrefix(".dead.ndjson.reform-") } }
         kill(pid, signal)
-        let status = Spawn.wait(pid)
+        let status = try await Spawn.exitStatus(of: pid)
         #expect(status == 128 + signal)
         let stderr = try folder.read("stderr.txt")
         #expect(stderr.contains("reform: interrupted: no output written (outputs are atomic)"), "\(stderr)")
@@ -71,7 +71,7 @@ struct InterruptedBatchTests {
         try await waitUntil { (try? folder.read("stdout.txt"))?.contains(#"{"kID":2}"#) == true }
         // (b's FIFO is opened once a is read: the run is waiting there now or soon.)
         kill(pid, SIGINT)
-        #expect(Spawn.wait(pid) == 128 + SIGINT)
+        #expect(try await Spawn.exitStatus(of: pid) == 128 + SIGINT)
         let stderr = try folder.read("stderr.txt")
         #expect(
             stderr.contains("reform: interrupted: what standard output already showed stays; no file output written"), "\(stderr)")

@@ -87,9 +87,9 @@ struct IncrementalTableTests {
         let pid = try Spawn.start(
             ["/bin/sh", "-c", command], stdout: null, stderr: null,
             environment: ["PATH=/usr/bin:/bin"] + environment.map { "\($0.key)=\($0.value)" })
-        usleep(60_000)
+        try await Task.sleep(for: .milliseconds(60))
         kill(pid, SIGKILL)
-        _ = Spawn.wait(pid)
+        _ = try await Spawn.exitStatus(of: pid)
         let killed = try rows(issues)
         let killedState = try rows(state)
         #expect(killed == second && killedState == secondState || killed.count == 21 && killedState != secondState)

@@ -50,7 +50,7 @@ struct PostgresKillTests {
         }
         #expect(copying, "the run sent rows: \((try? folder.read("stderr.txt")) ?? "")")
         kill(pid, SIGKILL)
-        #expect(Spawn.wait(pid) == 128 + SIGKILL)
+        #expect(try await Spawn.exitStatus(of: pid) == 128 + SIGKILL)
         #expect(try db.rows(#"SELECT * FROM listings"#) == [evolving ? "1" : "1|NULL"])
         #expect(try db.rows("SELECT to_regclass('_reform_schema_log') IS NULL") == ["t"])
     }
