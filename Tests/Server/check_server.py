@@ -288,6 +288,27 @@ def run_checks(c, port):
               and body["headers"].get("x-thing") == "yes" and body["body"] == (body_in or b"").decode(),
               f"echo {method}")
 
+    # ---- GraphQL: a connection paged by endCursor, errors with status 200
+    query = "query($owner: String!, $repo: String!, $first: Int!, $after: String) { repository(owner: $owner, name: $repo) " \
+        "{ issues(first: $first, after: $after) { nodes { number title } pageInfo { endCursor hasNextPage } } } }"
+    numbers, after, pages = [], None, 0
+    while True:
+        variables = {"owner": "o", "repo": "r", "first": 10, "after": after}
+        status, _, body = c.json("POST", "/graphql?total=25", body=json.dumps({"query": query, "variables": variables}).encode())
+        connection = body["data"]["repository"]["issues"]
+        numbers += [node["number"] for node in connection["nodes"]]
+        pages += 1
+        if not connection["pageInfo"]["hasNextPage"]:
+            break
+        after = connection["pageInfo"]["endCursor"]
+    check(status == 200 and numbers == list(range(1, 26)) and pages == 3, f"graphql: 25 issues in 3 pages ({pages})")
+    missing = {"query": query, "variables": {"owner": "o", "repo": "missing", "first": 10}}
+    status, _, body = c.json("POST", "/graphql", body=json.dumps(missing).encode())
+    check(status == 200 and body["data"]["repository"] is None and body["errors"][0]["type"] == "NOT_FOUND", "graphql: NOT_FOUND")
+    wrong = {"query": query, "variables": {"owner": "o", "repo": "r", "first": "10"}}
+    status, _, body = c.json("POST", "/graphql", body=json.dumps(wrong).encode())
+    check(status == 200 and "data" not in body and "$first" in body["errors"][0]["message"], "graphql: a string for an Int")
+
     # ---- auth
     good = "Basic " + base64.b64encode(b"reform:s3cret").decode()
     bad = "Basic " + base64.b64encode(b"reform:nope").decode()

@@ -764,6 +764,55 @@ class Handler(BaseHTTPRequestHandler):
     def ep_paged_empty(self, q):
         self.json(200, {"items": []})
 
+    def ep_graphql(self, q):
+        """A GitHub-like GraphQL endpoint for one query shape: a repository's issues as a
+        connection. POST {"query": "...", "variables": {"owner", "repo", "first", "after"}}; the
+        query must select repository(...) { issues(...) { nodes ... pageInfo ... } }. Items are
+        the dataset's (total=N in the query string, default 25); cursors are opaque base64 of the
+        last id. Errors come as GraphQL does: status 200 with an "errors" array (repo "missing":
+        NOT_FOUND with data.repository null; first not an Int, a bad cursor or a bad body: errors
+        with no data)."""
+        try:
+            request = json.loads(self.body.decode("utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError) as error:
+            return self.json(400, {"errors": [{"message": f"Problems parsing JSON: {error}"}]})
+        if not isinstance(request, dict) or not isinstance(request.get("query"), str):
+            return self.json(200, {"errors": [{"message": "A query attribute must be specified and must be a string."}]})
+        variables = request.get("variables") or {}
+        query = request["query"]
+        if not isinstance(variables, dict):
+            return self.json(200, {"errors": [{"message": "Variables are invalid JSON."}]})
+        if "repository" not in query or "issues" not in query:
+            return self.json(200, {"errors": [{"message": "This endpoint answers repository { issues } queries only",
+                                               "locations": [{"line": 1, "column": 1}]}]})
+        first = variables.get("first", 10)
+        if not is_int(first) or not 1 <= first <= 100:
+            return self.json(200, {"errors": [{
+                "message": f"Variable $first of type Int! was provided invalid value {json.dumps(first)}",
+                "extensions": {"code": "argumentLiteralsIncompatible"}}]})
+        owner, repo = variables.get("owner"), variables.get("repo")
+        if repo == "missing":
+            return self.json(200, {"data": {"repository": None}, "errors": [{
+                "type": "NOT_FOUND", "path": ["repository"], "locations": [{"line": 2, "column": 3}],
+                "message": f"Could not resolve to a Repository with the name '{owner}/{repo}'."}]})
+        items = self.items_for(q)
+        after = variables.get("after")
+        start = 0
+        if after is not None:
+            try:
+                start = int(base64.b64decode(after, validate=True).decode("ascii").removeprefix("cursor:"))
+            except (binascii.Error, ValueError, UnicodeDecodeError, AttributeError, TypeError):
+                return self.json(200, {"errors": [{"message": f"`{after}` does not appear to be a valid cursor.",
+                                                   "path": ["repository", "issues"]}]})
+        chunk = items[start:start + first]
+        end = start + len(chunk)
+        cursor = base64.b64encode(f"cursor:{end}".encode("ascii")).decode("ascii") if chunk else None
+        self.json(200, {"data": {"repository": {"issues": {
+            "totalCount": len(items),
+            "nodes": [{"number": item["id"], "title": item["name"], "repository": f"{owner}/{repo}"} for item in chunk],
+            "pageInfo": {"endCursor": cursor, "hasNextPage": end < len(items)},
+        }}}})
+
     def ep_csv(self, q):
         """Items by page as CSV (RFC 4180, CRLF): id,name,price,tags,note; every 7th note holds a
         comma, quotes and a line break; bad=1 ends with a quoted field that never closes."""
@@ -1257,6 +1306,7 @@ ROUTES = {
     "/paged/empty": (GET, Handler.ep_paged_empty),
     "/openapi.json": (GET, Handler.ep_openapi),
     "/csv": (GET, Handler.ep_csv),
+    "/graphql": (POST, Handler.ep_graphql),
     "/ndjson": (GET, Handler.ep_ndjson),
     "/slow": (GET, Handler.ep_slow),
     "/flaky": (("GET", "POST"), Handler.ep_flaky),
