@@ -29,7 +29,7 @@ extension PipelineDecoder {
             if let path, !path.hasPrefix("/"), let at = m["path"] {
                 context.error("'path' of \(what) must start with '/', as in '/\(path)'", at: at.location)
             }
-            var method = "GET"
+            var method = m["graphql"] == nil ? "GET" : "POST"
             if let node = m["method"], let text = context.string(node, "'method' of \(what)") {
                 method = text.uppercased()
                 if !PipelineDecoder.methods.contains(method) {
@@ -41,7 +41,14 @@ extension PipelineDecoder {
             let params = m["params"].map { decodeParams($0, what) } ?? []
             let records = m["records"].flatMap { context.path($0, "'records' of \(what)") }
             let expect = m["expect"].flatMap { decodeExpect($0, what) } ?? .standard
-            let paging = m["paging"].flatMap { decodePaging($0, what, params: params) } ?? .single
+            var paging = m["paging"].flatMap { decodePaging($0, what, params: params) } ?? .single
+            let incremental = m["incremental"].flatMap { decodeIncremental($0, what) }
+            let known = PipelineDecoder.templateNames(params: params, paging: paging, incremental: incremental)
+            let requestBody = decodeBody(m, what, known: known, paging: m["paging"] == nil ? nil : paging)
+            if let graphQLPaging = requestBody.paging { paging = graphQLPaging }
+            if requestBody.graphQL, method != "POST", let node = m["method"] {
+                context.error("a 'graphql' manager sends a POST; remove 'method' from \(what)", at: node.location)
+            }
             let takeoff = m["takeoff"].flatMap { context.choice($0, "takeoff policy", as: TakeoffPolicy.self) } ?? .parallel
             var fixtures: String?
             if let node = m["fixtures"], let relative = context.string(node, "'fixtures' of \(what)") {
@@ -67,9 +74,9 @@ extension PipelineDecoder {
             }
             plans.append(
                 ManagerPlan(
-                    ref: ManagerRef(index: plans.count, name: entry.key), service: service, path: path, method: method,
-                    params: params, records: records, expect: expect, paging: paging, takeoff: takeoff,
-                    body: m["body"].flatMap { context.choice($0, "body encoding", as: BodyEncoding.self) },
+                    ref: ManagerRef(index: plans.count, name: entry.key), service: service,
+                    path: path ?? (requestBody.graphQL ? "/graphql" : nil), method: method,
+                    params: params, records: records, expect: expect, paging: paging, takeoff: takeoff, body: requestBody.encoding,
                     budget: m["budget"].map { decodeBudget($0, what) } ?? .unlimited,
                     retry: m["retry"].flatMap { decodeRetry($0, what) },
                     timeout: m["timeout"].flatMap { context.positiveDuration($0, "'timeout' of \(what)") },
@@ -77,7 +84,9 @@ extension PipelineDecoder {
                     cache: m["cache"].flatMap { decodeCache($0, what) },
                     fixtures: fixtures, location: entry.keyLocation,
                     partitions: m["for_each"].flatMap { decodePartitions($0, what, self: entry.key, managers: names, params: params) },
-                    incremental: m["incremental"].flatMap { decodeIncremental($0, what) }))
+                    incremental: incremental))
+            plans[plans.count - 1].bodyTemplate = requestBody.template
+            plans[plans.count - 1].graphQL = requestBody.graphQL
             if let node = m["format"], let format = context.choice(node, "response format", as: ResponseFormat.self) {
                 plans[plans.count - 1].format = format
                 if format != .json, m["records"] != nil {
@@ -245,8 +254,9 @@ extension PipelineDecoder {
             context.error(
                 "paging policy '\(policy.rawValue)' needs 'token' (where the next token or URL is in the body)", at: m.node.location)
         }
+        let hasMore = m["has_more"].flatMap { context.path($0, "'has_more' in \(what)") }
         if stop.isEmpty && policy != .none {
-            stop = policy == .page || policy == .offset ? [.emptyPage] : [.noNext]
+            stop = policy == .page || policy == .offset ? (hasMore == nil ? [.emptyPage] : []) : [.noNext]
         }
         return PagingPlan(
             policy: policy, param: param,
@@ -254,7 +264,7 @@ extension PipelineDecoder {
             sizeParam: sizeParam, tokenPath: token,
             tokenHeader: m["header"].flatMap { context.string($0, "'header' in \(what)") }, stop: stop,
             maxPages: m["max_pages"].flatMap { context.int($0, "'max_pages' in \(what)", in: 1...Int.max) },
-            maxRecords: m["max_records"].flatMap { context.int($0, "'max_records' in \(what)", in: 1...Int.max) })
+            maxRecords: m["max_records"].flatMap { context.int($0, "'max_records' in \(what)", in: 1...Int.max) }, hasMore: hasMore)
     }
 }
 

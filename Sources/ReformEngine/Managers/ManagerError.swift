@@ -37,6 +37,9 @@ public struct ManagerError: Error, Sendable, CustomStringConvertible {
         /// host or port, a resumed request saved for another `base_url`): the service's
         /// credentials are not sent there, so it is not sent.
         case otherOrigin = "other-origin"
+        /// The API answered with errors in its body (a GraphQL response's `errors`, which comes
+        /// with status 200).
+        case apiErrors = "api-errors"
     }
 
     /// The kind of failure.

@@ -52,7 +52,7 @@ public struct PageLoader: Sendable {
         position = manager.paging.start
         let startsAt = manager.paging.policy == .page || manager.paging.policy == .offset
         next = PageLoader.request(
-            manager, resolved, paging: startsAt ? manager.paging.param.map { ($0, String(manager.paging.start)) } : nil)
+            manager, resolved, paging: startsAt ? manager.paging.param.map { ($0, .int(manager.paging.start)) } : nil)
     }
 
     /// Goes on from `request` as the next page, `pagesDone` pages having landed before it (a run
@@ -62,10 +62,10 @@ public struct PageLoader: Sendable {
         page = pagesDone
         spent.resume(pages: pagesDone)
         // Page and offset paging count on from the position the request asks for.
-        if manager.paging.policy == .page || manager.paging.policy == .offset, let param = manager.paging.param,
-            let value = request.query.last(where: { $0.name == param }).flatMap({ Int($0.value) })
-        {
-            position = value
+        if manager.paging.policy == .page || manager.paging.policy == .offset, let param = manager.paging.param {
+            let inBody = manager.bodyTemplate.flatMap { template in request.body.flatMap { template.value(named: param, in: $0) } }
+            let sent = request.query.last(where: { $0.name == param })?.value ?? inBody?.plainText
+            if let value = sent.flatMap({ Int($0) }) { position = value }
         }
     }
 
@@ -116,6 +116,9 @@ public struct PageLoader: Sendable {
                 throw fail(.invalidBody, "the \(manager.format.rawValue) body \(error.description); nothing of this page was landed")
             }
         } else if let body = response.body {
+            if manager.graphQL, let problem = GraphQLErrors.summary(of: body) {
+                throw fail(.apiErrors, "the GraphQL response has errors: \(problem); nothing of this page was landed")
+            }
             for path in manager.expect.require where body[path: path] == nil {
                 throw fail(.invalidBody, "the body has no '\(path)', which 'expect.require' demands")
             }
@@ -164,6 +167,7 @@ public struct PageLoader: Sendable {
         if let max = paging.maxPages, page >= max { return stop(StopReason(.maxPages, limit: max)) }
         if let max = paging.maxRecords, landedRecords >= max { return stop(StopReason(.maxRecords, limit: max)) }
         if paging.stop.contains(.emptyPage), records.isEmpty { return stop(StopReason(.emptyPage)) }
+        if let path = paging.hasMore, !(body[path: path].map(PageLoader.isTrue) ?? false) { return stop(StopReason(.noMorePages)) }
         if paging.stop.contains(.shortPage), let size = paging.sizeParam,
             let pageSize = params.first(where: { $0.name == size }).flatMap({ Int($0.value.plainText) }), records.count < pageSize
         {
@@ -189,17 +193,28 @@ public struct PageLoader: Sendable {
             }
             guard let token else { return stop(StopReason(paging.policy == .link ? .noNextLink : .noNextToken)) }
             if paging.policy == .cursor {
-                next = PageLoader.request(manager, params, paging: paging.param.map { ($0, token) })
+                next = PageLoader.request(manager, params, paging: paging.param.map { ($0, .string(token)) })
             } else {
                 next = PageLoader.request(fromURL: token, method: manager.method)
             }
             return
         }
-        next = PageLoader.request(manager, params, paging: paging.param.map { ($0, String(position)) })
+        next = PageLoader.request(manager, params, paging: paging.param.map { ($0, .int(position)) })
     }
 
-    private static func request(_ manager: ManagerPlan, _ params: [(name: String, value: Value)], paging: (String, String)?) -> HTTPRequest
-    {
+    /// Whether a `has_more` value says there is a next page: `true`, `"true"` or a number other
+    /// than 0.
+    private static func isTrue(_ value: Value) -> Bool {
+        switch value {
+        case .bool(let flag): flag
+        case .string(let text): text == "true"
+        case .int(let number): number != 0
+        case .double(let number): number != 0
+        default: false
+        }
+    }
+
+    private static func request(_ manager: ManagerPlan, _ params: [(name: String, value: Value)], paging: (String, Value)?) -> HTTPRequest {
         var path = manager.path ?? "/"
         var rest: [(name: String, value: Value)] = []
         for (name, value) in params {
@@ -212,12 +227,24 @@ public struct PageLoader: Sendable {
         var query: [QueryItem] = []
         var body: [UInt8]?
         var headers: [QueryItem] = []
+        if let template = manager.bodyTemplate {
+            // The template places the values it names; the others go in the query.
+            if let (name, value) = paging { rest.append((name, value)) }
+            var values: [String: Value] = [:]
+            for (name, value) in rest { values[name] = manager.typed(value, name) }
+            let rendered = template.render(values)
+            body = rendered.body
+            headers.append(QueryItem(name: "Content-Type", value: rendered.contentType))
+            rest.removeAll { template.names.contains($0.name) }
+            query = rest.map { QueryItem(name: $0.name, value: $0.value.plainText) }
+            return HTTPRequest(method: manager.method, path: path, query: query, headers: headers, body: body)
+        }
         switch manager.body {
         case nil:
             query = rest.map { QueryItem(name: $0.name, value: $0.value.plainText) }
         case .json:
             var object = Object()
-            for (name, value) in rest { object[name] = value }
+            for (name, value) in rest { object[name] = manager.typed(value, name) }
             body = Array(JSON.compactString(.object(object)).utf8)
             headers.append(QueryItem(name: "Content-Type", value: "application/json"))
         case .form:
@@ -225,7 +252,7 @@ public struct PageLoader: Sendable {
             body = Array(form.joined(separator: "&").utf8)
             headers.append(QueryItem(name: "Content-Type", value: "application/x-www-form-urlencoded"))
         }
-        if let (name, value) = paging { query.append(QueryItem(name: name, value: value)) }
+        if let (name, value) = paging { query.append(QueryItem(name: name, value: value.plainText)) }
         return HTTPRequest(method: manager.method, path: path, query: query, headers: headers, body: body)
     }
 
@@ -260,6 +287,13 @@ public struct PageLoader: Sendable {
         var request = HTTPRequest(method: method, path: String(parts.first ?? "/"), query: query)
         request.origin = origin
         return request
+    }
+}
+
+extension ManagerPlan {
+    /// A parameter's value as its declared kind, for a JSON body (a query's text is sent as given).
+    fileprivate func typed(_ value: Value, _ name: String) -> Value {
+        params.first { $0.name == name }?.typed(value) ?? value
     }
 }
 

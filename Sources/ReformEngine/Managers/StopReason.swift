@@ -18,6 +18,9 @@ public struct StopReason: Sendable, Hashable, CustomStringConvertible {
         case noNextToken = "no next token"
         /// The response had no `Link: rel="next"` (RFC 8288 paging).
         case noNextLink = "no next link"
+        /// The response said there are no more pages (the paging's `has_more` path, GraphQL's
+        /// `hasNextPage`, was not true).
+        case noMorePages = "no more pages"
     }
 
     /// What ended the paging.

@@ -45,6 +45,12 @@ public struct ManagerPlan: Sendable {
     public var incremental: IncrementalPlan? = nil
     /// How a response's body holds its records (`format:`; JSON by default).
     public var format: ResponseFormat = .json
+    /// The body sent as a template (`body: { json: … }`, `body: { form: … }`, or a `graphql:`
+    /// manager's query and variables), in place of ``body``'s flat parameters.
+    public var bodyTemplate: BodyTemplate? = nil
+    /// Whether the manager speaks GraphQL (`graphql:`): an `errors` array in a response's body is
+    /// a failure even with status 200.
+    public var graphQL = false
 }
 
 /// How a response's body holds records.
@@ -138,6 +144,22 @@ public struct ParamPlan: Sendable {
     public let allowed: [Value]?
     /// Where it is declared.
     public let location: SourceLocation
+
+    /// `value` as this parameter's declared kind (``typed(_:as:)``).
+    public func typed(_ value: Value) -> Value { ParamPlan.typed(value, as: kind) }
+
+    /// A text value as `kind`: `--param ids=1,2` gives the whole numbers 1 and 2 to an `int`
+    /// parameter, not the texts, and a JSON body sends `100`, not `"100"`. Other values, and
+    /// text that is not of the kind (its check reports it), stay as they are.
+    public static func typed(_ value: Value, as kind: Kind?) -> Value {
+        guard case .string(let text) = value, let kind else { return value }
+        switch kind {
+        case .int: return Int(text).map { .int($0) } ?? value
+        case .double: return Double(text).map { .double($0) } ?? value
+        case .bool: return text == "true" ? .bool(true) : text == "false" ? .bool(false) : value
+        case .string: return value
+        }
+    }
 }
 
 /// Checks on a landed response.
@@ -199,6 +221,9 @@ public struct PagingPlan: Sendable {
     public let maxPages: Int?
     /// The most records to land.
     public let maxRecords: Int?
+    /// Where the body says whether there is a next page (`has_more`, GraphQL's
+    /// `pageInfo.hasNextPage`): paging stops when it is not true.
+    public var hasMore: ValuePath? = nil
 
     /// A manager that does not page.
     public static let single = PagingPlan(

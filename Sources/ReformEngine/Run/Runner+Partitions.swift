@@ -61,16 +61,4 @@ extension Runner {
         for ref in plan.managers { add(ref) }
         return order
     }
-
-    /// A partition value as the parameter's declared kind: `--param ids=1,2` gives the whole
-    /// numbers 1 and 2 to an `int` parameter, not the texts.
-    static func typed(_ value: Value, as kind: ParamPlan.Kind?) -> Value {
-        guard case .string(let text) = value, let kind else { return value }
-        switch kind {
-        case .int: return Int(text).map { .int($0) } ?? value
-        case .double: return Double(text).map { .double($0) } ?? value
-        case .bool: return text == "true" ? .bool(true) : text == "false" ? .bool(false) : value
-        case .string: return value
-        }
-    }
 }

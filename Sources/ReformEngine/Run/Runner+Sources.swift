@@ -219,7 +219,7 @@ extension Runner {
         let runState = state
         func partitionParams(_ partition: Partition) -> [String: Value] {
             var params = base
-            for (name, value) in partition.params { params[name] = Runner.typed(value, as: kinds[name] ?? nil) }
+            for (name, value) in partition.params { params[name] = ParamPlan.typed(value, as: kinds[name] ?? nil) }
             return params.merging(incrementalParams(manager, partition.label, runState)) { $1 }
         }
         if isLive(manager), let client = manager.service.flatMap({ landing.clients[$0] }) {

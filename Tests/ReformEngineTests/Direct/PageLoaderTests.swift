@@ -107,6 +107,38 @@ import Testing
         }
     }
 
+    /// A page number placed in a JSON body (`{page}`) counts on from where a checkpoint's request
+    /// left it, and `has_more` stops the paging when the body says there is no more.
+    @Test func aPageNumberInABodyTemplateResumesAndHasMoreStops() throws {
+        let harness = try RunHarness()
+        try harness.write(
+            "pipeline.yaml",
+            """
+            reform: 1
+            services: { api: { base_url: "http://api.test" } }
+            managers:
+              items:
+                service: api
+                path: /items
+                method: POST
+                params: { per_page: { type: int, default: 3 } }
+                body: { json: { paging: { page: "{page}", size: "{per_page}" } } }
+                records: items
+                paging: { policy: page, param: page, has_more: more }
+            """)
+        let plan = try #require(try harness.load("pipeline.yaml").managers.first)
+        var loader = try PageLoader(manager: plan, params: [:])
+        func body(_ request: HTTPRequest?) -> String { String(decoding: request?.body ?? [], as: UTF8.self) }
+        #expect(body(loader.nextRequest) == #"{"paging":{"page":1,"size":3}}"#)
+        #expect(loader.nextRequest?.query == [])
+        loader.resume(at: HTTPRequest(method: "POST", path: "/items", body: Array(#"{"paging":{"page":4,"size":3}}"#.utf8)), pagesDone: 3)
+        _ = try loader.land(HTTPResponse(status: 200, body: ["items": [1, 2, 3], "more": true]))
+        #expect(body(loader.nextRequest) == #"{"paging":{"page":5,"size":3}}"#)
+        _ = try loader.land(HTTPResponse(status: 200, body: ["items": [4, 5, 6], "more": false]))
+        #expect(loader.nextRequest == nil)
+        #expect(loader.stopReason == StopReason(.noMorePages))
+    }
+
     /// A manager `items` paging as `paging` says, sending through `transport`.
     static func manager(paging: String, transport: ScriptedTransport) async throws -> APIManager {
         let harness = try RunHarness()

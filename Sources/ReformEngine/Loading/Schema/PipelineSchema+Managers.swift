@@ -24,7 +24,13 @@ extension PipelineSchema {
                 "What happens when a request is asked for while one is in flight (default parallel)."),
             SchemaKey("fixtures", .string(), "The folder of recorded responses, relative to the pipeline file: the offline source."),
             SchemaKey("description", .string(), "What the manager fetches, for people reading the pipeline."),
-            SchemaKey("body", .choice(of: BodyEncoding.self), "How parameters are sent in the body of a POST, PUT or PATCH."),
+            SchemaKey(
+                "body", .oneOf([.choice(of: BodyEncoding.self), .object(bodyTemplate)]),
+                "The body of a POST, PUT or PATCH: json or form (the params, flat), or a template: json: {…} or form: {…} "
+                    + "with {param} placeholders (the paging cursor or page too)."),
+            SchemaKey(
+                "graphql", .object(graphQL),
+                "A GraphQL query: POSTs its query and variables, fails on 'errors', pages by the connection's pageInfo."),
             SchemaKey("budget", .object(budget), "The most pages, records, calls and time this manager may spend in a run."),
             SchemaKey("retry", .object(retry), "Retries for this manager, in place of the service's."),
             SchemaKey("timeout", .duration, "How long one request may take, in place of the service's."),
@@ -70,12 +76,37 @@ extension PipelineSchema {
             SchemaKey("token", .string(), "Where the next cursor or URL is in the body, like meta.next."),
             SchemaKey("header", .string(), "The response header carrying the next cursor."),
             SchemaKey(
+                "has_more", .string(),
+                "Where the body says whether there is a next page, like meta.has_more; paging stops when it is not true."),
+            SchemaKey(
                 "stop", .oneOf([.choice(of: StopCondition.self), .list(.choice(of: StopCondition.self)), .object(stop)]),
                 "When paging stops: empty_page, short_page, no_next."),
             SchemaKey("max_pages", .int(minimum: 1), "The most pages fetched."),
             SchemaKey("max_records", .int(minimum: 1), "The most records landed."),
         ],
         required: ["policy"])
+
+    /// `body:` of a manager written as a template.
+    package static let bodyTemplate = SchemaObject(
+        "A request body template: one of json or form; {name} places a param, the paging cursor or page, or the incremental cursor.",
+        keys: [
+            SchemaKey("json", .any, "The JSON body, any shape; a string that is exactly {name} becomes the value with its type."),
+            SchemaKey("form", .named(.anyButMapping), "Form fields and their values."),
+        ])
+
+    /// `graphql:` of a manager.
+    package static let graphQL = SchemaObject(
+        "graphql", "A GraphQL query: sent as a POST of its query and variables (to path, default /graphql).",
+        keys: [
+            SchemaKey("query", .string(), "The GraphQL document."),
+            SchemaKey("query_file", .string(), "A file holding the GraphQL document, relative to the pipeline file."),
+            SchemaKey("variables", .named(.any), "The query's variables; {param} places a param."),
+            SchemaKey(
+                "page_info", .string(),
+                "Where the connection's pageInfo is, like data.repository.issues.pageInfo: endCursor goes to the cursor variable, "
+                    + "hasNextPage stops paging."),
+            SchemaKey("cursor", .string(), "The variable the cursor goes to (default after)."),
+        ])
 
     /// `stop:` of paging written as a mapping.
     package static let stop = SchemaObject(
