@@ -7,6 +7,7 @@ endpoint once, stops it with SIGTERM and prints `ok N checks` (exit 0), or the f
 
 import base64
 import email.utils
+import gzip
 import http.client
 import json
 import os
@@ -16,6 +17,7 @@ import subprocess
 import sys
 import threading
 import time
+import zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SERVER = os.path.join(HERE, "reform_test_server.py")
@@ -308,6 +310,16 @@ def run_checks(c, port):
     wrong = {"query": query, "variables": {"owner": "o", "repo": "r", "first": "10"}}
     status, _, body = c.json("POST", "/graphql", body=json.dumps(wrong).encode())
     check(status == 200 and "data" not in body and "$first" in body["errors"][0]["message"], "graphql: a string for an Int")
+
+    # ---- compressed bodies
+    for how, inflate in [("gzip", gzip.decompress), ("two-members", gzip.decompress), ("deflate", zlib.decompress),
+                         ("raw-deflate", lambda b: zlib.decompress(b, -15))]:
+        status, hdrs, data = c.request("GET", f"/compressed?as={how}&per_page=3", None, {"Accept-Encoding": "gzip, deflate"})
+        check(status == 200 and json.loads(inflate(data))["data"]["items"][2]["id"] == 3, f"compressed: {how}")
+    status, _, _ = c.request("GET", "/compressed?as=gzip", None, {"Accept-Encoding": "identity"})
+    check(status == 406, "compressed: gzip not accepted is 406")
+    status, hdrs, data = c.request("GET", "/compressed?as=gzip-file&per_page=2", None, None)
+    check(hdrs.get("content-type") == "application/gzip" and len(gzip.decompress(data).splitlines()) == 2, "compressed: a gzip file")
 
     # ---- auth
     good = "Basic " + base64.b64encode(b"reform:s3cret").decode()

@@ -19,6 +19,7 @@ import binascii
 import calendar
 import datetime
 import email.utils
+import gzip
 import hashlib
 import hmac
 import itertools
@@ -35,6 +36,7 @@ import sys
 import threading
 import time
 import traceback
+import zlib
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qsl, quote, unquote, unquote_plus, urlencode
@@ -835,6 +837,48 @@ class Handler(BaseHTTPRequestHandler):
         body = "".join(json.dumps(item, ensure_ascii=False) + "\n" for item in chunk)
         self.send(200, body.encode("utf-8"), content_type="application/x-ndjson")
 
+    def ep_compressed(self, q):
+        """Items by page (as /paged/page's {"data": {"items": ...}}) compressed as `as` says:
+        gzip, deflate (zlib-wrapped), raw-deflate (deflate without its zlib header), two-members
+        (two gzip members, the body split between them), all with Content-Encoding; gzip-file
+        (NDJSON as a gzip file: Content-Type application/gzip, no Content-Encoding); truncated
+        (gzip cut in half); br (a Content-Encoding nobody asked for); bomb (gzip of `size` zero
+        bytes). An encoding the request's Accept-Encoding does not name answers 406."""
+        how = q.get("as", "gzip")
+        accepted = [part.split(";")[0].strip().lower() for part in self.h.get("accept-encoding", "").split(",")]
+        wanted = {"gzip": "gzip", "two-members": "gzip", "truncated": "gzip", "bomb": "gzip",
+                  "deflate": "deflate", "raw-deflate": "deflate"}.get(how)
+        if wanted and wanted not in accepted:
+            return self.json(406, {"error": f"the request accepts {self.h.get('accept-encoding')!r}, not {wanted}"})
+        items = self.items_for(q)
+        page = int_arg(q, "page", 1, 1)
+        size = int_arg(q, "per_page", 10, 1, 10000)
+        chunk = items[(page - 1) * size: page * size]
+        plain = dumps({"data": {"items": chunk, "total": len(items), "page": page}})
+        if how == "gzip":
+            body, encoding = gzip.compress(plain), "gzip"
+        elif how == "two-members":
+            half = len(plain) // 2
+            body, encoding = gzip.compress(plain[:half]) + gzip.compress(plain[half:]), "gzip"
+        elif how == "deflate":
+            body, encoding = zlib.compress(plain), "deflate"
+        elif how == "raw-deflate":
+            packer = zlib.compressobj(wbits=-15)
+            body, encoding = packer.compress(plain) + packer.flush(), "deflate"
+        elif how == "truncated":
+            whole = gzip.compress(plain)
+            body, encoding = whole[: len(whole) // 2], "gzip"
+        elif how == "br":
+            body, encoding = b"\x1b\x00\x00", "br"
+        elif how == "bomb":
+            body, encoding = gzip.compress(b"\0" * int_arg(q, "size", 1 << 20, 1, 1 << 30)), "gzip"
+        elif how == "gzip-file":
+            lines = "".join(json.dumps(item, ensure_ascii=False) + "\n" for item in chunk)
+            return self.send(200, gzip.compress(lines.encode("utf-8")), content_type="application/gzip")
+        else:
+            raise BadRequest(f"unknown as={how}")
+        self.send(200, body, headers=[("Content-Encoding", encoding)])
+
     def ep_openapi(self, q):
         with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "openapi.json"), encoding="utf-8") as f:
             document = json.load(f)
@@ -1306,6 +1350,7 @@ ROUTES = {
     "/paged/empty": (GET, Handler.ep_paged_empty),
     "/openapi.json": (GET, Handler.ep_openapi),
     "/csv": (GET, Handler.ep_csv),
+    "/compressed": (GET, Handler.ep_compressed),
     "/graphql": (POST, Handler.ep_graphql),
     "/ndjson": (GET, Handler.ep_ndjson),
     "/slow": (GET, Handler.ep_slow),
