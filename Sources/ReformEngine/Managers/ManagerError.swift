@@ -85,7 +85,7 @@ public struct ManagerError: Error, Sendable, CustomStringConvertible {
         case .timeout: kind = .timeout
         case .unreachable, .reset: kind = .noNetwork
         case .cancelled: kind = .cancelled
-        case .tooLarge: kind = .invalidBody
+        case .tooLarge, .undecodable: kind = .invalidBody
         case .notRecorded: kind = .notRecorded
         case .invalidRequest: kind = .configuration
         }

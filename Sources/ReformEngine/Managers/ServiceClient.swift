@@ -100,6 +100,7 @@ public final class ServiceClient: Sendable {
             outgoing.setHeader(header.name, try resolve(header.value, "header '\(header.name)'", manager: manager, request: request))
         }
         if outgoing.header("accept") == nil { outgoing.setHeader("Accept", "application/json") }
+        if outgoing.header("accept-encoding") == nil { outgoing.setHeader("Accept-Encoding", ContentDecoding.accepted) }
     }
 
     /// Adds the credentials; returns the OAuth2 token used, if any.

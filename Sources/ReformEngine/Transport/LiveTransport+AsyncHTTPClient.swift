@@ -26,6 +26,7 @@ extension LiveTransport {
         let timeout = TimeAmount.nanoseconds(Int64(nanoseconds: seconds))
         let limit = maxBodyBytes
         let prepared = outgoing
+        let transport = self
         let client = try HTTPClients.client(for: request.tls, proxy: proxy, manager: manager, request: shown)
         do {
             // AsyncHTTPClient's deadline covers the response head only; a body that stalls or
@@ -36,8 +37,9 @@ extension LiveTransport {
                     let response = try await client.execute(prepared, timeout: timeout)
                     let buffer = try await response.body.collect(upTo: limit)
                     let headers = response.headers.map { QueryItem(name: $0.name, value: $0.value) }
-                    return LiveTransport.response(
-                        status: Int(response.status.code), headers: headers, bytes: Array(buffer.readableBytesView))
+                    return try transport.response(
+                        status: Int(response.status.code), headers: headers, wire: Array(buffer.readableBytesView), for: manager,
+                        shown: shown)
                 }
                 group.addTask {
                     try await Task.sleep(for: .seconds(saturating: seconds))

@@ -14,15 +14,15 @@ extension LiveTransport {
         async throws(TransportError) -> HTTPResponse
     {
         let deadline = Deadline.after(seconds: request.timeout ?? seconds)
-        do {
-            let answer = try await exchange(request, to: target, deadline: deadline)
-            return LiveTransport.response(
-                status: answer.status, headers: answer.headers.map { QueryItem(name: $0.name, value: $0.value) }, bytes: answer.body)
-        } catch {
+        let answer: HTTP1Response
+        do { answer = try await exchange(request, to: target, deadline: deadline) } catch {
             throw error.transportError(
                 manager: manager.name, request: shown, host: target.host, port: target.port, seconds: seconds,
                 maxBodyBytes: maxBodyBytes)
         }
+        return try response(
+            status: answer.status, headers: answer.headers.map { QueryItem(name: $0.name, value: $0.value) }, wire: answer.body,
+            for: manager, shown: shown)
     }
 
     /// One request and its response on a pooled connection; a reused connection the server had

@@ -48,6 +48,29 @@ public struct LiveTransport: Transport {
         return try await sendFollowingRedirects(request, for: manager)
     }
 
+    /// A response from what came over the wire: a compressed body inflated (``ContentDecoding``,
+    /// at most `maxBodyBytes`), then as ``response(status:headers:bytes:)`` makes it.
+    func response(status: Int, headers: [QueryItem], wire bytes: [UInt8], for manager: ManagerRef, shown: String)
+        throws(TransportError) -> HTTPResponse
+    {
+        do {
+            guard let inflated = try ContentDecoding.decoded(bytes, headers: headers, limit: maxBodyBytes) else {
+                return LiveTransport.response(status: status, headers: headers, bytes: bytes)
+            }
+            return LiveTransport.response(status: status, headers: headers, bytes: inflated)
+        } catch {
+            switch error {
+            case .tooLarge:
+                throw TransportError(
+                    .tooLarge, manager: manager.name, request: shown,
+                    message: "the \(bytes.count)-byte compressed body inflates past \(maxBodyBytes) bytes; nothing of it was landed "
+                        + "(raise the limit with --max-body-bytes)")
+            case .undecodable(let reason):
+                throw TransportError(.undecodable, manager: manager.name, request: shown, message: "\(reason); nothing of it was landed")
+            }
+        }
+    }
+
     /// A response from raw parts: JSON bodies are parsed, others kept as text.
     static func response(status: Int, headers: [QueryItem], bytes: [UInt8]) -> HTTPResponse {
         let contentType = headers.first { ASCIICase.equals($0.name, "content-type") }?.value ?? ""

@@ -148,8 +148,10 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
         case reset
         /// The request was cancelled (by a takeoff policy, the caller, or the run ending).
         case cancelled
-        /// The response body was larger than the limit.
+        /// The response body was larger than the limit (or inflates past it).
         case tooLarge
+        /// The body is not what its `Content-Encoding` (or gzip content type) says.
+        case undecodable
         /// Nothing was recorded for this request (replay).
         case notRecorded
         /// The request could not be built (a bad URL).

@@ -1,0 +1,77 @@
+import ReformEngine
+import ReformSDK
+import Testing
+
+/// Bodies compressed in transit (`Content-Encoding: gzip`/`deflate`, asked for on every request)
+/// and gzip files (an export's `.ndjson.gz`), through both HTTP clients: inflated before landing,
+/// a damaged one refused whole, one that inflates past the body limit refused without being held.
+@Suite(.timeLimit(.minutes(10))) struct CompressedBodyTests {
+    private func pipeline(_ server: TestServer, _ query: String, extra: String = "") throws -> Pipeline {
+        try server.pipeline(
+            service(extra)
+                + "\nmanagers:\n  m: { service: api, path: /compressed, params: { \(query) }, records: data.items, "
+                + "paging: { policy: page, param: page, stop: [empty_page] } }")
+    }
+
+    @Test(arguments: ["gzip", "deflate", "raw-deflate", "two-members"], LiveTransport.Client.allCases)
+    func aCompressedBodyIsInflatedOnEveryPage(_ encoding: String, client: LiveTransport.Client) async throws {
+        let server = try TestServer()
+        let manager = try server.manager(
+            "m", in: pipeline(server, "as: \(encoding), per_page: 10"), transport: LiveTransport(client: client))
+        let (records, pages, _) = try await manager.loadAll()
+        #expect(records.count == 47)
+        #expect(pages == 6)
+        #expect(records[4] == ["id": 5, "name": "商品 5", "price": 6.25, "tags": ["t2"]])
+    }
+
+    @Test func aServiceThatSaysIdentityGetsNoCompression() async throws {
+        let server = try TestServer()
+        let pipeline = try pipeline(server, "as: gzip", extra: "headers: { Accept-Encoding: identity }")
+        do {
+            _ = try await server.manager("m", in: pipeline).load()
+            Issue.record("the server compressed what the request did not accept")
+        } catch {
+            #expect((error as? ManagerError)?.status == 406, "the request said identity: \(error)")
+        }
+    }
+
+    @Test func aGzipFileIsReadAsItsFormat() async throws {
+        let server = try TestServer()
+        let pipeline = try server.pipeline(
+            service() + "\nmanagers:\n  m: { service: api, path: /compressed, format: ndjson, params: { as: gzip-file, per_page: 5 } }")
+        let records = try await server.manager("m", in: pipeline).load().records
+        #expect(records.map { $0.objectValue?["id"] } == [1, 2, 3, 4, 5])
+    }
+
+    @Test(arguments: LiveTransport.Client.allCases)
+    func aDamagedBodyLandsNothingAndSaysWhy(client: LiveTransport.Client) async throws {
+        let server = try TestServer()
+        for (query, message) in [
+            ("as: truncated", "the compressed data ends early"),
+            ("as: br", "the body is encoded 'br', which was not asked for (the request accepts gzip, deflate)"),
+        ] {
+            do {
+                _ = try await server.manager("m", in: pipeline(server, query), transport: LiveTransport(client: client)).load()
+                Issue.record("\(query) landed")
+            } catch {
+                #expect((error as? ManagerError)?.kind == .invalidBody, "\(error)")
+                #expect("\(error)".contains(message) && "\(error)".contains("nothing of it was landed"), "\(error)")
+            }
+        }
+    }
+
+    @Test(arguments: LiveTransport.Client.allCases)
+    func aBodyThatInflatesPastTheLimitIsRefused(client: LiveTransport.Client) async throws {
+        let server = try TestServer()
+        // 4 MiB of zeros: about 4 KiB on the wire, against a 1 MiB limit.
+        let manager = try server.manager(
+            "m", in: pipeline(server, "as: bomb, size: 4194304"), transport: LiveTransport(maxBodyBytes: 1 << 20, client: client))
+        do {
+            _ = try await manager.load()
+            Issue.record("the body was inflated past the limit")
+        } catch {
+            #expect((error as? ManagerError)?.kind == .invalidBody)
+            #expect("\(error)".contains("compressed body inflates past 1048576 bytes; nothing of it was landed"), "\(error)")
+        }
+    }
+}
