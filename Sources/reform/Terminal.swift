@@ -21,18 +21,7 @@ enum Terminal {
         }
     }
 
-    static var environment: [String: String] {
-        var env: [String: String] = [:]
-        guard var pointer = processEnvironment else { return env }
-        while let entry = pointer.pointee {
-            let text = String(cString: entry)
-            if let eq = text.firstIndex(of: "=") {
-                env[String(text[..<eq])] = String(text[text.index(after: eq)...])
-            }
-            pointer += 1
-        }
-        return env
-    }
+    static var environment: [String: String] { processVariables }
 
     static var standardErrorIsTerminal: Bool { isatty(2) == 1 }
     static var standardOutputIsTerminal: Bool { isatty(1) == 1 }

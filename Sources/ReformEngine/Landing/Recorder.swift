@@ -9,14 +9,14 @@ import ReformSystem
 /// exchange files (the `.json`, `.yaml` and `.yml` files that replay reads) are replaced: the new
 /// ones are renamed over the old, then old exchanges the new recording has no file for are
 /// removed. Anything else in the folder (notes, sub-folders) stays.
-final class Recorder {
+package final class Recorder {
     let folder: String
     private let staging: String
     private let redact: @Sendable (String) -> String
     private var names: [String] = []
     private(set) var count = 0
 
-    init(folder: String, redact: @escaping @Sendable (String) -> String) throws(OutputError) {
+    package init(folder: String, redact: @escaping @Sendable (String) -> String) throws(OutputError) {
         let trimmed = folder.hasSuffix("/") ? String(folder.dropLast()) : folder
         self.folder = trimmed
         staging = FilePaths.resolve("." + FilePaths.name(of: trimmed) + ".recording", against: FilePaths.folder(of: trimmed))
@@ -34,7 +34,7 @@ final class Recorder {
     }
 
     /// Writes one landed page as the next exchange file.
-    func record(_ landing: Landing) throws(OutputError) {
+    package func record(_ landing: Landing) throws(OutputError) {
         count += 1
         let name = String(repeating: "0", count: max(0, 3 - String(count).count)) + String(count) + ".json"
         let path = FilePaths.resolve(name, against: staging)
@@ -47,7 +47,7 @@ final class Recorder {
     }
 
     /// Moves the new exchanges into the fixtures folder and removes the old ones they replace.
-    func commit() throws(OutputError) {
+    package func commit() throws(OutputError) {
         guard FilePaths.isDirectory(folder) else {
             guard rename(staging, folder) == 0 else {
                 throw OutputError(path: folder, message: "cannot put the new fixtures in place: \(String(cString: strerror(errno)))")
@@ -66,7 +66,7 @@ final class Recorder {
     }
 
     /// Drops the unfinished recording; the old fixtures stay.
-    func abandon() { Recorder.removeStaging(staging) }
+    package func abandon() { Recorder.removeStaging(staging) }
 
     /// Removes a staging folder: only the exchange files this class writes there, and their
     /// temporary files.
