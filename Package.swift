@@ -134,7 +134,7 @@ let package = Package(
         .target(
             name: "ReformInit",
             dependencies: [
-                "ReformEngine", "ReformYAML", "ReformSystem", sdk,
+                "ReformEngine", "ReformTooling", "ReformYAML", "ReformSystem", sdk,
                 .product(name: "OpenAPIKit", package: "OpenAPIKit"),
                 .product(name: "OpenAPIKit30", package: "OpenAPIKit"),
                 .product(name: "OpenAPIKitCompat", package: "OpenAPIKit"),

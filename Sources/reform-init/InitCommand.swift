@@ -10,7 +10,7 @@ import ReformTooling
 struct InitCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "reform init",
-        abstract: "Write a new pipeline: from an OpenAPI document (a file or an http(s) URL), or an annotated starter.",
+        abstract: "Write a new pipeline: from an OpenAPI document, from what one URL returns, or an annotated starter.",
         discussion: """
             Without --openapi it writes an annotated starter pipeline (NAME.yaml, default starter.yaml), two \
             recorded pages of its API, its test and the test's golden output: it validates, runs offline and \
@@ -22,6 +22,10 @@ struct InitCommand: AsyncParsableCommand {
             records and paging inferred from what each operation declares; what cannot be inferred is said in a \
             comment. Beside it goes pipeline.schema.json, for editors. Files that exist are left alone unless --force. \
             The inference rules are in docs/init.md.
+
+            --url URL sends one GET (with --header and --bearer, secrets as ${VARIABLES}) and writes a pipeline \
+            around what came back: where the records are, how it pages, a reformer over the fields the records had; \
+            it records up to --pages pages as fixtures and writes a test with its golden output, which passes.
             """)
 
     @Option(
@@ -34,6 +38,26 @@ struct InitCommand: AsyncParsableCommand {
             "Take only the GET operations with this tag or operationId, or whose path matches this glob (repeatable).",
             valueName: "PATTERN"))
     var only: [String] = []
+
+    @Option(
+        help: ArgumentHelp(
+            "The first page of an API: one live GET, whose records and paging the pipeline is built around.", valueName: "URL"))
+    var url: String?
+
+    @Option(help: ArgumentHelp("Where the records are in the body, like data.items (default: inferred).", valueName: "PATH"))
+    var records: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "A header sent with the GET and written into the service, 'Name: value'; secrets as ${VARIABLE} (repeatable).",
+            valueName: "HEADER"))
+    var header: [String] = []
+
+    @Option(help: ArgumentHelp("A bearer token for the service, as ${VARIABLE}: its value is read, never written.", valueName: "TOKEN"))
+    var bearer: String?
+
+    @Option(help: ArgumentHelp("The most pages recorded as fixtures (default 2).", valueName: "N"))
+    var pages = 2
 
     @Option(help: ArgumentHelp("The pipeline's name (default: from the document's title).", valueName: "NAME"))
     var name: String?
@@ -48,12 +72,18 @@ struct InitCommand: AsyncParsableCommand {
 
     func validate() throws {
         if openapi == nil, !only.isEmpty { throw ValidationError("--only chooses operations of an OpenAPI document: give --openapi SPEC") }
+        if openapi != nil, url != nil { throw ValidationError("give --openapi SPEC or --url URL, not both") }
+        if url == nil, records != nil || !header.isEmpty || bearer != nil {
+            throw ValidationError("--records, --header and --bearer go with --url URL")
+        }
+        if pages < 1 { throw ValidationError("--pages must be 1 or more") }
         if let name, name.isEmpty || name.contains("/") {
             throw ValidationError("--name '\(name)' must be a file name without '/'")
         }
     }
 
     func run() async throws {
+        if let url { return try await writeFromURL(url) }
         guard let openapi else { return try writeStarter() }
         var options = OpenAPIInitOptions(source: openapi, command: "reform init --openapi \(openapi)")
         options.only = only
@@ -84,6 +114,38 @@ struct InitCommand: AsyncParsableCommand {
             throw ExitCode(InitExit.failed.rawValue)
         }
         report(result, pipelinePath: pipelinePath)
+    }
+
+    /// A pipeline around what one live GET of `url` returned, its recorded pages, its test and
+    /// the test's golden output.
+    private func writeFromURL(_ url: String) async throws {
+        var options = URLInitOptions(url: url)
+        options.records = records
+        options.headers = header
+        options.bearer = bearer
+        options.name = name
+        options.pages = pages
+        options.folder = output.hasSuffix("/") ? String(output.dropLast()) : output
+        options.environment = processVariables
+        let name = URLPipelineBuilder.name(for: options)
+        let written = ["\(name).yaml", "\(name).test.yaml", "fixtures/\(name)", "tests/\(name)"].map { "\(options.folder)/\($0)" }
+        if !force, let first = written.first(where: FilePaths.exists) {
+            StandardError.write("reform: \(first) exists; reform init leaves it alone (--force replaces it, or choose --name or --output)")
+            throw ExitCode(InitExit.usage.rawValue)
+        }
+        let result: URLInitResult
+        do { result = try await URLPipelineBuilder(options).build() } catch {
+            StandardError.write("reform: \(error.description)")
+            throw ExitCode(InitExit.failed.rawValue)
+        }
+        let pagesText = "\(result.pages) page\(result.pages == 1 ? "" : "s")"
+        print("wrote \(result.pipeline): records at \(result.recordsPath), paging: \(result.paging), \(result.keyCount) keys")
+        print(
+            "recorded \(pagesText), \(result.records) record\(result.records == 1 ? "" : "s"), in \(result.fixtures) (stopped: \(result.stop))"
+        )
+        print("wrote \(result.testFile): it passes against the recorded pages")
+        for note in result.notes { print("note: \(note)") }
+        print("next: reform run \(result.pipeline)   (offline), reform run \(result.pipeline) --live, reform test \(result.pipeline)")
     }
 
     /// The annotated starter pipeline, its fixtures, test and golden output: it validates, runs

@@ -7,9 +7,15 @@ import ReformSystem
 struct InitCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "init",
-        abstract: "Write a new pipeline: from an OpenAPI document (--openapi), or an annotated starter; see 'reform init --help'.")
+        abstract:
+            "Write a new pipeline: from an OpenAPI document (--openapi), from one URL (--url), or an annotated starter; see 'reform init --help'."
+    )
 
-    @Argument(parsing: .captureForPassthrough, help: "[--openapi SPEC [--only PATTERN]...] [--name NAME] [--output DIR] [--force]")
+    @Argument(
+        parsing: .captureForPassthrough,
+        help:
+            "[--openapi SPEC [--only PATTERN]... | --url URL [--header H]... [--bearer T] [--records PATH] [--pages N]] [--name NAME] [--output DIR] [--force]"
+    )
     var arguments: [String] = []
 
     func run() throws {

@@ -1,0 +1,110 @@
+import Foundation
+import ReformTestSupport
+import Testing
+
+/// `reform init --url`: one live GET of the test server's APIs, the records and paging read from
+/// what came back, the pages recorded, and a pipeline that validates, replays offline and passes
+/// its written test — secrets never written, nothing written when the GET fails.
+@Suite(.timeLimit(.minutes(10))) struct InitURLTests {
+    struct Case: Sendable, CustomTestStringConvertible {
+        let url: String
+        let name: String
+        let summary: String
+        let lines: Int
+        var testDescription: String { url }
+    }
+
+    static let cases: [Case] = [
+        Case(url: "/paged/link?per_page=20", name: "link", summary: "records at ., paging: link, 4 keys", lines: 40),
+        Case(url: "/paged/cursor?limit=20", name: "cursor", summary: "records at items, paging: cursor, 4 keys", lines: 40),
+        Case(url: "/paged/page?page=1&per_page=20", name: "page", summary: "records at data.items, paging: page, 4 keys", lines: 40),
+        Case(url: "/paged/next-url?per_page=20", name: "next-url", summary: "records at results, paging: next-url, 4 keys", lines: 40),
+        Case(url: "/paged/offset?offset=0&limit=20", name: "offset", summary: "records at items, paging: offset, 4 keys", lines: 40),
+        Case(url: "/csv?page=1&per_page=20", name: "csv", summary: "records at ., paging: page, 5 keys", lines: 40),
+        Case(url: "/gh/orgs/acme/repos?per_page=2", name: "repos", summary: "records at ., paging: link, 6 keys", lines: 4),
+    ]
+
+    @Test(arguments: cases)
+    func aPipelineFromOneURLValidatesReplaysAndPassesItsTest(_ test: Case) async throws {
+        let server = try TestServer()
+        let folder = Scratch.path("init-url-\(test.name)")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let written = try await ReformBinary.run(["init", "--url", server.url + test.url], environment: [:], in: folder)
+        #expect(written.status == 0, "\(written.stderr)")
+        #expect(written.stdout.hasPrefix("wrote ./\(test.name).yaml: \(test.summary)\n"), "\(written.stdout)")
+        let validated = try await ReformBinary.run(
+            ["validate", "\(test.name).yaml", "\(test.name).test.yaml"], environment: [:], in: folder)
+        #expect(validated.status == 0 && !validated.stderr.contains("warning"), "\(validated.stderr)")
+        // Offline, at a server that is not there: the recorded pages.
+        let run = try await ReformBinary.run(["run", "\(test.name).yaml", "--quiet"], environment: [:], in: folder)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.split(separator: "\n").count == test.lines)
+        let tested = try await ReformBinary.run(["test", "\(test.name).yaml"], environment: [:], in: folder)
+        #expect(tested.status == 0 && tested.stdout.contains("1 passed, 0 failed"), "\(tested.stdout)\(tested.stderr)")
+        // The paging works live as it was recorded: the same records.
+        let live = try await ReformBinary.run(["run", "\(test.name).yaml", "--live", "--quiet"], environment: [:], in: folder)
+        #expect(live.stdout == run.stdout, "\(live.stderr)")
+    }
+
+    @Test func moreThanTheRecordedPagesAreKeptToThemAndSaidSo() async throws {
+        let server = try TestServer()
+        let folder = Scratch.path("init-url-pages")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let written = try await ReformBinary.run(
+            ["init", "--url", server.url + "/paged/cursor?limit=5", "--pages", "3", "--name", "items"], environment: [:], in: folder)
+        #expect(written.status == 0, "\(written.stderr)")
+        #expect(written.stdout.contains("recorded 3 pages, 15 records, in ./fixtures/items (stopped: max_pages (3))"), "\(written.stdout)")
+        let yaml = try String(contentsOfFile: folder + "/items.yaml", encoding: .utf8)
+        #expect(
+            yaml.contains(
+                "paging: { policy: cursor, param: cursor, token: next_cursor, max_pages: 3 }  # 'cursor' is a guess from the response's "
+                    + "'next_cursor': check the API's name for it; reform init recorded 3 pages: remove max_pages to read them all"),
+            "\(yaml)")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder + "/fixtures/items").sorted() == [
+                "001.json", "002.json", "003.json",
+            ])
+    }
+
+    @Test func aSecretIsReadFromItsVariableAndNeverWritten() async throws {
+        let server = try TestServer()
+        let folder = Scratch.path("init-url-secret")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let refused = try await ReformBinary.run(
+            ["init", "--url", server.url + "/auth/key", "--header", "X-API-Key: k-123"], environment: [:], in: folder)
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("--header 'X-API-Key' holds a secret written out: reform init never writes one into a file"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty)
+
+        let written = try await ReformBinary.run(
+            ["init", "--url", server.url + "/auth/key", "--header", "X-API-Key: ${API_KEY}"], environment: ["API_KEY": "k-123"], in: folder)
+        #expect(written.status == 0, "\(written.stderr)")
+        #expect(try String(contentsOfFile: folder + "/key.yaml", encoding: .utf8).contains(#"headers: { X-API-Key: "${API_KEY}" }"#))
+        let files = try FileManager.default.subpathsOfDirectory(atPath: folder)
+        for file in files {
+            guard let text = try? String(contentsOfFile: folder + "/" + file, encoding: .utf8) else { continue }  // a folder
+            #expect(!text.contains("k-123"), "\(file) holds the key")
+        }
+        let live = try await ReformBinary.run(["run", "key.yaml", "--live", "--quiet"], environment: ["API_KEY": "k-123"], in: folder)
+        #expect(live.status == 0 && live.stdout.split(separator: "\n").count == 3, "\(live.stderr)")
+    }
+
+    @Test func aFailedGetWritesNothingAndExistingFilesAreLeftAlone() async throws {
+        let server = try TestServer()
+        let folder = Scratch.path("init-url-fail")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let missing = try await ReformBinary.run(["init", "--url", server.url + "/nope"], environment: [:], in: folder)
+        #expect(missing.status == 1)
+        #expect(
+            missing.stderr.contains("reform: the first page did not come: manager 'nope': GET /nope: page 1: status 404"),
+            "\(missing.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty)
+
+        #expect(try await ReformBinary.run(["init", "--url", server.url + "/echo?x=1"], environment: [:], in: folder).status == 0)
+        let again = try await ReformBinary.run(["init", "--url", server.url + "/echo?x=1"], environment: [:], in: folder)
+        #expect(again.status == 64)
+        #expect(again.stderr.contains("./echo.yaml exists; reform init leaves it alone (--force replaces it"))
+        let yaml = try String(contentsOfFile: folder + "/echo.yaml", encoding: .utf8)
+        #expect(yaml.contains("# the body is one object, not a list: each request lands it as one record"))
+    }
+}
