@@ -321,6 +321,20 @@ def run_checks(c, port):
     status, hdrs, data = c.request("GET", "/compressed?as=gzip-file&per_page=2", None, None)
     check(hdrs.get("content-type") == "application/gzip" and len(gzip.decompress(data).splitlines()) == 2, "compressed: a gzip file")
 
+    # ---- export jobs: create, poll, files (same origin with the bearer; other origin signed, no bearer)
+    bearer = {"Authorization": "Bearer job-token"}
+    status, _, job = c.json("POST", "/jobs", body=b'{"rows": 5, "parts": 2, "polls": 1, "files": "other"}', headers=bearer)
+    check(status == 202 and job["status"] == "queued", "jobs: created")
+    check(c.json("GET", f"/jobs/{job['id']}", headers=bearer)[2]["status"] == "running", "jobs: running at the first poll")
+    done = c.json("GET", f"/jobs/{job['id']}", headers=bearer)[2]
+    check(done["status"] == "completed" and len(done["files"]) == 2 and "//localhost:" in done["files"][0]["url"], "jobs: completed")
+    target = done["files"][1]["url"].split("/", 3)[3]
+    status, hdrs, data = c.request("GET", "/" + target, None, None)
+    check(status == 200 and hdrs.get("content-type") == "application/gzip" and len(gzip.decompress(data).splitlines()) == 2,
+          "jobs: a signed file without a bearer")
+    check(c.request("GET", "/" + target, None, bearer)[0] == 400, "jobs: a signed file with a bearer is refused")
+    check(c.json("POST", "/jobs", body=b"{}")[0] == 401, "jobs: no bearer")
+
     # ---- auth
     good = "Basic " + base64.b64encode(b"reform:s3cret").decode()
     bad = "Basic " + base64.b64encode(b"reform:nope").decode()

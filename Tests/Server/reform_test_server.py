@@ -86,6 +86,7 @@ class State:
             self.gh_window_start = None  # time.monotonic() of the rate window's first counted request
             self.gh_window_wall = 0.0  # the same instant as time.time(), for X-RateLimit-Reset
             self.gh_used = 0
+            self.jobs = {}  # id -> {"rows", "parts", "polls", "fail", "files", "polled"}
 
     def dataset(self, total):
         items = self.datasets.get(total)
@@ -815,6 +816,78 @@ class Handler(BaseHTTPRequestHandler):
             "pageInfo": {"endCursor": cursor, "hasNextPage": end < len(items)},
         }}}})
 
+    # ---- asynchronous export jobs (Salesforce Bulk, Shopify bulk operations, report APIs)
+
+    JOB_TOKEN = "job-token"
+
+    def job_auth(self):
+        return self.h.get("authorization") == f"Bearer {self.JOB_TOKEN}"
+
+    def ep_job_create(self, q):
+        """POST /jobs with a JSON body {"rows": 25, "parts": 2, "polls": 2, "fail": false,
+        "files": "same" | "other" | "none"}: 202 {"id": "job-N", "status": "queued"}. Every job
+        request needs Authorization: Bearer job-token."""
+        if not self.job_auth():
+            return self.json(401, {"error": "bearer token required"})
+        spec = gh_json_object(self.body)
+        rows, parts, polls = spec.get("rows", 25), spec.get("parts", 2), spec.get("polls", 2)
+        if not (is_int(rows) and is_int(parts) and is_int(polls) and rows >= 0 and parts >= 1 and polls >= 0):
+            raise BadRequest("rows, parts and polls are whole numbers (parts at least 1)")
+        state = self.server.state
+        with state.lock:
+            job_id = f"job-{len(state.jobs) + 1}"
+            state.jobs[job_id] = {"rows": rows, "parts": parts, "polls": polls, "fail": bool(spec.get("fail")),
+                                  "files": spec.get("files", "same"), "polled": 0}
+        self.json(202, {"id": job_id, "status": "queued"})
+
+    def ep_job_status(self, q, job_id):
+        """GET /jobs/ID: {"id", "status": "running"} until it has been polled `polls` times, then
+        {"status": "completed", "files": [{"url": ...}]} (same: /jobs/ID/files/N; other: an
+        absolute http://localhost:PORT/... URL with a signature, another origin; none: []) or
+        {"status": "failed", "error": {"message": ...}}."""
+        if not self.job_auth():
+            return self.json(401, {"error": "bearer token required"})
+        state = self.server.state
+        with state.lock:
+            job = state.jobs.get(job_id)
+            if job is None:
+                return self.json(404, {"error": f"no job {job_id}"})
+            job["polled"] += 1
+            polled = job["polled"]
+        if polled <= job["polls"]:
+            return self.json(200, {"id": job_id, "status": "running", "progress": polled})
+        if job["fail"]:
+            return self.json(200, {"id": job_id, "status": "failed", "error": {"message": "the export query timed out"}})
+        port = self.host().rsplit(":", 1)[-1]
+        if job["files"] == "none":
+            files = []
+        elif job["files"] == "other":
+            files = [{"url": f"{self.server.scheme}://localhost:{port}/jobs/{job_id}/files/{n}?signature=s{n}"}
+                     for n in range(job["parts"])]
+        else:
+            files = [{"url": f"/jobs/{job_id}/files/{n}"} for n in range(job["parts"])]
+        self.json(200, {"id": job_id, "status": "completed", "files": files})
+
+    def ep_job_file(self, q, job_id, part):
+        """GET /jobs/ID/files/N: part N of the job's rows as a gzip file of NDJSON
+        (application/gzip). With ?signature= (a pre-signed URL) a request that also carries
+        Authorization is refused 400, as storage services do; without it the bearer is needed."""
+        if "signature" in q:
+            if "authorization" in self.h:
+                return self.json(400, {"error": "Only one auth mechanism allowed; the signature is in the URL"})
+        elif not self.job_auth():
+            return self.json(401, {"error": "bearer token required"})
+        with self.server.state.lock:
+            job = self.server.state.jobs.get(job_id)
+        part = int(part)
+        if job is None or part >= job["parts"]:
+            return self.json(404, {"error": f"no file {part} of {job_id}"})
+        items = self.server.state.dataset(job["rows"])
+        size = -(-len(items) // job["parts"]) if items else 0
+        chunk = items[part * size:(part + 1) * size]
+        lines = "".join(json.dumps(item, ensure_ascii=False) + "\n" for item in chunk)
+        self.send(200, gzip.compress(lines.encode("utf-8")), content_type="application/gzip")
+
     def ep_csv(self, q):
         """Items by page as CSV (RFC 4180, CRLF): id,name,price,tags,note; every 7th note holds a
         comma, quotes and a line break; bad=1 ends with a quoted field that never closes."""
@@ -1351,6 +1424,7 @@ ROUTES = {
     "/openapi.json": (GET, Handler.ep_openapi),
     "/csv": (GET, Handler.ep_csv),
     "/compressed": (GET, Handler.ep_compressed),
+    "/jobs": (POST, Handler.ep_job_create),
     "/graphql": (POST, Handler.ep_graphql),
     "/ndjson": (GET, Handler.ep_ndjson),
     "/slow": (GET, Handler.ep_slow),
@@ -1387,6 +1461,8 @@ ROUTES = {
 # Paths with parameters, tried (prefix first, then the whole pattern) only when ROUTES has no exact
 # match; the groups are passed to the endpoint after the query.
 PATTERN_ROUTES = [
+    ("/jobs/", re.compile(r"/jobs/([^/]+)/files/(\d+)"), (GET, Handler.ep_job_file)),
+    ("/jobs/", re.compile(r"/jobs/([^/]+)"), (GET, Handler.ep_job_status)),
     ("/gh/orgs/", re.compile(r"/gh/orgs/([^/]+)/repos"), (GET, Handler.ep_gh_org_repos)),
     ("/gh/repos/", re.compile(r"/gh/repos/([^/]+)/([^/]+)/issues"), (GET, Handler.ep_gh_repo_issues)),
 ]

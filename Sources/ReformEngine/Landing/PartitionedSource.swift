@@ -139,7 +139,7 @@ struct SourceReport {
     init(_ source: any RecordSource) {
         if let fixtures = source as? FixtureSource {
             (pages, requests, answered, stopReason) = (
-                fixtures.answered.count, fixtures.answered.count, fixtures.answered, fixtures.stopReason
+                fixtures.pagesLanded, fixtures.answered.count, fixtures.answered, fixtures.stopReason
             )
         } else if let live = source as? LiveSource {
             (pages, requests, answered, stopReason) = (live.pages, live.requests, [], live.stopReason)

@@ -56,6 +56,8 @@ final class FixtureSource: RecordSource {
     private var page = 0
     /// The requests answered so far, in order.
     private(set) var answered: [AnsweredRequest] = []
+    /// The pages landed so far (an export job's create and polls are requests, not pages).
+    private(set) var pagesLanded = 0
     /// Why paging stopped, once it has.
     var stopReason: StopReason? { loader.stopReason }
     /// Called when every record of a page has been handed out, before the next page is asked
@@ -84,7 +86,13 @@ final class FixtureSource: RecordSource {
                 try loader.spendCall()
                 let response = try transport.answer(request, for: loader.manager.ref)
                 answered.append(AnsweredRequest(manager: loader.manager.ref.name, request: request))
+                if loader.isJobStep {
+                    // An export job's create or poll: no records, and no wait (it was recorded).
+                    _ = try loader.landJobStep(response)
+                    continue
+                }
                 page = loader.pageNumber
+                pagesLanded += 1
                 bytes += response.byteCount
                 bytesObserver?(bytes)
                 pending = try loader.land(response)

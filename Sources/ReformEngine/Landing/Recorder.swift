@@ -33,12 +33,18 @@ package final class Recorder {
         !name.hasPrefix(".") && (name.hasSuffix(".json") || name.hasSuffix(".yaml") || name.hasSuffix(".yml"))
     }
 
-    /// Writes one landed page as the next exchange file.
+    /// Writes one landed page as the next exchange file (after its job's create and polls, each
+    /// a file of its own).
     package func record(_ landing: Landing) throws(OutputError) {
+        for step in landing.jobSteps { try write(request: step.request, response: step.response) }
+        try write(request: landing.request, response: landing.response)
+    }
+
+    private func write(request: HTTPRequest, response: HTTPResponse) throws(OutputError) {
         count += 1
         let name = String(repeating: "0", count: max(0, 3 - String(count).count)) + String(count) + ".json"
         let path = FilePaths.resolve(name, against: staging)
-        let exchange = ExchangeFile.value(request: landing.request, response: landing.response, redact: redact)
+        let exchange = ExchangeFile.value(request: request, response: response, redact: redact)
         let file = try OutputFile.atomic(path: path)
         JSON.writePretty(exchange, into: &file.buffer)
         file.buffer.append(UInt8(ascii: "\n"))

@@ -87,6 +87,10 @@ extension PipelineDecoder {
                     incremental: incremental))
             plans[plans.count - 1].bodyTemplate = requestBody.template
             plans[plans.count - 1].graphQL = requestBody.graphQL
+            if let node = m["job"] {
+                plans[plans.count - 1].job = decodeJob(node, what, known: known)
+                checkJob(of: &plans[plans.count - 1], m, what)
+            }
             if let node = m["format"], let format = context.choice(node, "response format", as: ResponseFormat.self) {
                 plans[plans.count - 1].format = format
                 if format != .json, m["records"] != nil {

@@ -219,6 +219,26 @@ public final class APIManager: Sendable {
         _ loader: inout PageLoader, client: ServiceClient, interceptors: [any Interceptor], secrets: Redactor?,
         cache: ResponseCache?
     ) async throws(ManagerError) -> Landing {
+        // An export job: its create request and polls come first, landing no records.
+        var steps: [JobStep] = []
+        while loader.isJobStep, let step = loader.nextRequest {
+            let answer = try await client.send(step, loader: &loader, extra: interceptors, extraSecrets: secrets)
+            steps.append(JobStep(request: step, response: answer))
+            let wait = try loader.landJobStep(answer)
+            // A replay answers at once: recorded polls are not waited for again.
+            guard wait > 0, !(client.transport is ReplayTransport) else { continue }
+            do { try await client.clock.sleep(seconds: wait) } catch {
+                throw ManagerError(.cancelled, manager: loader.manager.ref.name, request: step.matchKey, message: "cancelled")
+            }
+        }
+        if loader.finished, let last = steps.last {
+            // A job done with no result files.
+            var landing = Landing(
+                manager: loader.manager.ref, page: loader.pageNumber, records: [], request: last.request, response: last.response,
+                cached: false, isLast: true, stopReason: loader.stopReason)
+            landing.jobSteps = steps
+            return landing
+        }
         guard let request = loader.nextRequest else {
             throw ManagerError(.configuration, manager: loader.manager.ref.name, request: nil, message: "paging has stopped")
         }
@@ -251,6 +271,6 @@ public final class APIManager: Sendable {
         }
         return Landing(
             manager: loader.manager.ref, page: page, records: records, request: request, response: response, cached: cached,
-            isLast: loader.finished, stopReason: loader.stopReason, next: loader.nextRequest)
+            isLast: loader.finished, stopReason: loader.stopReason, next: loader.nextRequest, jobSteps: steps)
     }
 }

@@ -20,6 +20,17 @@ public struct Landing: Sendable {
     public let stopReason: StopReason?
     /// The request of the next page, when paging goes on (where a resumed run starts).
     public var next: HTTPRequest? = nil
+    /// An export job's create and poll exchanges that came before this page (its first), in
+    /// order: recorded with it, so that a replay goes through them too.
+    public var jobSteps: [JobStep] = []
+}
+
+/// One exchange of an export job that lands no records: its create request or a poll.
+public struct JobStep: Sendable {
+    /// The request as the manager built it.
+    public let request: HTTPRequest
+    /// What came back.
+    public let response: HTTPResponse
 }
 
 /// What an interceptor sees of a call in progress.

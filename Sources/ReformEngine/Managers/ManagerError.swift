@@ -40,6 +40,8 @@ public struct ManagerError: Error, Sendable, CustomStringConvertible {
         /// The API answered with errors in its body (a GraphQL response's `errors`, which comes
         /// with status 200).
         case apiErrors = "api-errors"
+        /// An export job (`job:`) failed, or did not finish within its `max_wait`.
+        case jobFailed = "job-failed"
     }
 
     /// The kind of failure.

@@ -12,20 +12,25 @@ public struct PageLoader: Sendable {
     private let params: [(name: String, value: Value)]
     private var page = 0
     private var position: Int
-    private var next: HTTPRequest?
+    var next: HTTPRequest?
     private var seen = RequestHistory()
     private var landedRecords = 0
     /// What the manager has spent so far against its budget.
     public private(set) var spent: BudgetMeter
     /// Whether paging has stopped.
-    public private(set) var finished = false
+    public internal(set) var finished = false
     /// Why paging stopped, once it has (`empty page`, `short page`, `max_pages`, …).
-    public private(set) var stopReason: StopReason?
+    public internal(set) var stopReason: StopReason?
+    /// How far an export job (`job:`) has got, for a job manager.
+    var job: JobProgress?
+    /// The clock the time budget and a job's `max_wait` are kept by.
+    let clock: any RunClock
 
     /// A loader for `manager` with `params` (run and command-line values), keeping its time budget
     /// by `clock`; throws before takeoff when a parameter is missing or fails its declared checks.
     public init(manager: ManagerPlan, params: [String: Value], clock: any RunClock = SystemClock()) throws(ManagerError) {
         spent = BudgetMeter(clock: clock)
+        self.clock = clock
         self.manager = manager
         var resolved: [(String, Value)] = []
         var problems: [String] = []
@@ -50,6 +55,11 @@ public struct PageLoader: Sendable {
         }
         self.params = resolved
         position = manager.paging.start
+        if let plan = manager.job {
+            job = JobProgress(phase: .create)
+            next = PageLoader.request(plan.create, of: manager, resolved)
+            return
+        }
         let startsAt = manager.paging.policy == .page || manager.paging.policy == .offset
         next = PageLoader.request(
             manager, resolved, paging: startsAt ? manager.paging.param.map { ($0, .int(manager.paging.start)) } : nil)
@@ -163,6 +173,12 @@ public struct PageLoader: Sendable {
             finished = true
             stopReason = reason
         }
+        if case .results(let urls, let index)? = job?.phase {
+            guard index + 1 < urls.count else { return stop(StopReason(.allResults, limit: urls.count)) }
+            job?.phase = .results(urls: urls, index: index + 1)
+            next = PageLoader.resultRequest(urls[index + 1])
+            return
+        }
         if paging.policy == .none { return stop(StopReason(.singleRequest)) }
         if let max = paging.maxPages, page >= max { return stop(StopReason(.maxPages, limit: max)) }
         if let max = paging.maxRecords, landedRecords >= max { return stop(StopReason(.maxRecords, limit: max)) }
@@ -215,7 +231,21 @@ public struct PageLoader: Sendable {
     }
 
     private static func request(_ manager: ManagerPlan, _ params: [(name: String, value: Value)], paging: (String, Value)?) -> HTTPRequest {
-        var path = manager.path ?? "/"
+        request(
+            method: manager.method, path: manager.path ?? "/", body: manager.body, template: manager.bodyTemplate, of: manager, params,
+            paging: paging)
+    }
+
+    /// A request of `manager`'s export job: the create request, or a poll (`{job_id}` in its path).
+    static func request(_ job: JobPlan.Request, of manager: ManagerPlan, _ params: [(name: String, value: Value)]) -> HTTPRequest {
+        request(method: job.method, path: job.path, body: nil, template: job.body, of: manager, params, paging: nil)
+    }
+
+    private static func request(
+        method: String, path template: String, body encoding: BodyEncoding?, template bodyTemplate: BodyTemplate?, of manager: ManagerPlan,
+        _ params: [(name: String, value: Value)], paging: (String, Value)?
+    ) -> HTTPRequest {
+        var path = template
         var rest: [(name: String, value: Value)] = []
         for (name, value) in params {
             if path.utf8.contains(UInt8(ascii: "{")), path.contains("{\(name)}") {
@@ -227,7 +257,7 @@ public struct PageLoader: Sendable {
         var query: [QueryItem] = []
         var body: [UInt8]?
         var headers: [QueryItem] = []
-        if let template = manager.bodyTemplate {
+        if let template = bodyTemplate {
             // The template places the values it names; the others go in the query.
             if let (name, value) = paging { rest.append((name, value)) }
             var values: [String: Value] = [:]
@@ -237,9 +267,9 @@ public struct PageLoader: Sendable {
             headers.append(QueryItem(name: "Content-Type", value: rendered.contentType))
             rest.removeAll { template.names.contains($0.name) }
             query = rest.map { QueryItem(name: $0.name, value: $0.value.plainText) }
-            return HTTPRequest(method: manager.method, path: path, query: query, headers: headers, body: body)
+            return HTTPRequest(method: method, path: path, query: query, headers: headers, body: body)
         }
-        switch manager.body {
+        switch encoding {
         case nil:
             query = rest.map { QueryItem(name: $0.name, value: $0.value.plainText) }
         case .json:
@@ -253,7 +283,7 @@ public struct PageLoader: Sendable {
             headers.append(QueryItem(name: "Content-Type", value: "application/x-www-form-urlencoded"))
         }
         if let (name, value) = paging { query.append(QueryItem(name: name, value: value.plainText)) }
-        return HTTPRequest(method: manager.method, path: path, query: query, headers: headers, body: body)
+        return HTTPRequest(method: method, path: path, query: query, headers: headers, body: body)
     }
 
     /// A request for an absolute or relative URL (next-url and Link paging, `reform init --openapi URL`).

@@ -191,6 +191,14 @@ extension ServiceClient {
         let request = call.request
         var outgoing = request
         outgoing.origin = outgoing.origin.map { Redirects.absoluteOrigin($0, base: baseURL) }
+        if let origin = outgoing.origin, !Redirects.isSameOrigin(origin, baseURL), request.bareAtOtherOrigin {
+            // A job's result file at a pre-signed storage URL: the URL is the credential; none of
+            // the service's headers, credentials or interceptors go with it.
+            outgoing.timeout = call.manager.timeout ?? service.timeout ?? 60
+            outgoing.proxy = service.proxy
+            outgoing.setHeader("Accept-Encoding", ContentDecoding.accepted)
+            return (outgoing, nil)
+        }
         if let origin = outgoing.origin, !Redirects.isSameOrigin(origin, baseURL) {
             throw ManagerError(
                 .otherOrigin, manager: call.manager.ref.name, request: redact(request.url),

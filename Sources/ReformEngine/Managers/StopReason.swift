@@ -21,6 +21,8 @@ public struct StopReason: Sendable, Hashable, CustomStringConvertible {
         /// The response said there are no more pages (the paging's `has_more` path, GraphQL's
         /// `hasNextPage`, was not true).
         case noMorePages = "no more pages"
+        /// Every result file of an export job was read (``limit``: how many there were).
+        case allResults = "all results"
     }
 
     /// What ended the paging.
@@ -41,7 +43,7 @@ public struct StopReason: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch (kind, records, limit) {
         case (.shortPage, let records?, let limit?): return "\(kind.rawValue) (\(records) < \(limit))"
-        case (.maxPages, _, let limit?), (.maxRecords, _, let limit?): return "\(kind.rawValue) (\(limit))"
+        case (.maxPages, _, let limit?), (.maxRecords, _, let limit?), (.allResults, _, let limit?): return "\(kind.rawValue) (\(limit))"
         default: return kind.rawValue
         }
     }

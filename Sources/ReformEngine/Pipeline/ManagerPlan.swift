@@ -51,6 +51,8 @@ public struct ManagerPlan: Sendable {
     /// Whether the manager speaks GraphQL (`graphql:`): an `errors` array in a response's body is
     /// a failure even with status 200.
     public var graphQL = false
+    /// The asynchronous export job whose result files are the manager's pages (`job:`), if it is one.
+    public var job: JobPlan? = nil
 }
 
 /// How a response's body holds records.

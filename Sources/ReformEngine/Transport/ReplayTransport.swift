@@ -1,4 +1,5 @@
 public import ReformSDK
+import Synchronization
 
 /// Answers requests from recorded exchanges: the offline default source of a manager.
 ///
@@ -11,7 +12,9 @@ public import ReformSDK
 /// ```
 ///
 /// A request is answered by the exchange recorded for the same method, path and query (in any
-/// order); a request nobody recorded is an error that lists what was recorded.
+/// order); a request nobody recorded is an error that lists what was recorded. A request recorded
+/// several times (an export job's polls) gets its answers in the order of their files, the last
+/// one again after that.
 public struct ReplayTransport: Transport {
     struct Exchange: Sendable {
         let file: String
@@ -19,24 +22,30 @@ public struct ReplayTransport: Transport {
         let response: HTTPResponse
     }
 
-    private let exchanges: [Int: [String: Exchange]]
+    private let exchanges: [Int: [String: [Exchange]]]
     private let folders: [Int: String]
+    /// How many times each manager's request was answered: the next of its recorded answers.
+    private let served = Served()
+
+    private final class Served: Sendable {
+        let counts = Mutex<[String: Int]>([:])
+    }
 
     /// A transport over the fixtures of `managers`; throws when a fixture file cannot be read.
     /// `loadDocument` reads one file for the manager named.
     public init(managers: [ManagerPlan], loadDocument: (_ path: String, _ manager: String) throws(SourceError) -> Value) throws(SourceError)
     {
-        var exchanges: [Int: [String: Exchange]] = [:]
+        var exchanges: [Int: [String: [Exchange]]] = [:]
         var folders: [Int: String] = [:]
         for manager in managers {
             guard let folder = manager.fixtures else { continue }
             folders[manager.ref.index] = folder
-            var byKey: [String: Exchange] = [:]
-            for name in FilePaths.contents(of: folder) ?? []
+            var byKey: [String: [Exchange]] = [:]
+            for name in (FilePaths.contents(of: folder) ?? []).sorted()
             where name.hasSuffix(".json") || name.hasSuffix(".yaml") || name.hasSuffix(".yml") {
                 let path = FilePaths.resolve(name, against: folder)
                 let exchange = try ReplayTransport.exchange(from: try loadDocument(path, manager.ref.name), file: path, manager: manager)
-                byKey[exchange.request.matchKey] = exchange
+                byKey[exchange.request.matchKey, default: []].append(exchange)
             }
             exchanges[manager.ref.index] = byKey
         }
@@ -62,14 +71,19 @@ public struct ReplayTransport: Transport {
                 message: "its fixtures folder \(folders[manager.index] ?? "") does not exist; record it with "
                     + "'reform run --record' (against the live API), or use --live")
         }
-        guard let exchange = recorded[request.matchKey] else {
+        guard let answers = recorded[request.matchKey], let last = answers.last else {
             let known = recorded.keys.sorted().prefix(5).joined(separator: "; ")
             throw TransportError(
                 .notRecorded, manager: manager.name, request: request.matchKey,
                 message: "no recorded exchange for this request in \(folders[manager.index] ?? "fixtures") "
                     + "(recorded: \(known.isEmpty ? "none" : known)); re-record with 'reform run --record'")
         }
-        return exchange.response
+        guard answers.count > 1 else { return last.response }
+        let turn = served.counts.withLock { counts in
+            defer { counts["\(manager.index) \(request.matchKey)", default: 0] += 1 }
+            return counts["\(manager.index) \(request.matchKey)", default: 0]
+        }
+        return answers[min(turn, answers.count - 1)].response
     }
 
     private static func exchange(from document: Value, file: String, manager: ManagerPlan) throws(SourceError) -> Exchange {

@@ -30,6 +30,10 @@ public struct HTTPRequest: Sendable, Hashable {
     /// The service's `proxy:` (a proxy URL, or `none`); nil: `HTTPS_PROXY`/`HTTP_PROXY` and
     /// `NO_PROXY` decide.
     public var proxy: String?
+    /// Whether, going to another origin than the service's, it is sent bare (none of the
+    /// service's headers, credentials or interceptors) rather than refused: a job's result file
+    /// at a pre-signed storage URL. To the service's own origin it goes as any request.
+    public var bareAtOtherOrigin = false
 
     /// A request for `method` and `path` with the given query, headers and body.
     public init(method: String, path: String, query: [QueryItem] = [], headers: [QueryItem] = [], body: [UInt8]? = nil) {

@@ -38,6 +38,9 @@ extension PipelineSchema {
             SchemaKey("cache", .object(cache), "Keep responses for a time, in memory or on disk."),
             SchemaKey("for_each", .object(forEach), "Partitions: one pass per value, range step or parent record."),
             SchemaKey("incremental", .object(incremental), "Land only what changed since the last run, by a cursor field."),
+            SchemaKey(
+                "job", .object(job),
+                "An asynchronous export: create it, poll its status until done, then read its result files as the pages."),
         ])
 
     /// A declared parameter.
@@ -92,7 +95,7 @@ extension PipelineSchema {
         keys: [
             SchemaKey("json", .any, "The JSON body, any shape; a string that is exactly {name} becomes the value with its type."),
             SchemaKey("form", .named(.anyButMapping), "Form fields and their values."),
-        ])
+        ], exactlyOne: true)
 
     /// `graphql:` of a manager.
     package static let graphQL = SchemaObject(
@@ -106,6 +109,41 @@ extension PipelineSchema {
                 "Where the connection's pageInfo is, like data.repository.issues.pageInfo: endCursor goes to the cursor variable, "
                     + "hasNextPage stops paging."),
             SchemaKey("cursor", .string(), "The variable the cursor goes to (default after)."),
+        ])
+
+    /// `job:` of a manager.
+    package static let job = SchemaObject(
+        "job", "An asynchronous export job: a request creates it, its status is polled, its result files are the pages.",
+        keys: [
+            SchemaKey("create", .object(jobCreate), "The request that creates the job (method POST by default)."),
+            SchemaKey("id", .string(), "Where the create answer holds the job's id (default id)."),
+            SchemaKey("poll", .object(jobPoll), "The request that asks the job's status; its path has {job_id}."),
+            SchemaKey("status", .string(), "Where a poll answer holds the status (default status)."),
+            SchemaKey("done", .stringOrList, "Status values meaning the results are ready (default done, completed, succeeded, …)."),
+            SchemaKey("failed", .stringOrList, "Status values meaning the job failed (default failed, error, cancelled, …)."),
+            SchemaKey("error", .string(), "Where a failed job's answer says why."),
+            SchemaKey("results", .string(), "Where the done answer lists the result files: a URL, or a list of URLs or of {url}."),
+        ],
+        required: ["create", "poll", "results"])
+
+    /// `create:` of a job.
+    package static let jobCreate = SchemaObject(
+        "The request that creates an export job.",
+        keys: [
+            SchemaKey("path", .string(pattern: "^/"), "The path; {param} inserts a parameter."),
+            SchemaKey("method", .choice(methods + methods.map { $0.lowercased() }), "The HTTP method (default POST)."),
+            SchemaKey("body", .oneOf([.object(bodyTemplate)]), "The body: json: {…} or form: {…} with {param} placeholders."),
+        ])
+
+    /// `poll:` of a job.
+    package static let jobPoll = SchemaObject(
+        "The request that asks an export job's status, and how often.",
+        keys: [
+            SchemaKey("path", .string(pattern: "^/"), "The path, with {job_id}."),
+            SchemaKey("method", .choice(methods + methods.map { $0.lowercased() }), "The HTTP method (default GET)."),
+            SchemaKey("every", .duration, "The wait before the first poll (default 1s); each later one is half as long again."),
+            SchemaKey("max_every", .duration, "The longest wait between polls (default 30s)."),
+            SchemaKey("max_wait", .duration, "The longest the job may take (default 1h); past it the manager fails."),
         ])
 
     /// `stop:` of paging written as a mapping.
