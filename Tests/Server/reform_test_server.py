@@ -841,7 +841,8 @@ class Handler(BaseHTTPRequestHandler):
         self.json(202, {"id": job_id, "status": "queued"})
 
     def ep_job_status(self, q, job_id):
-        """GET /jobs/ID: {"id", "status": "running"} until it has been polled `polls` times, then
+        """DELETE /jobs/ID cancels the job (later polls answer "cancelled").
+        GET /jobs/ID: {"id", "status": "running"} until it has been polled `polls` times, then
         {"status": "completed", "files": [{"url": ...}]} (same: /jobs/ID/files/N; other: an
         absolute http://localhost:PORT/... URL with a signature, another origin; none: []) or
         {"status": "failed", "error": {"message": ...}}."""
@@ -852,6 +853,11 @@ class Handler(BaseHTTPRequestHandler):
             job = state.jobs.get(job_id)
             if job is None:
                 return self.json(404, {"error": f"no job {job_id}"})
+            if self.command == "DELETE":
+                job["cancelled"] = True
+                return self.json(200, {"id": job_id, "status": "cancelled"})
+            if job.get("cancelled"):
+                return self.json(200, {"id": job_id, "status": "cancelled"})
             job["polled"] += 1
             polled = job["polled"]
         if polled <= job["polls"]:
@@ -1462,7 +1468,7 @@ ROUTES = {
 # match; the groups are passed to the endpoint after the query.
 PATTERN_ROUTES = [
     ("/jobs/", re.compile(r"/jobs/([^/]+)/files/(\d+)"), (GET, Handler.ep_job_file)),
-    ("/jobs/", re.compile(r"/jobs/([^/]+)"), (GET, Handler.ep_job_status)),
+    ("/jobs/", re.compile(r"/jobs/([^/]+)"), (("GET", "DELETE"), Handler.ep_job_status)),
     ("/gh/orgs/", re.compile(r"/gh/orgs/([^/]+)/repos"), (GET, Handler.ep_gh_org_repos)),
     ("/gh/repos/", re.compile(r"/gh/repos/([^/]+)/([^/]+)/issues"), (GET, Handler.ep_gh_repo_issues)),
 ]

@@ -26,16 +26,21 @@ extension PipelineDecoder {
         if maxEvery < every, let at = p["max_every"] {
             context.error("'max_every' in 'poll' of \(section) is shorter than 'every'", at: at.location)
         }
+        let cancel = m["cancel"].flatMap {
+            decodeJobRequest($0, "'cancel' in \(section)", PipelineSchema.jobCreate, defaultMethod: "DELETE", known: ["job_id"])?.0
+        }
         func values(_ key: String, _ defaults: [String]) -> [String] {
             guard let node = m[key] else { return defaults }
             return context.stringList(node, "'\(key)' in \(section)") ?? defaults
         }
-        return JobPlan(
+        var plan = JobPlan(
             create: create, id: m["id"].flatMap { context.path($0, "'id' in \(section)") } ?? ValuePath([.key("id")]),
             poll: poll, every: every, maxEvery: maxEvery, maxWait: maxWait,
             status: m["status"].flatMap { context.path($0, "'status' in \(section)") } ?? ValuePath([.key("status")]),
             done: values("done", JobPlan.doneByDefault), failed: values("failed", JobPlan.failedByDefault),
             error: m["error"].flatMap { context.path($0, "'error' in \(section)") }, results: results, location: node.location)
+        plan.cancel = cancel
+        return plan
     }
 
     /// `{ path, method, body }` of a job's create or poll request.

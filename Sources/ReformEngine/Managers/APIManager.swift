@@ -215,6 +215,25 @@ public final class APIManager: Sendable {
         }
     }
 
+    /// Asks the service to cancel the running export job of a run being stopped, when its `job:`
+    /// says how: once, in a task of its own (this one is cancelled), within 2 s; a failure only
+    /// logged.
+    private static func cancelJob(of loader: PageLoader, client: ServiceClient) async {
+        guard var request = loader.jobCancelRequest, !(client.transport is ReplayTransport) else { return }
+        request.timeout = 2
+        var cancelling = loader
+        let outcome = await Task.detached { () async -> String in
+            do {
+                let response = try await client.send(request, loader: &cancelling, extra: [])
+                return "status \(response.status)"
+            } catch {
+                return "\(error)"
+            }
+        }.value
+        client.logger?.info(
+            "export job cancelled", metadata: ["manager": .string(loader.manager.ref.name), "outcome": .string(outcome)])
+    }
+
     private static func fetchUnredacted(
         _ loader: inout PageLoader, client: ServiceClient, interceptors: [any Interceptor], secrets: Redactor?,
         cache: ResponseCache?
@@ -222,13 +241,18 @@ public final class APIManager: Sendable {
         // An export job: its create request and polls come first, landing no records.
         var steps: [JobStep] = []
         while loader.isJobStep, let step = loader.nextRequest {
-            let answer = try await client.send(step, loader: &loader, extra: interceptors, extraSecrets: secrets)
-            steps.append(JobStep(request: step, response: answer))
-            let wait = try loader.landJobStep(answer)
-            // A replay answers at once: recorded polls are not waited for again.
-            guard wait > 0, !(client.transport is ReplayTransport) else { continue }
-            do { try await client.clock.sleep(seconds: wait) } catch {
-                throw ManagerError(.cancelled, manager: loader.manager.ref.name, request: step.matchKey, message: "cancelled")
+            do throws(ManagerError) {
+                let answer = try await client.send(step, loader: &loader, extra: interceptors, extraSecrets: secrets)
+                steps.append(JobStep(request: step, response: answer))
+                let wait = try loader.landJobStep(answer)
+                // A replay answers at once: recorded polls are not waited for again.
+                guard wait > 0, !(client.transport is ReplayTransport) else { continue }
+                do { try await client.clock.sleep(seconds: wait) } catch {
+                    throw ManagerError(.cancelled, manager: loader.manager.ref.name, request: step.matchKey, message: "cancelled")
+                }
+            } catch {
+                if error.kind == .cancelled || Task.isCancelled { await cancelJob(of: loader, client: client) }
+                throw error
             }
         }
         if loader.finished, let last = steps.last {

@@ -73,7 +73,11 @@ extension PageLoader {
                 throw fail(.jobFailed, "the job \(status)" + (reason.map { ": \($0)" } ?? ""))
             }
             if plan.done.contains(where: { $0.caseInsensitiveCompare(status) }) {
-                let urls = PageLoader.resultURLs(body[path: plan.results])
+                guard let listed = body[path: plan.results] else {
+                    throw fail(
+                        .jobFailed, "the job is \(status), but its answer has no result files at '\(plan.results)' (the job's 'results:')")
+                }
+                let urls = PageLoader.resultURLs(listed)
                 guard let first = urls.first else {
                     finished = true
                     stopReason = StopReason(.allResults, limit: 0)
@@ -97,6 +101,12 @@ extension PageLoader {
         case .results:
             return 0
         }
+    }
+
+    /// The request that cancels the job, while it is running and the `job:` declares one.
+    public var jobCancelRequest: HTTPRequest? {
+        guard let cancel = manager.job?.cancel, case .poll(let id)? = job?.phase, !finished else { return nil }
+        return PageLoader.request(cancel, of: manager, [("job_id", .string(id))])
     }
 
     /// 1.5 to the power `polls - 1`: each wait half as long again as the one before.

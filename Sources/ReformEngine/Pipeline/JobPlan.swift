@@ -39,6 +39,9 @@ public struct JobPlan: Sendable {
     /// Where the done answer lists the result files: a URL, a list of URLs, or of objects with
     /// `url` (or `href`).
     public var results: ValuePath
+    /// The request that cancels the job (`{job_id}` in its path), sent when the run is stopped
+    /// while the job is running, when declared.
+    public var cancel: Request? = nil
     /// Where it is declared.
     public var location: SourceLocation
 

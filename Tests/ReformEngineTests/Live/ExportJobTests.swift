@@ -72,6 +72,33 @@ import Testing
         }
     }
 
+    @Test func stoppingTheManagerWhileTheJobRunsCancelsTheJob() async throws {
+        let server = try TestServer()
+        let yaml = ExportJobTests.pipeline("{ polls: 100000 }", poll: "every: 10ms, max_every: 20ms, max_wait: 10m")
+            .replacing("      results: files\n", with: "      results: files\n      cancel: { path: \"/jobs/{job_id}\" }\n")
+        let pipeline = try server.pipeline(yaml, environment: ["TOKEN": "job-token"])
+        let manager = try server.manager("export", in: pipeline, environment: ["TOKEN": "job-token"])
+        let loading = Task { try await manager.load() }
+        try await server.waitForRequest(path: "/jobs/job-1")
+        loading.cancel()
+        #expect((try? await loading.value) == nil)
+        let methods = try await server.requests(path: "/jobs/job-1").compactMap { $0["method"]?.stringValue }
+        #expect(methods.last == "DELETE" && methods.dropLast().allSatisfy { $0 == "GET" }, "\(methods)")
+    }
+
+    @Test func aDoneAnswerWithoutItsResultsIsAFailure() async throws {
+        let server = try TestServer()
+        let yaml = ExportJobTests.pipeline("{ polls: 0 }").replacing("results: files", with: "results: result.urls")
+        let pipeline = try server.pipeline(yaml, environment: ["TOKEN": "job-token"])
+        do {
+            _ = try await server.manager("export", in: pipeline, environment: ["TOKEN": "job-token"]).load()
+            Issue.record("a done job without results landed")
+        } catch {
+            #expect((error as? ManagerError)?.kind == .jobFailed)
+            #expect("\(error)".contains("the job is completed, but its answer has no result files at 'result.urls'"), "\(error)")
+        }
+    }
+
     @Test func aJobWithNoFilesLandsNothing() async throws {
         let server = try TestServer()
         let pipeline = try server.pipeline(ExportJobTests.pipeline("{ polls: 0, files: none }"), environment: ["TOKEN": "job-token"])

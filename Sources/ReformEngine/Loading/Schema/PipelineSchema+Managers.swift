@@ -123,6 +123,7 @@ extension PipelineSchema {
             SchemaKey("failed", .stringOrList, "Status values meaning the job failed (default failed, error, cancelled, …)."),
             SchemaKey("error", .string(), "Where a failed job's answer says why."),
             SchemaKey("results", .string(), "Where the done answer lists the result files: a URL, or a list of URLs or of {url}."),
+            SchemaKey("cancel", .object(jobCreate), "The request that cancels the job when the run is stopped (method DELETE by default)."),
         ],
         required: ["create", "poll", "results"])
 
