@@ -214,7 +214,8 @@ if Context.environment["REFORM_FUZZ"] != nil {
         ("FuzzLinkHeader", ["ReformEngine"]),
         ("FuzzTemplate", ["ReformEngine", sdk]),
         ("FuzzHTTPResponse", ["ReformEngine", "ReformHTTP1"]),
-        ("FuzzGzipInput", ["ReformEngine", "CZlib"]),
+        ("FuzzGzipInput", ["ReformEngine"]),
+        ("FuzzContentDecoding", ["ReformEngine"]),
         ("FuzzDeadLetter", ["ReformEngine", sdk]),
         ("FuzzTiers", ["ReformEngineTesting"]),
     ]

@@ -9,7 +9,7 @@ root=$(cd .. && pwd)
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(FuzzJSON FuzzPipeline FuzzLinkHeader FuzzTemplate FuzzHTTPResponse FuzzGzipInput FuzzDeadLetter FuzzTiers)
+[ ${#targets[@]} -gt 0 ] || targets=(FuzzJSON FuzzPipeline FuzzLinkHeader FuzzTemplate FuzzHTTPResponse FuzzGzipInput FuzzContentDecoding FuzzDeadLetter FuzzTiers)
 command -v swift >/dev/null || export PATH=/opt/swift/usr/bin:$PATH
 scratch="$root/.build-fuzz"
 work="$root/.build-fuzz-work" # corpora, logs and crashing inputs, apart from SwiftPM's scratch path
@@ -33,7 +33,7 @@ seed() { # TARGET -> corpus folder with that target's seeds copied in
         FuzzLinkHeader) cp -n Seeds/link/* "$corpus/" ;;
         FuzzTemplate) cp -n Seeds/template/* "$corpus/" ;;
         FuzzHTTPResponse) cp -n Seeds/http/* "$corpus/" ;;
-        FuzzGzipInput | FuzzDeadLetter) cp -n Seeds/ndjson/* "$corpus/" ;;
+        FuzzGzipInput | FuzzContentDecoding | FuzzDeadLetter) cp -n Seeds/ndjson/* "$corpus/" ;;
         FuzzTiers) cp -n Seeds/tiers/* "$corpus/" ;;
     esac
     echo "$corpus"

@@ -1,6 +1,5 @@
-import CZlib
 import Foundation
-import ReformEngine
+@_spi(Fuzzing) import ReformEngine
 
 /// libFuzzer entry: the gzip input path of a batch run. The first byte picks how the rest
 /// becomes a `.ndjson.gz` input: taken as it is (any bytes), compressed whole (must read exactly
@@ -57,24 +56,7 @@ public func fuzzGzipInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 }
 
 /// `bytes` as one gzip member, compressed by zlib.
-func gzip(_ bytes: [UInt8]) -> [UInt8] {
-    var stream = z_stream()
-    deflateInit2_(&stream, 6, Z_DEFLATED, 31, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
-    var input = bytes
-    var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, UInt(bytes.count))) + 32)
-    let written = input.withUnsafeMutableBufferPointer { inBuffer in
-        output.withUnsafeMutableBufferPointer { outBuffer in
-            stream.next_in = inBuffer.baseAddress
-            stream.avail_in = UInt32(inBuffer.count)
-            stream.next_out = outBuffer.baseAddress
-            stream.avail_out = UInt32(outBuffer.count)
-            deflate(&stream, Z_FINISH)
-            return outBuffer.count - Int(stream.avail_out)
-        }
-    }
-    deflateEnd(&stream)
-    return Array(output.prefix(written))
-}
+func gzip(_ bytes: [UInt8]) -> [UInt8] { ContentDecodingFuzzing.compressed(bytes, windowBits: 31) }
 
 /// The pipeline and a scratch folder, made once.
 enum FuzzFiles {
