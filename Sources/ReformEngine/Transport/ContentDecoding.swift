@@ -42,7 +42,12 @@ enum ContentDecoding {
         case "deflate":
             // RFC 9110 deflate is zlib-wrapped; some servers send raw deflate data instead.
             let zlibHeader = bytes.count >= 2 && bytes[0] & 0x0f == 8 && (UInt16(bytes[0]) << 8 | UInt16(bytes[1])) % 31 == 0
-            return try inflate(bytes, limit: limit, raw: !zlibHeader)
+            guard zlibHeader else { return try inflate(bytes, limit: limit, raw: true) }
+            do { return try inflate(bytes, limit: limit, raw: false) } catch {
+                // Raw deflate data can start with two bytes that read as a zlib header.
+                guard case .undecodable = error, let raw = try? inflate(bytes, limit: limit, raw: true) else { throw error }
+                return raw
+            }
         default:
             throw .undecodable(
                 "the body is encoded '\(encoding)', which was not asked for (the request accepts \(accepted)); "

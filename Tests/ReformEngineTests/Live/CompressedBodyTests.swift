@@ -1,4 +1,4 @@
-import ReformEngine
+@_spi(Fuzzing) import ReformEngine
 import ReformSDK
 import Testing
 
@@ -58,6 +58,14 @@ import Testing
                 #expect("\(error)".contains(message) && "\(error)".contains("nothing of it was landed"), "\(error)")
             }
         }
+    }
+
+    /// Raw deflate data can start with two bytes that pass as a zlib header (found writing
+    /// `FuzzContentDecoding`): a stored block 0x78, its length's first byte 0x01.
+    @Test func rawDeflateThatLooksLikeZlibStillInflates() {
+        let raw: [UInt8] = [0x78, 0x01, 0x00, 0xFE, 0xFF, UInt8(ascii: "a"), 0x03, 0x00]
+        let decoded = ContentDecodingFuzzing.decode(raw, encoding: "deflate", limit: 1024)
+        #expect((try? decoded.get()) == Array("a".utf8), "\(decoded)")
     }
 
     @Test(arguments: LiveTransport.Client.allCases)
