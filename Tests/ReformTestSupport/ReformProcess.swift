@@ -13,6 +13,10 @@ public enum ReformProcess {
         public let stderr: String
     }
 
+    /// SIGPIPE ignored in the test process, once: writing to a child that has exited must fail
+    /// the write (EPIPE), not end the process.
+    private static let brokenPipesIgnored: Void = { signal(SIGPIPE, SIG_IGN) }()
+
     /// The `reform` binary beside the test bundle (SwiftPM builds both into one folder), or one
     /// folder up.
     public static let executable: String = {
@@ -59,8 +63,12 @@ public enum ReformProcess {
         // read one after the other, a child writing more than a pipe holds (64 KiB) to the one not
         // being read would block forever.
         let stderrData = DrainedPipe(err)
-        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
-        try input.fileHandleForWriting.close()
+        _ = ReformProcess.brokenPipesIgnored
+        // A child that exits before reading it all closes the pipe: the write fails with EPIPE,
+        // which is the child's business (its outcome says why), not the tests' (Foundation's
+        // non-throwing `write(_:)` traps on it and took the whole test process down).
+        if let stdin { try? input.fileHandleForWriting.write(contentsOf: Data(stdin.utf8)) }
+        try? input.fileHandleForWriting.close()
         let stdoutData = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return Outcome(
