@@ -7,7 +7,8 @@
 # (Pipelines/) and licence under /usr/share/doc/reform.
 # Its Depends are what dpkg-shlibdeps finds the files need from Debian's libraries (libc6,
 # libstdc++6, libgcc-s1, zlib1g, libyaml-0-2, libsqlite3-0, with the versions their symbols need);
-# libpq5 is a Recommends: it is loaded only when a run uses PostgreSQL. scripts/check-deb.sh
+# libpq5 and libxml2 are Recommends: they are loaded only when a run uses PostgreSQL or reads an
+# XML body. scripts/check-deb.sh
 # installs it into an empty root and runs it there.
 #
 #   scripts/make-deb.sh TARBALL [--out DIR] [--manual DIR]   # default out: the tarball's folder
@@ -135,7 +136,7 @@ Architecture: amd64
 Maintainer: Reform developers <reform@localhost>
 Installed-Size: $installed_size
 Depends: $depends
-Recommends: libpq5
+Recommends: libpq5, libxml2
 Section: utils
 Priority: optional
 Description: API and data pipelines declared in YAML

@@ -335,6 +335,11 @@ def run_checks(c, port):
     check(c.request("GET", "/" + target, None, bearer)[0] == 400, "jobs: a signed file with a bearer is refused")
     check(c.json("POST", "/jobs", body=b"{}")[0] == 401, "jobs: no bearer")
 
+    # ---- XML
+    status, hdrs, data = c.request("GET", "/xml/rss?per_page=2", None, None)
+    check(status == 200 and hdrs.get("content-type", "").startswith("application/xml") and data.count(b"<item>") == 2, "xml: rss")
+    check(c.request("GET", "/xml/soap", None, None)[2].count(b"<m:Order ") == 2, "xml: soap")
+
     # ---- auth
     good = "Basic " + base64.b64encode(b"reform:s3cret").decode()
     bad = "Basic " + base64.b64encode(b"reform:nope").decode()

@@ -22,6 +22,7 @@ import email.utils
 import gzip
 import hashlib
 import hmac
+import html
 import itertools
 import json
 import math
@@ -894,6 +895,45 @@ class Handler(BaseHTTPRequestHandler):
         lines = "".join(json.dumps(item, ensure_ascii=False) + "\n" for item in chunk)
         self.send(200, gzip.compress(lines.encode("utf-8")), content_type="application/gzip")
 
+    # ---- XML: an RSS feed, a SOAP envelope, a broken document and an entity bomb
+
+    def ep_xml(self, q, kind):
+        """GET /xml/rss?page=P&per_page=S (RSS 2.0 of the items: CDATA, &amp;, a dc: namespace,
+        attributes), /xml/soap (a SOAP 1.1 envelope of orders, namespaced, attributes and
+        repeated children), /xml/bad (an element that never closes), /xml/bomb (a billion-laughs
+        DTD whose entity a record uses)."""
+        if kind == "rss":
+            chunk, _, _ = self.page_and_next(q, "/xml/rss")
+            items = "".join(
+                f"""<item><title>{html.escape(item["name"])}</title><link>http://example.test/items/{item["id"]}</link>
+<description><![CDATA[<p>Price {item["price"]} &amp; more</p>]]></description>
+<dc:creator>R &amp; D</dc:creator><guid isPermaLink="false">item-{item["id"]}</guid>
+<enclosure url="http://example.test/{item["id"]}.png" length="{item["id"] * 100}" type="image/png"/></item>
+""" for item in chunk)
+            body = f"""<?xml version="1.0" encoding="UTF-8"?>
+<rss version="2.0" xmlns:dc="http://purl.org/dc/elements/1.1/"><channel><title>Items</title>
+{items}</channel></rss>
+"""
+        elif kind == "soap":
+            body = """<?xml version="1.0"?>
+<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/" xmlns:m="urn:orders">
+  <soap:Body>
+    <m:GetOrdersResponse>
+      <m:Order id="A-1" status="open"><m:Customer>Ann</m:Customer><m:Line sku="x">2</m:Line><m:Line sku="y">1</m:Line></m:Order>
+      <m:Order id="A-2" status="closed"><m:Customer>Bo</m:Customer><m:Line sku="z">5</m:Line><m:Note/></m:Order>
+    </m:GetOrdersResponse>
+  </soap:Body>
+</soap:Envelope>
+"""
+        elif kind == "bad":
+            body = '<?xml version="1.0"?>\n<list>\n  <item><id>1</id></item>\n  <item><id>2</id>\n</list>\n'
+        elif kind == "bomb":
+            lols = "".join(f'<!ENTITY lol{n} "{f"&lol{n - 1};" * 10}">' for n in range(1, 10))
+            body = f'<?xml version="1.0"?>\n<!DOCTYPE list [<!ENTITY lol0 "lol">{lols}]>\n<list><item><id>1</id><v>&lol9;</v></item></list>\n'
+        else:
+            return self.json(404, {"error": f"no /xml/{kind}"})
+        self.send(200, body.encode("utf-8"), content_type="application/xml; charset=utf-8")
+
     def ep_csv(self, q):
         """Items by page as CSV (RFC 4180, CRLF): id,name,price,tags,note; every 7th note holds a
         comma, quotes and a line break; bad=1 ends with a quoted field that never closes."""
@@ -1467,6 +1507,7 @@ ROUTES = {
 # Paths with parameters, tried (prefix first, then the whole pattern) only when ROUTES has no exact
 # match; the groups are passed to the endpoint after the query.
 PATTERN_ROUTES = [
+    ("/xml/", re.compile(r"/xml/([a-z]+)"), (GET, Handler.ep_xml)),
     ("/jobs/", re.compile(r"/jobs/([^/]+)/files/(\d+)"), (GET, Handler.ep_job_file)),
     ("/jobs/", re.compile(r"/jobs/([^/]+)"), (("GET", "DELETE"), Handler.ep_job_status)),
     ("/gh/orgs/", re.compile(r"/gh/orgs/([^/]+)/repos"), (GET, Handler.ep_gh_org_repos)),

@@ -93,7 +93,7 @@ extension PipelineDecoder {
             }
             if let node = m["format"], let format = context.choice(node, "response format", as: ResponseFormat.self) {
                 plans[plans.count - 1].format = format
-                if format != .json, m["records"] != nil {
+                if format != .json, format != .xml, m["records"] != nil {
                     context.error(
                         "'records' of \(what) is a path into a JSON body; a \(format.rawValue) body's rows are the records",
                         at: node.location)

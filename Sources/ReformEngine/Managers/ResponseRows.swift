@@ -9,13 +9,14 @@ package enum ResponseRows {
         package let description: String
     }
 
-    /// The records of `text` in `format` (not `.json`).
-    package static func records(_ text: String, format: ResponseFormat) throws(Problem) -> [Value] {
+    /// The records of `text` in `format` (not `.json`); `path` names XML's record elements.
+    package static func records(_ text: String, format: ResponseFormat, path: ValuePath? = nil) throws(Problem) -> [Value] {
         switch format {
         case .json: throw Problem(description: "is JSON")
         case .ndjson: return try lines(text)
         case .csv: return try rows(text, delimiter: UInt8(ascii: ","))
         case .tsv: return try rows(text, delimiter: UInt8(ascii: "\t"))
+        case .xml: return try XMLRecords.records(text, path: path)
         }
     }
 

@@ -65,6 +65,9 @@ public enum ResponseFormat: String, Sendable, CaseIterable {
     case csv
     /// Tab-separated values with a header row, quoted as CSV is.
     case tsv
+    /// XML: the elements at the manager's `records:` path of element names (the root's children
+    /// by default), each an object of its attributes and child elements, values as text.
+    case xml
 }
 
 /// How a manager sends its non-path parameters in a request body.

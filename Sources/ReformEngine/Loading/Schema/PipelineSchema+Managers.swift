@@ -13,10 +13,14 @@ extension PipelineSchema {
             SchemaKey(
                 "params", .named(.oneOf([.object(param), .anyButMapping])),
                 "The parameters the manager takes, checked before a request is sent; a bare value is a default."),
-            SchemaKey("records", .string(), "Where the records are in the landed body, like data.list (default the body)."),
+            SchemaKey(
+                "records", .string(),
+                "Where the records are in the landed body, like data.list (default the body); for xml the record elements' names from the root."
+            ),
             SchemaKey(
                 "format", .choice(of: ResponseFormat.self),
-                "How the body holds records: json (default), ndjson, csv or tsv (a header row; each row a record of text)."),
+                "How the body holds records: json (default), ndjson, csv or tsv (a header row; each row a record of text), "
+                    + "or xml (the elements at records:, like rss.channel.item)."),
             SchemaKey("expect", .object(expect), "What a response must be: status, required paths, content type."),
             SchemaKey("paging", .object(paging), "How the manager asks for the next page, and when it stops."),
             SchemaKey(

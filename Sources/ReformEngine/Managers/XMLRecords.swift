@@ -1,0 +1,151 @@
+import ReformSDK
+
+/// Records from an XML body (`format: xml`), read by libxml2's streaming reader: each element at
+/// the manager's `records:` path of element names from the root (`rss.channel.item`,
+/// `Envelope.Body.GetOrdersResponse.Order`; the root's children by default) becomes an object.
+///
+/// Names are local (a namespace prefix is dropped; `xmlns` attributes are left out). An element
+/// with neither attributes nor child elements is its text, trimmed (`null` when empty); otherwise
+/// an object of its attributes and child elements (a child name repeated: a list, in order), its
+/// own text as `#text`, and an attribute whose name a child also has as `@name`. Every value is
+/// text, as in CSV: convert it in a reformer. Entities are not expanded beyond XML's own five.
+enum XMLRecords {
+    /// An element being read: its name, attributes, children and text.
+    private struct Element {
+        var name: String
+        var attributes: [(String, String)] = []
+        var children: [(String, Value)] = []
+        var text = ""
+
+        var value: Value {
+            let trimmed = XMLRecords.trimmed(text)
+            guard !attributes.isEmpty || !children.isEmpty else { return trimmed.isEmpty ? .null : .string(trimmed) }
+            var object = Object()
+            let childNames = Set(children.map(\.0))
+            for (name, value) in attributes { object[childNames.contains(name) ? "@" + name : name] = .string(value) }
+            var order: [String] = []
+            var grouped: [String: [Value]] = [:]
+            for (name, value) in children {
+                if grouped[name] == nil { order.append(name) }
+                grouped[name, default: []].append(value)
+            }
+            for name in order {
+                guard let values = grouped[name] else { continue }
+                object[name] = values.count == 1 ? values[0] : .array(values)
+            }
+            if !trimmed.isEmpty { object["#text"] = .string(trimmed) }
+            return .object(object)
+        }
+    }
+
+    /// The records of `text`; `path` names the record elements from the root (nil: the root's
+    /// children).
+    static func records(_ text: String, path: ValuePath?) throws(ResponseRows.Problem) -> [Value] {
+        let library: LibXML2
+        switch LibXML2.shared {
+        case .success(let loaded): library = loaded
+        case .failure(let problem): throw problem
+        }
+        let names: [String]? = path.map { $0.components.map { if case .key(let name) = $0 { name } else { "*" } } }
+        var bytes = Array(text.utf8)
+        let count = Int32(clamping: bytes.count)
+        let problem = ProblemBox()
+        let parsed: Result<[Value], ResponseRows.Problem> = bytes.withUnsafeMutableBytes { buffer in
+            let base = buffer.baseAddress?.assumingMemoryBound(to: CChar.self)
+            guard let reader = library.readerForMemory(base, count, "body.xml", nil, LibXML2.options) else {
+                return .failure(ResponseRows.Problem(description: "is not XML libxml2 can start reading"))
+            }
+            defer { library.free(reader) }
+            let handler: LibXML2.ErrorHandler = { argument, message, severity, locator in
+                guard let argument, let message else { return }
+                let box = Unmanaged<ProblemBox>.fromOpaque(argument).takeUnretainedValue()
+                // Severity 1 and 2 are warnings (XML_PARSER_SEVERITY_VALIDITY_WARNING, _WARNING).
+                guard severity > 2, box.message == nil else { return }
+                box.message = XMLRecords.trimmed(String(cString: message))
+                box.line = Int(LibXML2.shared.map { $0.locatorLine(locator) }.get(or: 0))
+            }
+            library.setErrorHandler(reader, handler, Unmanaged.passUnretained(problem).toOpaque())
+            return withExtendedLifetime(problem) { read(reader, library, names: names, problem: problem) }
+        }
+        return try parsed.get()
+    }
+
+    private final class ProblemBox: @unchecked Sendable {
+        var message: String?
+        var line = 0
+    }
+
+    private static func read(_ reader: LibXML2.Reader, _ library: LibXML2, names: [String]?, problem: ProblemBox)
+        -> Result<[Value], ResponseRows.Problem>
+    {
+        func string(_ pointer: UnsafePointer<UInt8>?) -> String { pointer.map { String(cString: $0) } ?? "" }
+        var records: [Value] = []
+        var path: [String] = []
+        var open: [Element] = []  // the record being read and the elements open inside it
+        var recordDepth: Int?
+        func isRecord(_ path: [String]) -> Bool {
+            guard let names else { return path.count == 2 }
+            return path.count == names.count && zip(path, names).allSatisfy { $1 == "*" || $0 == $1 }
+        }
+        func close() {
+            guard let element = open.popLast() else { return }
+            if open.isEmpty {
+                records.append(element.value)
+                recordDepth = nil
+            } else {
+                open[open.count - 1].children.append((element.name, element.value))
+            }
+        }
+        while true {
+            let status = library.read(reader)
+            if status == 0 { break }
+            guard status == 1 else {
+                let line = problem.line > 0 ? " at line \(problem.line)" : ""
+                let reason = problem.message ?? "libxml2 stopped reading"
+                return .failure(ResponseRows.Problem(description: "is not well-formed XML\(line): \(reason)"))
+            }
+            switch LibXML2.NodeType(rawValue: library.nodeType(reader)) {
+            case .element:
+                let name = string(library.localName(reader))
+                let empty = library.isEmptyElement(reader) == 1
+                path.append(name)
+                if recordDepth == nil, isRecord(path) { recordDepth = path.count }
+                if recordDepth != nil {
+                    var element = Element(name: name)
+                    while library.moveToNextAttribute(reader) == 1 {
+                        let attribute = string(library.localName(reader))
+                        if attribute == "xmlns" || string(library.prefix(reader)) == "xmlns" { continue }
+                        element.attributes.append((attribute, string(library.value(reader))))
+                    }
+                    _ = library.moveToElement(reader)
+                    open.append(element)
+                }
+                if empty {
+                    if recordDepth != nil { close() }
+                    path.removeLast()
+                }
+            case .endElement:
+                if recordDepth != nil { close() }
+                path.removeLast()
+            case .text, .cdata, .significantWhitespace:
+                if !open.isEmpty { open[open.count - 1].text += string(library.value(reader)) }
+            case nil:
+                break
+            }
+        }
+        return .success(records)
+    }
+
+    /// `text` without white space at either end.
+    static func trimmed(_ text: String) -> String {
+        var slice = Substring(text)
+        while let first = slice.first, first.isWhitespace { slice = slice.dropFirst() }
+        while let last = slice.last, last.isWhitespace { slice = slice.dropLast() }
+        return String(slice)
+    }
+}
+
+extension Result {
+    /// The success value, or `fallback`.
+    fileprivate func get(or fallback: Success) -> Success { (try? get()) ?? fallback }
+}
