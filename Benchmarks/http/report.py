@@ -74,7 +74,7 @@ def main():
         ok = best["reform"] < best["python"]
         missed |= not ok
         print(f"target: reform ahead of python requests: {best['reform'] * 1000:.1f} ms vs "
-              f"{best['python'] * 1000:.1f} ms -> {'met' if ok else 'MISSED'}")
+              f"{best['python'] * 1000:.1f} ms ({best['python'] / best['reform']:.2f}x) -> {'met' if ok else 'MISSED'}")
     if "reform" not in best:
         print("target: not checked (reform was skipped)")
     if problems:

@@ -15,6 +15,9 @@
 #   REFORM_BIN=...  the reform binary (default .build/release/reform); skipped with a message
 #                   when it is missing or not executable
 #   TOOLS="curl python reform"   which tools to run
+#   MODE=graphql    POST the test server's GraphQL issues query instead (Benchmarks/http/graphql.yaml
+#                   against graphql_client.py: the cursor from pageInfo into the variables); curl,
+#                   which cannot follow a cursor in a body, is left out; PER_PAGE at most 100
 #   PYTHON=...      the Python interpreter (default: python3's real executable, not a pyenv shim)
 #   TIMER=python    time with measure.py (getrusage) even if GNU time is installed
 #   STRICT=1        exit 1 (after printing everything) when a target is missed
@@ -40,7 +43,13 @@ PER_PAGE="${PER_PAGE:-10}"
 RUNS="${RUNS:-5}"
 WARMUP="${WARMUP:-1}"
 REFORM_BIN="${REFORM_BIN:-.build/release/reform}"
-TOOLS="${TOOLS:-curl python reform}"
+MODE="${MODE:-rest}"
+case "$MODE" in
+    rest) TOOLS="${TOOLS:-curl python reform}" ;;
+    graphql) TOOLS="${TOOLS:-python reform}" ;;
+    *) echo "run.sh: MODE is rest or graphql, not '$MODE'" >&2; exit 2 ;;
+esac
+[ "$MODE" = rest ] || [[ " $TOOLS " != *" curl "* ]] || { echo "run.sh: curl cannot follow a GraphQL cursor (MODE=graphql)" >&2; exit 2; }
 case "$PAGES$PER_PAGE$RUNS$WARMUP" in *[!0-9]*) echo "run.sh: PAGES, PER_PAGE, RUNS and WARMUP must be whole numbers" >&2; exit 2 ;; esac
 [ "$PAGES" -gt 0 ] && [ "$PER_PAGE" -gt 0 ] && [ "$PER_PAGE" -le 1000 ] && [ "$RUNS" -gt 0 ] \
     || { echo "run.sh: PAGES and RUNS must be positive, PER_PAGE in 1...1000" >&2; exit 2; }
@@ -124,11 +133,20 @@ run_tool() {
             cmd=(curl -s -S -w '\n' "${urls[@]}") ;;
         python)
             output="$tmp/python.ndjson"
-            cmd=("$PYTHON" "$here/requests_client.py" "$port" "$PAGES" "$PER_PAGE" "$output") ;;
+            if [ "$MODE" = graphql ]; then
+                cmd=("$PYTHON" "$here/graphql_client.py" "$port" "$PAGES" "$PER_PAGE" "$output")
+            else
+                cmd=("$PYTHON" "$here/requests_client.py" "$port" "$PAGES" "$PER_PAGE" "$output")
+            fi ;;
         reform)
             output="$tmp/reform.ndjson"
-            cmd=("$REFORM_BIN" run Benchmarks/http/bench.yaml --live --quiet --output "$output"
-                --param "per_page=$PER_PAGE" --param "pages=$PAGES") ;;
+            if [ "$MODE" = graphql ]; then
+                cmd=("$REFORM_BIN" run Benchmarks/http/graphql.yaml --live --quiet --output "$output"
+                    --param "per_page=$PER_PAGE" --param "total=$((PAGES * PER_PAGE))")
+            else
+                cmd=("$REFORM_BIN" run Benchmarks/http/bench.yaml --live --quiet --output "$output"
+                    --param "per_page=$PER_PAGE" --param "pages=$PAGES")
+            fi ;;
     esac
     rm -f "$output"
     curl -s -X POST "$base/_reset" >/dev/null || die "cannot reach the test server"
@@ -167,7 +185,9 @@ run_tool() {
     fi
 }
 
-echo "HTTP benchmark: $PAGES pages x $PER_PAGE items from $base/bench, $RUNS runs (+$WARMUP warm-up), timer: $timer"
+endpoint="$base/bench"
+[ "$MODE" = graphql ] && endpoint="$base/graphql (POST)"
+echo "HTTP benchmark ($MODE): $PAGES pages x $PER_PAGE items from $endpoint, $RUNS runs (+$WARMUP warm-up), timer: $timer"
 echo "tools: ${tools[*]}"
 for ((w = 1; w <= WARMUP; w++)); do
     for tool in "${tools[@]}"; do run_tool "$tool" warmup; done
