@@ -6,6 +6,7 @@ until hasNextPage is false, and writes every node as NDJSON — the loop a Graph
     python3 graphql_client.py PORT PAGES PER_PAGE OUT.ndjson
 """
 import json
+import os
 import sys
 
 import requests
@@ -20,7 +21,8 @@ QUERY = """query($owner: String!, $repo: String!, $first: Int!, $after: String) 
 
 def main():
     port, pages, per_page, out = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
-    url = f"http://127.0.0.1:{port}/graphql?total={pages * per_page}"
+    scheme = os.environ.get("REFORM_BENCH_SCHEME", "http")  # https: REQUESTS_CA_BUNDLE names the CA
+    url = f"{scheme}://127.0.0.1:{port}/graphql?total={pages * per_page}"
     session = requests.Session()
     after = None
     with open(out, "w", encoding="utf-8") as f:

@@ -5,6 +5,7 @@ following "next" until it is null, and writes every item as NDJSON.
     python3 requests_client.py PORT PAGES PER_PAGE OUT.ndjson
 """
 import json
+import os
 import sys
 
 import requests
@@ -12,7 +13,8 @@ import requests
 
 def main():
     port, pages, per_page, out = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
-    base = f"http://127.0.0.1:{port}/bench"
+    scheme = os.environ.get("REFORM_BENCH_SCHEME", "http")  # https: REQUESTS_CA_BUNDLE names the CA
+    base = f"{scheme}://127.0.0.1:{port}/bench"
     session = requests.Session()
     page = 1
     with open(out, "w", encoding="utf-8") as f:

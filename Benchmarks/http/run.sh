@@ -15,6 +15,10 @@
 #   REFORM_BIN=...  the reform binary (default .build/release/reform); skipped with a message
 #                   when it is missing or not executable
 #   TOOLS="curl python reform"   which tools to run
+#   TLS=1           over https: a CA and a server certificate made with openssl for this run, the
+#                   server started with them, and every tool trusting that CA (curl --cacert,
+#                   REQUESTS_CA_BUNDLE, SSL_CERT_FILE for reform, whose https goes through
+#                   AsyncHTTPClient and BoringSSL)
 #   MODE=graphql    POST the test server's GraphQL issues query instead (Benchmarks/http/graphql.yaml
 #                   against graphql_client.py: the cursor from pageInfo into the variables); curl,
 #                   which cannot follow a cursor in a body, is left out; PER_PAGE at most 100
@@ -100,7 +104,22 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-"$PYTHON" "$root/Tests/Server/reform_test_server.py" --port 0 --quiet >"$tmp/server.out" 2>"$tmp/server.err" &
+scheme=http
+server_tls=()
+if [ "${TLS:-0}" = 1 ]; then
+    command -v openssl >/dev/null || die "TLS=1 needs openssl"
+    key=(-newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes)
+    openssl req -x509 "${key[@]}" -keyout "$tmp/ca.key" -out "$tmp/ca.pem" -days 30 -subj "/CN=Reform Bench CA" 2>/dev/null
+    openssl req "${key[@]}" -keyout "$tmp/server.key" -out "$tmp/server.csr" -subj "/CN=reform-bench" 2>/dev/null
+    printf 'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n' >"$tmp/server.ext"
+    openssl x509 -req -in "$tmp/server.csr" -CA "$tmp/ca.pem" -CAkey "$tmp/ca.key" -CAcreateserial \
+        -out "$tmp/server.pem" -days 30 -extfile "$tmp/server.ext" 2>/dev/null
+    scheme=https
+    server_tls=(--tls-cert "$tmp/server.pem" --tls-key "$tmp/server.key")
+    export REQUESTS_CA_BUNDLE="$tmp/ca.pem" SSL_CERT_FILE="$tmp/ca.pem"
+fi
+export REFORM_BENCH_SCHEME="$scheme"
+"$PYTHON" "$root/Tests/Server/reform_test_server.py" --port 0 --quiet "${server_tls[@]}" >"$tmp/server.out" 2>"$tmp/server.err" &
 server_pid=$!
 for _ in $(seq 100); do
     [ -s "$tmp/server.out" ] && break
@@ -110,7 +129,7 @@ done
 read -r word1 word2 port <"$tmp/server.out" || true
 [ "$word1 $word2" = "listening on" ] && [ -n "$port" ] || die "the test server did not report its port"
 export REFORM_BENCH_PORT="$port"
-base="http://127.0.0.1:$port"
+base="$scheme://127.0.0.1:$port"
 
 urls=()
 for ((i = 1; i <= PAGES; i++)); do urls+=("$base/bench?page=$i&per_page=$PER_PAGE&pages=$PAGES"); done
@@ -130,7 +149,8 @@ run_tool() {
     case "$tool" in
         curl)
             output="$tmp/curl.pages"; stdout="$output"; kind=pages
-            cmd=(curl -s -S -w '\n' "${urls[@]}") ;;
+            cmd=(curl -s -S -w '\n' "${urls[@]}")
+            [ "$scheme" = https ] && cmd=(curl --cacert "$tmp/ca.pem" -s -S -w '\n' "${urls[@]}") ;;
         python)
             output="$tmp/python.ndjson"
             if [ "$MODE" = graphql ]; then
@@ -149,7 +169,7 @@ run_tool() {
             fi ;;
     esac
     rm -f "$output"
-    curl -s -X POST "$base/_reset" >/dev/null || die "cannot reach the test server"
+    curl -s --cacert "${SSL_CERT_FILE:-/dev/null}" -X POST "$base/_reset" >/dev/null || die "cannot reach the test server"
     local cpu0 cpu1 status=0 wall rss
     cpu0="$(server_cpu_ticks)"
     if [ "$timer" = gnu ]; then
@@ -169,7 +189,7 @@ run_tool() {
         die "$tool failed (exit status $status)"
     fi
     local summary requests connections count idsum server
-    summary="$(curl -s "$base/_log?summary=1")"
+    summary="$(curl -s --cacert "${SSL_CERT_FILE:-/dev/null}" "$base/_log?summary=1")"
     requests="$(sed -E 's/.*"requests": ([0-9]+).*/\1/' <<<"$summary")"
     connections="$(sed -E 's/.*"connections": ([0-9]+).*/\1/' <<<"$summary")"
     read -r count idsum < <("$PYTHON" "$here/count_items.py" "$kind" "$output")
