@@ -5,6 +5,9 @@
 /// (`${file:/run/secrets/api_token}`). It is a secret like a variable: hidden wherever the
 /// variables of headers and auth are.
 ///
+/// `${exec:NAME}` is what the pipeline's `secrets:` command answered for NAME (``SecretsCommand``),
+/// asked once before a live or recording run sends anything; a secret too.
+///
 /// `$${` writes a literal `${`. Service headers keep their references unresolved until a request
 /// is built, so secrets never sit in the plan and are never printed.
 public struct InterpolatedString: Sendable, CustomStringConvertible {
@@ -47,8 +50,14 @@ public struct InterpolatedString: Sendable, CustomStringConvertible {
                     fallback = String(inner[range.upperBound...])
                 }
                 let isFile = name.hasPrefix(InterpolatedString.filePrefix) && name.count > InterpolatedString.filePrefix.count
+                let isExec =
+                    name.hasPrefix(InterpolatedString.execPrefix) && name.count > InterpolatedString.execPrefix.count
+                    && name.dropFirst(InterpolatedString.execPrefix.count).unicodeScalars.allSatisfy {
+                        $0 == "_" || $0 == "-" || $0 == "." || $0 == "/" || ("A"..."Z").contains($0) || ("a"..."z").contains($0)
+                            || ("0"..."9").contains($0)
+                    }
                 guard
-                    isFile
+                    isFile || isExec
                         || !name.isEmpty
                             && name.unicodeScalars.allSatisfy({
                                 $0 == "_" || ("A"..."Z").contains($0) || ("a"..."z").contains($0) || ("0"..."9").contains($0)
@@ -56,7 +65,8 @@ public struct InterpolatedString: Sendable, CustomStringConvertible {
                 else {
                     throw InterpolationError(
                         column: i + 1,
-                        message: "'${\(inner)}' is not a variable reference; write ${NAME}, ${NAME:-default} or ${file:PATH}")
+                        message:
+                            "'${\(inner)}' is not a variable reference; write ${NAME}, ${NAME:-default}, ${file:PATH} or ${exec:NAME}")
                 }
                 if !literal.isEmpty { parts.append(.literal(literal)) }
                 literal = ""
@@ -73,6 +83,9 @@ public struct InterpolatedString: Sendable, CustomStringConvertible {
 
     /// How a reference to a file's content starts (`${file:PATH}`).
     static let filePrefix = "file:"
+    /// How a reference to the secrets command's answer starts (`${exec:NAME}`); its value sits in
+    /// the run's environment under `exec:NAME` once the command has answered.
+    static let execPrefix = "exec:"
 
     /// The value of reference `name`: the variable's in `environment`, or for `file:PATH` the
     /// file's content without the line break and spaces it ends with; `nil` when unset or unreadable.
@@ -110,6 +123,11 @@ public struct InterpolatedString: Sendable, CustomStringConvertible {
                     out += value
                 } else if let fallback {
                     out += fallback
+                } else if name.hasPrefix(InterpolatedString.execPrefix) {
+                    throw InterpolationError(
+                        column: 1,
+                        message: "${\(name)} has no value: the pipeline's 'secrets' command answers it, "
+                            + "and runs only for a live or recording run; declare 'secrets: { command: … }'")
                 } else {
                     throw InterpolationError(
                         column: 1,

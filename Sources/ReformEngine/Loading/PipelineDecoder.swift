@@ -65,10 +65,13 @@ package struct PipelineDecoder {
             top["runs"].map {
                 decodeRuns($0, managers: managers, reformers: reformers, rows: rowDecls)
             } ?? defaultRuns(managers: managers, at: root.location)
+        let secrets = top["secrets"].flatMap(decodeSecrets)
         guard !context.hasErrors else { return nil }
-        return Pipeline(
+        var pipeline = Pipeline(
             file: context.file, folder: folder, name: name, services: services, managers: managers,
             reformers: reformers, rows: rowDecls, runs: runs)
+        pipeline.secretsCommand = secrets
+        return pipeline
     }
 
     /// Without `runs:`, one run called `default` lands every manager as raw records.

@@ -25,6 +25,8 @@ public struct Pipeline: Sendable {
     public let runs: [RunPlan]
     /// Warnings found while loading (the pipeline works, but maybe not as meant).
     public private(set) var warnings: [Diagnostic] = []
+    /// The command that answers `${exec:NAME}` references (`secrets:`), when declared.
+    public var secretsCommand: SecretsCommand? = nil
 
     func with(warnings: [Diagnostic]) -> Pipeline {
         var copy = self

@@ -35,6 +35,8 @@ public struct RunError: Error, Sendable, CustomStringConvertible {
         public static let source = Code("source")
         /// A service could not be set up (its auth, headers or interceptors).
         public static let service = Code("service")
+        /// The pipeline's secrets command (`secrets:`) could not answer its `${exec:NAME}`s.
+        public static let secrets = Code("secrets")
         /// A reformer could not be made or failed as a whole (a plugin, a sort that cannot spill).
         public static let reformer = Code("reformer")
         /// An output, the dead-letter file or a recording could not be written.

@@ -25,6 +25,7 @@ public struct Runner: Sendable {
     /// Blocks the calling thread until the run ends: call it from a thread of your own (the
     /// command line calls it from the main thread). From async code `await` the async `run()`.
     public func run() throws(RunError) -> RunSummary {
+        if let answered = try withExecSecrets() { return try answered.run() }
         let plan = try chosenRun()
         try checkInputs(of: plan)
         try checkParams(of: plan)

@@ -20,8 +20,18 @@ package enum PipelineSchema {
                 "runs", .named(.object(run)),
                 "Named runs: which managers, parameters, reformer chains and outputs; 'default' runs without --run."),
             SchemaKey("plugin_paths", .stringOrList, "Extra folders to search for reformer plugins, relative to the pipeline's folder."),
+            SchemaKey("secrets", .object(secrets), "The command that answers ${exec:NAME} references, as Vector's exec backend."),
         ],
         required: ["reform", "managers"])
+
+    /// `secrets:` of a pipeline.
+    package static let secrets = SchemaObject(
+        "secrets", "The command that answers ${exec:NAME}: run once before a live or recording run, with Vector's exec protocol.",
+        keys: [
+            SchemaKey("command", .stringOrList, "The program and its arguments; a relative path is the pipeline folder's."),
+            SchemaKey("timeout", .duration, "The longest it may take (default 10s)."),
+        ],
+        required: ["command"])
 
     /// A service: what every manager calling it shares.
     package static let service = SchemaObject(
