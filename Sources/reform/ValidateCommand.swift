@@ -89,10 +89,16 @@ struct ValidateCommand: AsyncParsableCommand {
                     + pipeline.services.map(\.name).joined(separator: ", ") + ")")
             healthy = false
         }
+        // ${exec:NAME}s are asked of the pipeline's secrets command, as a live run would.
+        var environment = load.environment
+        do { environment = try pipeline.answeringExecSecrets(in: environment) ?? environment } catch {
+            print("  FAILED: \(error.message)")
+            healthy = false
+        }
         for service in pipeline.services {
             let probe: ServiceProbe
             do {
-                let client = try ServiceClient(service: service, environment: load.environment, env: env)
+                let client = try ServiceClient(service: service, environment: environment, env: env)
                 probe = await client.probe(path: paths[service.name] ?? "")
             } catch {
                 probe = .notSent(service.name, error.message)

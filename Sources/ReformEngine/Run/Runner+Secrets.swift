@@ -8,32 +8,40 @@ extension Runner {
     /// A runner whose environment holds the secrets command's answers, or `nil` when there is
     /// nothing to ask (no `${exec:…}`, a replay, or the answers already there).
     func withExecSecrets() throws(RunError) -> Runner? {
-        guard options.mode != .replay else { return nil }
+        guard options.mode != .replay, let answered = try pipeline.answeringExecSecrets(in: options.environment) else { return nil }
+        var options = options
+        options.environment = answered
+        return Runner(pipeline: pipeline, options: options)
+    }
+}
+
+extension Pipeline {
+    /// `environment` with the secrets command's answers for every `${exec:NAME}` the services,
+    /// interceptors and table URLs use (as `exec:NAME`), or `nil` when there is nothing to ask;
+    /// throws when the command cannot answer. What a live run does first, and what
+    /// `reform validate --check-env` checks.
+    public func answeringExecSecrets(in environment: [String: String]) throws(RunError) -> [String: String]? {
         let prefix = InterpolatedString.execPrefix
         var names: [String] = []
-        for service in pipeline.services { names += service.secretVariables }
-        for manager in pipeline.managers { names += manager.interceptors.secretVariables }
-        for run in pipeline.runs {
+        for service in services { names += service.secretVariables }
+        for manager in managers { names += manager.interceptors.secretVariables }
+        for run in runs {
             for output in run.outputs {
                 if let table = output.table, let parsed = try? InterpolatedString(parsing: table.database) { names += parsed.variables }
             }
         }
         var wanted: [String] = []
-        for name in names where name.hasPrefix(prefix) && options.environment[name] == nil && !wanted.contains(name) {
+        for name in names where name.hasPrefix(prefix) && environment[name] == nil && !wanted.contains(name) {
             wanted.append(name)
         }
         guard !wanted.isEmpty else { return nil }
         let keys = wanted.map { String($0.dropFirst(prefix.count)) }
-        guard let command = pipeline.secretsCommand else {
-            throw RunError(
-                .secrets,
-                "the pipeline uses ${exec:\(keys[0])}, but declares no 'secrets: { command: … }' to answer it")
+        guard let command = secretsCommand else {
+            throw RunError(.secrets, "the pipeline uses ${exec:\(keys[0])}, but declares no 'secrets: { command: … }' to answer it")
         }
-        var answers = options.environment
-        for (key, value) in try SecretsAnswers.fetch(keys, from: command) { answers[prefix + key] = value }
-        var options = options
-        options.environment = answers
-        return Runner(pipeline: pipeline, options: options)
+        var answered = environment
+        for (key, value) in try SecretsAnswers.fetch(keys, from: command) { answered[prefix + key] = value }
+        return answered
     }
 }
 

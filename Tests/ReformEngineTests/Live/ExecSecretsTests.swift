@@ -57,6 +57,16 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: folder.path + "/asked.txt"))
     }
 
+    @Test func validateCheckEnvAsksTheCommandAsARunWould() async throws {
+        let server = try TestServer()
+        let folder = try folder(ExecSecretsTests.pipeline())
+        let checked = try await ReformBinary.run(
+            ["validate", "p.yaml", "--check-env", "--check-path", "api=/auth/key"], environment: ["TEST_URL": server.url], in: folder.path)
+        #expect(checked.status == 0, "\(checked.stdout)\(checked.stderr)")
+        #expect(checked.stdout.contains("ok: service 'api'"), "\(checked.stdout)")
+        #expect(try folder.read("asked.txt") == "api_key")
+    }
+
     @Test(arguments: [
         (pipeline(secret: "nope"), script, "the secrets command (./secrets.py): could not give 'nope': no secret called nope"),
         (
