@@ -936,16 +936,22 @@ class Handler(BaseHTTPRequestHandler):
 
     def ep_csv(self, q):
         """Items by page as CSV (RFC 4180, CRLF): id,name,price,tags,note; every 7th note holds a
-        comma, quotes and a line break; bad=1 ends with a quoted field that never closes."""
+        comma, quotes and a line break; bad=1 ends with a quoted field that never closes;
+        delimiter=; separates with semicolons (prices then with a decimal comma, as European
+        spreadsheets write them); header=0 leaves the header row out."""
         chunk, _, _ = self.page_and_next(q, "/csv")
+        sep = q.get("delimiter", ",")
+        if len(sep) != 1 or sep in '"\r\n':
+            raise BadRequest("delimiter is one character, not a quote or a line break")
 
         def cell(text):
-            return '"' + text.replace('"', '""') + '"' if any(c in text for c in ',"\r\n') else text
+            return '"' + text.replace('"', '""') + '"' if any(c in text for c in sep + ',"\r\n') else text
 
-        rows = ["id,name,price,tags,note"]
+        rows = [] if q.get("header") == "0" else [sep.join(["id", "name", "price", "tags", "note"])]
         for item in chunk:
             note = 'a, "b"\nc' if item["id"] % 7 == 0 else ""
-            rows.append(",".join([str(item["id"]), cell(item["name"]), str(item["price"]), cell(";".join(item["tags"])), cell(note)]))
+            price = str(item["price"]).replace(".", ",") if sep == ";" else str(item["price"])
+            rows.append(sep.join([str(item["id"]), cell(item["name"]), cell(price), cell(";".join(item["tags"])), cell(note)]))
         if q.get("bad") == "1":
             rows.append('99,"never closed,1.0,t,')
         self.send(200, ("\r\n".join(rows) + "\r\n").encode("utf-8"), content_type="text/csv; charset=utf-8")

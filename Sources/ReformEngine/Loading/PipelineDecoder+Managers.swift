@@ -99,6 +99,7 @@ extension PipelineDecoder {
                         at: node.location)
                 }
             }
+            if let node = m["csv"] { plans[plans.count - 1].csv = decodeCSVOptions(node, what, format: plans[plans.count - 1].format) }
         }
         checkParents(of: plans)
         return plans
@@ -277,5 +278,34 @@ extension YAMLNode {
     var isInterpolated: Bool {
         guard case .scalar(let scalar) = content else { return false }
         return scalar.text.contains("${")
+    }
+}
+
+extension PipelineDecoder {
+    /// `csv: { delimiter, columns }` of a CSV or TSV manager.
+    func decodeCSVOptions(_ node: YAMLNode, _ what: String, format: ResponseFormat) -> CSVOptions? {
+        let section = "'csv' of \(what)"
+        guard let m = context.mapping(node, section, allowed: PipelineSchema.csvOptions.keyNames) else { return nil }
+        if format != .csv, format != .tsv {
+            context.error("\(section) says how a CSV or TSV body is split; give 'format: csv' or 'format: tsv' too", at: node.location)
+        }
+        var options = CSVOptions()
+        if let at = m["delimiter"], let text = context.string(at, "'delimiter' in \(section)") {
+            let byte: UInt8? = text == "tab" || text == "\t" ? 9 : (text.utf8.count == 1 ? text.utf8.first : nil)
+            if let byte, byte != UInt8(ascii: "\""), byte != 10, byte != 13 {
+                options.delimiter = byte
+            } else {
+                context.error(
+                    "'delimiter' in \(section) is one ASCII character (like ';' or '|', or 'tab'), not a quote or a line break; got '\(text)'",
+                    at: at.location)
+            }
+        }
+        if let at = m["columns"], let names = context.stringList(at, "'columns' in \(section)") {
+            if let repeated = names.enumerated().first(where: { names[..<$0.offset].contains($0.element) }) {
+                context.error("'columns' in \(section) names '\(repeated.element)' twice", at: at.location)
+            }
+            options.columns = names
+        }
+        return options
     }
 }

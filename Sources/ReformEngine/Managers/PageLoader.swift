@@ -122,7 +122,7 @@ public struct PageLoader: Sendable {
         if manager.format != .json {
             // A text body (a JSON-looking one was parsed: its text is the body's JSON form).
             let text = response.bodyText ?? response.body.map { $0.stringValue ?? JSON.compactString($0) } ?? ""
-            do { records = try ResponseRows.records(text, format: manager.format, path: manager.records) } catch {
+            do { records = try ResponseRows.records(text, format: manager.format, path: manager.records, csv: manager.csv) } catch {
                 throw fail(.invalidBody, "the \(manager.format.rawValue) body \(error.description); nothing of this page was landed")
             }
         } else if let body = response.body {

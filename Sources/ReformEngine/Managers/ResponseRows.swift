@@ -9,13 +9,16 @@ package enum ResponseRows {
         package let description: String
     }
 
-    /// The records of `text` in `format` (not `.json`); `path` names XML's record elements.
-    package static func records(_ text: String, format: ResponseFormat, path: ValuePath? = nil) throws(Problem) -> [Value] {
+    /// The records of `text` in `format` (not `.json`); `path` names XML's record elements and
+    /// `csv` says how CSV and TSV are split.
+    package static func records(_ text: String, format: ResponseFormat, path: ValuePath? = nil, csv: CSVOptions? = nil)
+        throws(Problem) -> [Value]
+    {
         switch format {
         case .json: throw Problem(description: "is JSON")
         case .ndjson: return try lines(text)
-        case .csv: return try rows(text, delimiter: UInt8(ascii: ","))
-        case .tsv: return try rows(text, delimiter: UInt8(ascii: "\t"))
+        case .csv: return try rows(text, delimiter: csv?.delimiter ?? UInt8(ascii: ","), columns: csv?.columns)
+        case .tsv: return try rows(text, delimiter: csv?.delimiter ?? UInt8(ascii: "\t"), columns: csv?.columns)
         case .xml: return try XMLRecords.records(text, path: path)
         }
     }
@@ -32,7 +35,7 @@ package enum ResponseRows {
         return records
     }
 
-    private static func rows(_ text: String, delimiter: UInt8) throws(Problem) -> [Value] {
+    private static func rows(_ text: String, delimiter: UInt8, columns: [String]?) throws(Problem) -> [Value] {
         var bytes = Array(text.utf8)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
         var table: [[String]] = []
@@ -86,16 +89,18 @@ package enum ResponseRows {
         if quoted { throw Problem(description: "has a quoted field that never ends (it opens on line \(rowLine))") }
         if field.last == UInt8(ascii: "\r") { field.removeLast() }
         if fieldStarted || !field.isEmpty || !row.isEmpty { endRow() }
+        if let columns { table.insert(columns, at: 0) }
         guard let header = table.first else { return [] }
         if let repeated = header.enumerated().first(where: { header[..<$0.offset].contains($0.element) }) {
             throw Problem(description: "has the column '\(repeated.element)' twice in its header row; each column needs its own name")
         }
+        let source = columns == nil ? "header row" : "'columns'"
         var records: [Value] = []
         records.reserveCapacity(table.count - 1)
         for (number, cells) in table.dropFirst().enumerated() {
             guard cells.count == header.count else {
                 throw Problem(
-                    description: "has \(cells.count) fields in data row \(number + 1), but its header row names \(header.count) "
+                    description: "has \(cells.count) fields in data row \(number + 1), but its \(source) names \(header.count) "
                         + "(\(header.joined(separator: ", ")))")
             }
             var object = Object(minimumCapacity: header.count)

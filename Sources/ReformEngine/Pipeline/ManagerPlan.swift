@@ -53,6 +53,23 @@ public struct ManagerPlan: Sendable {
     public var graphQL = false
     /// The asynchronous export job whose result files are the manager's pages (`job:`), if it is one.
     public var job: JobPlan? = nil
+    /// How a CSV or TSV body is split (`csv:`), when not the format's default.
+    public var csv: CSVOptions? = nil
+}
+
+/// How a CSV or TSV body is split: the field delimiter, and the column names when the body has no
+/// header row.
+public struct CSVOptions: Sendable, Equatable {
+    /// The byte between fields (`,` for CSV and a tab for TSV by default).
+    public var delimiter: UInt8?
+    /// The column names, when the body has no header row (its first row is data).
+    public var columns: [String]?
+
+    /// Options with `delimiter` and `columns`.
+    public init(delimiter: UInt8? = nil, columns: [String]? = nil) {
+        self.delimiter = delimiter
+        self.columns = columns
+    }
 }
 
 /// How a response's body holds records.

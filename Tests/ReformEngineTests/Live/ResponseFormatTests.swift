@@ -43,6 +43,43 @@ import Testing
         }
     }
 
+    @Test func aSemicolonCSVWithADecimalCommaSplitsAtItsDelimiter() async throws {
+        let server = try TestServer()
+        let pipeline = try server.pipeline(
+            service()
+                + "\nmanagers:\n  m: { service: api, path: /csv, format: csv, csv: { delimiter: \";\" }, "
+                + "params: { delimiter: \";\" } }")
+        let records = try await server.manager("m", in: pipeline).load().records
+        #expect(records.count == 10)
+        #expect(records[1] == ["id": "2", "name": "item 2", "price": "2,5", "tags": "t2", "note": ""])
+        #expect(records[6].objectValue?["note"] == "a, \"b\"\nc")
+    }
+
+    @Test func columnsNameABodyWithoutAHeaderRow() async throws {
+        let server = try TestServer()
+        let pipeline = try server.pipeline(
+            service()
+                + "\nmanagers:\n  m: { service: api, path: /csv, format: csv, csv: { columns: [id, name, price, tags, note] }, "
+                + "params: { header: 0, per_page: 3 } }")
+        let records = try await server.manager("m", in: pipeline).load().records
+        #expect(records.map { $0.objectValue?["id"] } == ["1", "2", "3"], "the first row is data")
+    }
+
+    @Test func csvOptionsAreCheckedWhereTheyAre() throws {
+        func manager(_ line: String) -> String {
+            "reform: 1\nservices: { api: { base_url: \"http://x.test\" } }\nmanagers:\n  m:\n    service: api\n" + line
+        }
+        #expect(
+            try loadDiagnostics(manager("    csv: { delimiter: \";\" }\n")) == [
+                "p.yaml:6:10: error: 'csv' of manager 'm' says how a CSV or TSV body is split; give 'format: csv' or 'format: tsv' too"
+            ])
+        #expect(
+            try loadDiagnostics(manager("    format: csv\n    csv: { delimiter: \"ab\" }\n")).first?.contains(
+                "'delimiter' in 'csv' of manager 'm' is one ASCII character (like ';' or '|', or 'tab'), not a quote or a line break; got 'ab'"
+            )
+                == true)
+    }
+
     @Test func recordsIsRefusedWithARowFormat() throws {
         let server = try TestServer()
         #expect {

@@ -21,6 +21,8 @@ extension PipelineSchema {
                 "format", .choice(of: ResponseFormat.self),
                 "How the body holds records: json (default), ndjson, csv or tsv (a header row; each row a record of text), "
                     + "or xml (the elements at records:, like rss.channel.item)."),
+            SchemaKey(
+                "csv", .object(csvOptions), "How a CSV or TSV body is split: its delimiter, and column names when it has no header row."),
             SchemaKey("expect", .object(expect), "What a response must be: status, required paths, content type."),
             SchemaKey("paging", .object(paging), "How the manager asks for the next page, and when it stops."),
             SchemaKey(
@@ -113,6 +115,14 @@ extension PipelineSchema {
                 "Where the connection's pageInfo is, like data.repository.issues.pageInfo: endCursor goes to the cursor variable, "
                     + "hasNextPage stops paging."),
             SchemaKey("cursor", .string(), "The variable the cursor goes to (default after)."),
+        ])
+
+    /// `csv:` of a manager.
+    package static let csvOptions = SchemaObject(
+        "How a CSV or TSV body is split.",
+        keys: [
+            SchemaKey("delimiter", .string(), "The character between fields: one ASCII character like ';' or '|', or 'tab'."),
+            SchemaKey("columns", .list(.string()), "The column names, when the body has no header row (its first row is data)."),
         ])
 
     /// `job:` of a manager.
