@@ -80,14 +80,26 @@ enum HTTPClients {
         return configuration
     }
 
-    /// `configuration` trusting `SSL_CERT_FILE` in place of the system's file of CAs, as OpenSSL
-    /// reads it. (`SSL_CERT_DIR` is left to the system's own folder: SwiftNIO's TLS reads a folder
-    /// of hashed links and fails on any that is not a PEM certificate.)
+    /// `configuration` trusting `SSL_CERT_FILE` in place of the system's file of CAs, and the PEM
+    /// certificates in the `SSL_CERT_DIR` folders (`:`-separated) as well, as OpenSSL tools read
+    /// them. A file in such a folder that is not a certificate (a README, a key, a CRL) is passed
+    /// over: SwiftNIO's own reading of a folder fails on the first one.
     private static func environmentTrust(_ configuration: TLSConfiguration) -> TLSConfiguration {
         var configuration = configuration
         if let file = getenv("SSL_CERT_FILE").map({ String(cString: $0) }), !file.isEmpty, FilePaths.isFile(file) {
             configuration.trustRoots = .file(file)
         }
+        let folders = getenv("SSL_CERT_DIR").map { String(cString: $0).split(separator: ":").map(String.init) } ?? []
+        var certificates: [NIOSSLCertificate] = []
+        for folder in folders where FilePaths.isDirectory(folder) {
+            for name in (FilePaths.contents(of: folder) ?? []).sorted() where !name.hasPrefix(".") {
+                let path = FilePaths.resolve(name, against: folder)
+                // A certificate is a few KiB; a large file there is not one.
+                guard FilePaths.isFile(path), (FilePaths.regularFileSize(path) ?? 0) < 1 << 20 else { continue }
+                if let found = try? NIOSSLCertificate.fromPEMFile(path) { certificates += found }
+            }
+        }
+        if !certificates.isEmpty { configuration.additionalTrustRoots.append(.certificates(certificates)) }
         return configuration
     }
 }

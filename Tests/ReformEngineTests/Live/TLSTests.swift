@@ -59,6 +59,29 @@ import Testing
         #expect((try String(contentsOfFile: folder + "/out.ndjson", encoding: .utf8)).split(separator: "\n").count == 25)
     }
 
+    /// `SSL_CERT_DIR` (folders, `:`-separated, as OpenSSL reads it): its PEM certificates are
+    /// trusted too; a file in it that is not one (a README, a key) is passed over.
+    @Test func sslCertDirIsTrustedAsOpenSSLToolsDo() async throws {
+        let certificates = try await TestCertificates.make()
+        let server = try TestServer(arguments: ["--tls-cert", certificates.serverCertificate, "--tls-key", certificates.serverKey])
+        let folder = Scratch.path("ssl-cert-dir")
+        let trusted = folder + "/certs"
+        try FileManager.default.createDirectory(atPath: trusted, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: certificates.caFile, toPath: trusted + "/reform-test-ca.pem")
+        try "not a certificate\n".write(toFile: trusted + "/README", atomically: true, encoding: .utf8)
+        try """
+        reform: 1
+        services: { api: { base_url: "https://127.0.0.1:\(server.port)" } }
+        managers:
+          m: { service: api, path: /paged/cursor, params: { total: 25 }, records: items, paging: { policy: cursor, param: cursor, token: next_cursor } }
+        runs: { default: { output: { format: ndjson, path: out.ndjson } } }
+        """.write(toFile: folder + "/p.yaml", atomically: true, encoding: .utf8)
+        let with = try await ReformBinary.run(
+            ["run", "p.yaml", "--live", "--quiet"], environment: ["SSL_CERT_DIR": "/nonexistent:" + trusted], in: folder)
+        #expect(with.status == 0, "\(with.stderr)")
+        #expect((try String(contentsOfFile: folder + "/out.ndjson", encoding: .utf8)).split(separator: "\n").count == 25)
+    }
+
     @Test func aServerRequiringAClientCertificateGetsTheOneGivenAndOnlyThatOne() async throws {
         let certificates = try await TestCertificates.make()
         let server = try TestServer(arguments: [
