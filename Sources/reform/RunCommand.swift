@@ -24,7 +24,7 @@ struct RunCommand: ParsableCommand {
         name: .customLong("input"),
         help: ArgumentHelp(
             "Read MANAGER's records from PATH (.ndjson, .json, .yaml, - for stdin, sqlite:DB#TABLE or postgres://HOST/DB#TABLE) instead of its fixtures.",
-            valueName: "MANAGER=PATH"))
+            valueName: "MANAGER=PATH"), completion: .custom(InputCompletion.complete))
     var inputs: [String] = []
 
     @Option(

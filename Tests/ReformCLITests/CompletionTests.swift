@@ -20,8 +20,10 @@ import Testing
         let scriptPath = folder + "/reform.bash"
         try script.write(toFile: scriptPath, atomically: true, encoding: .utf8)
         let words = line.split(separator: " ", omittingEmptySubsequences: false).map { "'\($0)'" }.joined(separator: " ")
+        // The script runs `reform` itself for custom completions (`--input`): the one built here.
+        let binaries = URL(fileURLWithPath: ReformProcess.executable).deletingLastPathComponent().path
         let program = """
-            source '\(scriptPath)'; cd '\(folder)'
+            export PATH='\(binaries)':"$PATH"; source '\(scriptPath)'; cd '\(folder)'
             COMP_WORDS=(\(words)); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); COMP_LINE='\(line)'; COMP_POINT=${#COMP_LINE}
             _reform reform "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"; printf '%s\\n' "${COMPREPLY[@]}"
             """
@@ -53,6 +55,26 @@ import Testing
         #expect(try bashOffers("reform test p.yaml --junit ou", in: folder, script: script) == files)
         #expect(try bashOffers("reform cat ou", in: folder, script: script) == files)
         #expect(try bashOffers("reform run p.yaml --colour a", in: folder, script: script) == ["always", "auto"])
+    }
+
+    /// `--input MANAGER=PATH` offers the pipeline's managers as `NAME=`, then the files after
+    /// the `=` (issue 42: it offered nothing).
+    @Test func bashCompletesInputsToManagersThenFiles() async throws {
+        let script = try await CLIRunner.run(["--generate-completion-script", "bash"]).stdout
+        let folder = Scratch.folder + "/completion-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder + "/data", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try "reform: 1\nmanagers: { listings: {}, orders: {}, other: {} }\n".write(
+            toFile: folder + "/p.yaml", atomically: true, encoding: .utf8)
+        for name in ["orders-1.ndjson", "orders-2.ndjson", "notes.txt"] {
+            try "".write(toFile: folder + "/" + name, atomically: true, encoding: .utf8)
+        }
+        #expect(try bashOffers("reform run p.yaml --input o", in: folder, script: script) == ["orders=", "other="])
+        #expect(
+            try bashOffers("reform run p.yaml --input orders=or", in: folder, script: script) == [
+                "orders=orders-1.ndjson", "orders=orders-2.ndjson",
+            ])
+        #expect(try bashOffers("reform run p.yaml --input orders=d", in: folder, script: script) == ["orders=data/"])
     }
 
     /// Whether `shell` is installed; without it the shell's test is skipped, unless
