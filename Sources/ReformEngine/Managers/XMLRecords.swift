@@ -9,7 +9,7 @@ import ReformSDK
 /// an object of its attributes and child elements (a child name repeated: a list, in order), its
 /// own text as `#text`, and an attribute whose name a child also has as `@name`. Every value is
 /// text, as in CSV: convert it in a reformer. Entities are not expanded beyond XML's own five.
-enum XMLRecords {
+package enum XMLRecords {
     /// An element being read: its name, attributes, children and text.
     private struct Element {
         var name: String
@@ -134,6 +134,46 @@ enum XMLRecords {
             }
         }
         return .success(records)
+    }
+
+    /// The element names from the root to the elements a body most likely lists as its records:
+    /// the shallowest path at which an element repeats (`rss.channel.item`,
+    /// `Envelope.Body.GetOrdersResponse.Order`), or the root's child when nothing repeats. What
+    /// `reform init --url` writes as `records:` for an XML body; `nil` when it does not read.
+    package static func repeatedElementPath(_ text: String) -> [String]? {
+        guard case .success(let library) = LibXML2.shared else { return nil }
+        var bytes = Array(text.utf8)
+        let count = Int32(clamping: bytes.count)
+        return bytes.withUnsafeMutableBytes { buffer -> [String]? in
+            let base = buffer.baseAddress?.assumingMemoryBound(to: CChar.self)
+            guard let reader = library.readerForMemory(base, count, "body.xml", nil, LibXML2.options) else { return nil }
+            defer { library.free(reader) }
+            let silent: LibXML2.ErrorHandler = { _, _, _, _ in }
+            library.setErrorHandler(reader, silent, nil)
+            var path: [String] = []
+            // Per parent path, how many times each child name came.
+            var counts: [[String]: [String: Int]] = [:]
+            var firstChild: [String]?
+            while true {
+                let status = library.read(reader)
+                guard status == 1 else { break }
+                switch LibXML2.NodeType(rawValue: library.nodeType(reader)) {
+                case .element:
+                    let name = library.localName(reader).map { String(cString: $0) } ?? ""
+                    counts[path, default: [:]][name, default: 0] += 1
+                    if path.count == 1, firstChild == nil { firstChild = path + [name] }
+                    path.append(name)
+                    if library.isEmptyElement(reader) == 1 { path.removeLast() }
+                case .endElement:
+                    path.removeLast()
+                default:
+                    break
+                }
+            }
+            let repeated = counts.flatMap { parent, names in names.filter { $0.value > 1 }.map { (parent + [$0.key], $0.value) } }
+            let best = repeated.min { ($0.0.count, -$0.1) < ($1.0.count, -$1.1) }
+            return best?.0 ?? firstChild
+        }
     }
 
     /// `text` without white space at either end.

@@ -85,13 +85,18 @@ package struct URLPipelineBuilder {
         var pagingResult = PagingInference.Result(summary: "none")
         if format == .json {
             guard let body = landing.response.body else {
-                throw InitError("the response is not JSON, CSV or NDJSON; reform init reads those")
+                throw InitError("the response is not JSON, CSV, NDJSON or XML; reform init reads those")
             }
             found = try records(in: body)
             pagingResult = URLPaging.infer(query: first.query, body: body, headers: landing.response.headers)
         } else {
             entries.append(.init("format", .string(format.rawValue)))
             pagingResult = URLPaging.infer(query: first.query, body: .null, headers: landing.response.headers)
+            if format == .xml {
+                // The shallowest element that repeats, named from the root (`rss.channel.item`).
+                let inferred = XMLRecords.repeatedElementPath(landing.response.bodyText ?? "")?.map(Naming.pathSegment)
+                found = (options.records ?? inferred?.joined(separator: "."), nil)
+            }
         }
         if let parameter = pagingResult.pagingParameter { params[parameter] = nil }
         entries = managerEntries(path: first.path, params: params)
@@ -213,6 +218,7 @@ package struct URLPipelineBuilder {
         if type.contains("ndjson") || type.contains("jsonl") || type.contains("json-seq") { return .ndjson }
         if type.contains("csv") { return .csv }
         if type.contains("tab-separated") { return .tsv }
+        if type.contains("xml") { return .xml }
         return .json
     }
 

@@ -22,6 +22,9 @@ import Testing
         Case(url: "/paged/offset?offset=0&limit=20", name: "offset", summary: "records at items, paging: offset, 4 keys", lines: 40),
         Case(url: "/csv?page=1&per_page=20", name: "csv", summary: "records at ., paging: page, 5 keys", lines: 40),
         Case(url: "/gh/orgs/acme/repos?per_page=2", name: "repos", summary: "records at ., paging: link, 6 keys", lines: 4),
+        Case(url: "/xml/rss?page=1&per_page=20", name: "rss", summary: "records at rss.channel.item, paging: page, 9 keys", lines: 40),
+        Case(
+            url: "/xml/soap", name: "soap", summary: "records at Envelope.Body.GetOrdersResponse.Order, paging: none, 5 keys", lines: 2),
     ]
 
     @Test(arguments: cases)
