@@ -35,6 +35,19 @@ struct LibXML2: @unchecked Sendable {
         case endElement = 15
     }
 
+    /// `body` with a reader over `text` (no network, no entity expanded: ``options``), freed
+    /// afterwards; `nil` when libxml2 cannot start reading it.
+    func withReader<T>(over text: String, _ body: (Reader) -> T) -> T? {
+        var bytes = Array(text.utf8)
+        let count = Int32(clamping: bytes.count)
+        return bytes.withUnsafeMutableBytes { buffer -> T? in
+            let base = buffer.baseAddress?.assumingMemoryBound(to: CChar.self)
+            guard let reader = readerForMemory(base, count, "body.xml", nil, LibXML2.options) else { return nil }
+            defer { free(reader) }
+            return body(reader)
+        }
+    }
+
     /// The library, loaded once; the failure says how to install it.
     static let shared: Result<LibXML2, ResponseRows.Problem> = load()
 

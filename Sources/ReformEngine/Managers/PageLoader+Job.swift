@@ -1,4 +1,5 @@
 import ReformSDK
+import ReformSystem
 
 /// How far an export job has got: created, polled, or its result files being read.
 struct JobProgress: Sendable {
@@ -89,7 +90,8 @@ extension PageLoader {
             }
             let now = clock.now()
             let waited = now - (job?.createdAt ?? 0)
-            let wait = min(plan.every * growth(job?.polls ?? 1), plan.maxEvery)
+            // Each wait half as long again as the one before, up to max_every.
+            let wait = min(plan.every * pow(1.5, Double(min(max((job?.polls ?? 1) - 1, 0), 60))), plan.maxEvery)
             guard waited + wait <= plan.maxWait else {
                 throw fail(
                     .jobFailed,
@@ -107,13 +109,6 @@ extension PageLoader {
     public var jobCancelRequest: HTTPRequest? {
         guard let cancel = manager.job?.cancel, case .poll(let id)? = job?.phase, !finished else { return nil }
         return PageLoader.request(cancel, of: manager, [("job_id", .string(id))])
-    }
-
-    /// 1.5 to the power `polls - 1`: each wait half as long again as the one before.
-    private func growth(_ polls: Int) -> Double {
-        var factor = 1.0
-        for _ in 1..<max(polls, 1) where factor < 1e6 { factor *= 1.5 }
-        return factor
     }
 
     /// The result files a done answer lists: a URL, a list of URLs, or of objects with `url`

@@ -47,15 +47,8 @@ package enum XMLRecords {
         case .failure(let problem): throw problem
         }
         let names: [String]? = path.map { $0.components.map { if case .key(let name) = $0 { name } else { "*" } } }
-        var bytes = Array(text.utf8)
-        let count = Int32(clamping: bytes.count)
         let problem = ProblemBox()
-        let parsed: Result<[Value], ResponseRows.Problem> = bytes.withUnsafeMutableBytes { buffer in
-            let base = buffer.baseAddress?.assumingMemoryBound(to: CChar.self)
-            guard let reader = library.readerForMemory(base, count, "body.xml", nil, LibXML2.options) else {
-                return .failure(ResponseRows.Problem(description: "is not XML libxml2 can start reading"))
-            }
-            defer { library.free(reader) }
+        let parsed = library.withReader(over: text) { reader -> Result<[Value], ResponseRows.Problem> in
             let handler: LibXML2.ErrorHandler = { argument, message, severity, locator in
                 guard let argument, let message else { return }
                 let box = Unmanaged<ProblemBox>.fromOpaque(argument).takeUnretainedValue()
@@ -67,6 +60,7 @@ package enum XMLRecords {
             library.setErrorHandler(reader, handler, Unmanaged.passUnretained(problem).toOpaque())
             return withExtendedLifetime(problem) { read(reader, library, names: names, problem: problem) }
         }
+        guard let parsed else { throw ResponseRows.Problem(description: "is not XML libxml2 can start reading") }
         return try parsed.get()
     }
 
@@ -142,12 +136,7 @@ package enum XMLRecords {
     /// `reform init --url` writes as `records:` for an XML body; `nil` when it does not read.
     package static func repeatedElementPath(_ text: String) -> [String]? {
         guard case .success(let library) = LibXML2.shared else { return nil }
-        var bytes = Array(text.utf8)
-        let count = Int32(clamping: bytes.count)
-        return bytes.withUnsafeMutableBytes { buffer -> [String]? in
-            let base = buffer.baseAddress?.assumingMemoryBound(to: CChar.self)
-            guard let reader = library.readerForMemory(base, count, "body.xml", nil, LibXML2.options) else { return nil }
-            defer { library.free(reader) }
+        return library.withReader(over: text) { reader -> [String]? in
             let silent: LibXML2.ErrorHandler = { _, _, _, _ in }
             library.setErrorHandler(reader, silent, nil)
             var path: [String] = []
@@ -173,7 +162,7 @@ package enum XMLRecords {
             let repeated = counts.flatMap { parent, names in names.filter { $0.value > 1 }.map { (parent + [$0.key], $0.value) } }
             let best = repeated.min { ($0.0.count, -$0.1) < ($1.0.count, -$1.1) }
             return best?.0 ?? firstChild
-        }
+        } ?? nil
     }
 
     /// `text` without white space at either end.

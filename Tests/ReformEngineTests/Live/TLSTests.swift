@@ -38,18 +38,23 @@ import Testing
         #expect(records.count == 25)
     }
 
+    /// `p.yaml` in `folder`: the cursor-paged manager on `https://127.0.0.1:port`, written to `out.ndjson`.
+    private func writeCursorPipeline(in folder: String, port: Int) throws {
+        try """
+        reform: 1
+        services: { api: { base_url: "https://127.0.0.1:\(port)" } }
+        managers:
+          m: { service: api, path: /paged/cursor, params: { total: 25 }, records: items, paging: { policy: cursor, param: cursor, token: next_cursor } }
+        runs: { default: { output: { format: ndjson, path: out.ndjson } } }
+        """.write(toFile: folder + "/p.yaml", atomically: true, encoding: .utf8)
+    }
+
     @Test func sslCertFileIsTrustedAsOpenSSLToolsDo() async throws {
         let certificates = try await TestCertificates.make()
         let server = try TestServer(arguments: ["--tls-cert", certificates.serverCertificate, "--tls-key", certificates.serverKey])
         let folder = Scratch.path("ssl-cert-file")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        try """
-        reform: 1
-        services: { api: { base_url: "https://127.0.0.1:\(server.port)" } }
-        managers:
-          m: { service: api, path: /paged/cursor, params: { total: 25 }, records: items, paging: { policy: cursor, param: cursor, token: next_cursor } }
-        runs: { default: { output: { format: ndjson, path: out.ndjson } } }
-        """.write(toFile: folder + "/p.yaml", atomically: true, encoding: .utf8)
+        try writeCursorPipeline(in: folder, port: server.port)
         let without = try await ReformBinary.run(["run", "p.yaml", "--live", "--quiet"], environment: [:], in: folder)
         #expect(without.status == 1)
         #expect(without.stderr.contains("not trusted"), "\(without.stderr)")
@@ -69,13 +74,7 @@ import Testing
         try FileManager.default.createDirectory(atPath: trusted, withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: certificates.caFile, toPath: trusted + "/reform-test-ca.pem")
         try "not a certificate\n".write(toFile: trusted + "/README", atomically: true, encoding: .utf8)
-        try """
-        reform: 1
-        services: { api: { base_url: "https://127.0.0.1:\(server.port)" } }
-        managers:
-          m: { service: api, path: /paged/cursor, params: { total: 25 }, records: items, paging: { policy: cursor, param: cursor, token: next_cursor } }
-        runs: { default: { output: { format: ndjson, path: out.ndjson } } }
-        """.write(toFile: folder + "/p.yaml", atomically: true, encoding: .utf8)
+        try writeCursorPipeline(in: folder, port: server.port)
         let with = try await ReformBinary.run(
             ["run", "p.yaml", "--live", "--quiet"], environment: ["SSL_CERT_DIR": "/nonexistent:" + trusted], in: folder)
         #expect(with.status == 0, "\(with.stderr)")
