@@ -10,7 +10,9 @@ import Testing
 /// replayed offline without waiting.
 @Suite(.timeLimit(.minutes(10))) struct ExportJobTests {
     /// A pipeline with one export manager; `spec` is the create body's JSON (rows, parts, polls…).
-    static func pipeline(_ spec: String, poll: String = "every: 10ms, max_wait: 10s", extra: String = "") -> String {
+    /// `max_wait` is far from anything a loaded machine takes: a fresh clone's first `swift test`
+    /// once needed 11 s for two 10 ms polls.
+    static func pipeline(_ spec: String, poll: String = "every: 10ms, max_wait: 10m", extra: String = "") -> String {
         service("auth: { bearer: \"${TOKEN}\" }")
             + """
 
