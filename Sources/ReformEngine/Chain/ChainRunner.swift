@@ -34,6 +34,9 @@ struct ChainRunner {
     var timing = false
     /// Per stage, in chain order: records in, out, rejected, and seconds spent in the reformer.
     private(set) var counts: [StageCounts] = []
+    /// The run's watch and this chain's output among the run's, when the run is watched: it sees
+    /// each record each stage takes, makes and rejects.
+    var watch: (RunWatch, output: Int)?
 
     /// The stages' names, in chain order.
     var stageNames: [String] { stages.map(\.name) }
@@ -115,6 +118,9 @@ struct ChainRunner {
                 counts[index].recordsOut += released
                 counts[index].rejected += failures.count
             }
+            if let (watch, output) = watch {
+                for failure in failures { watch.rejected(failure.record, output: output, stage: index, error: failure.error) }
+            }
             for failure in failures {
                 rejected.append(Rejection(record: failure.record, stage: stages[index].name, stageIndex: index, error: failure.error))
             }
@@ -165,6 +171,7 @@ struct ChainRunner {
         buffer.currentOrigin = record.origin
         let started = timing ? MonotonicClock.now() : 0
         do {
+            if let (watch, output) = watch { watch.took(output: output, stage: index) }
             try stages[index].reformer.reform(record.value, from: record.origin.manager, into: &buffer)
             if timing {
                 counts[index].seconds += MonotonicClock.now() - started
@@ -178,6 +185,7 @@ struct ChainRunner {
                 counts[index].recordsIn += 1
                 counts[index].rejected += 1
             }
+            if let (watch, output) = watch { watch.rejected(record, output: output, stage: index, error: error) }
             rejected.append(Rejection(record: record, stage: stages[index].name, stageIndex: index, error: error))
         }
         swap(&buffer, &stages[index].buffer)
@@ -195,10 +203,12 @@ struct ChainRunner {
                         counts[index].recordsOut -= 1
                         counts[index].rejected += 1
                     }
+                    if let (watch, output) = watch { watch.rejected(produced, output: output, stage: index, error: error) }
                     rejected.append(Rejection(record: produced, stage: stages[index].name, stageIndex: index, error: error))
                     continue
                 }
             }
+            if let (watch, output) = watch { watch.made(produced, output: output, stage: index) }
             feed(produced, stage: index + 1, into: &out, rejected: &rejected)
         }
     }

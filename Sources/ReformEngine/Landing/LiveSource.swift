@@ -24,6 +24,8 @@ final class LiveSource: RecordSource {
     /// Called when every record of a page has been handed out, before the next page is taken:
     /// the next page's request (`nil`: paging stopped) and the pages done (checkpoints).
     var onPageEnd: ((HTTPRequest?, Int) -> Void)?
+    /// Called with each page as it is taken (a ``RunWatch``).
+    var onPage: ((Landing) -> Void)?
     private var last: Landing?
 
     /// Lands `manager`'s pages, fetching up to `ahead` pages before they are taken.
@@ -62,6 +64,7 @@ final class LiveSource: RecordSource {
                 throw SourceError(manager: manager.plan.ref.name, message: "interrupted; its requests were cancelled")
             }
             do { try recorder?.record(landing) } catch { throw SourceError(manager: manager.plan.ref.name, message: error.description) }
+            onPage?(landing)
             pending = landing.records
             index = 0
             page = landing.page

@@ -63,6 +63,8 @@ final class FixtureSource: RecordSource {
     /// Called when every record of a page has been handed out, before the next page is asked
     /// for: the next page's request (`nil`: paging stopped) and the pages done (checkpoints).
     var onPageEnd: ((HTTPRequest?, Int) -> Void)?
+    /// Called with each page as it is replayed (a ``RunWatch``).
+    var onPage: ((Landing) -> Void)?
     /// Body bytes of the pages replayed so far.
     private(set) var bytes = 0
     private var bytesObserver: ((Int) -> Void)?
@@ -96,6 +98,12 @@ final class FixtureSource: RecordSource {
                 bytes += response.byteCount
                 bytesObserver?(bytes)
                 pending = try loader.land(response)
+                if let onPage {
+                    onPage(
+                        Landing(
+                            manager: loader.manager.ref, page: page, records: pending, request: request, response: response, cached: false,
+                            isLast: loader.finished, stopReason: loader.stopReason, next: loader.nextRequest))
+                }
             } catch let error as ManagerError {
                 throw SourceError(error)
             } catch let error as TransportError {

@@ -269,11 +269,14 @@ public final class APIManager: Sendable {
         let key = cache == nil ? "" : ResponseCache.key(for: request, baseURL: client.baseURL)
         var response: HTTPResponse
         var cached = false
+        var seconds: Double?
         if let cache, let ttl = loader.manager.cache?.ttl, let hit = cache.lookup(key, ttl: ttl) {
             response = hit
             cached = true
         } else {
+            let sent = MonotonicClock.now()
             response = try await client.send(request, loader: &loader, extra: interceptors, extraSecrets: secrets)
+            seconds = MonotonicClock.now() - sent
         }
         let page = loader.pageNumber
         let records = try loader.land(response)
@@ -295,6 +298,6 @@ public final class APIManager: Sendable {
         }
         return Landing(
             manager: loader.manager.ref, page: page, records: records, request: request, response: response, cached: cached,
-            isLast: loader.finished, stopReason: loader.stopReason, next: loader.nextRequest, jobSteps: steps)
+            isLast: loader.finished, stopReason: loader.stopReason, next: loader.nextRequest, jobSteps: steps, seconds: seconds)
     }
 }

@@ -23,6 +23,9 @@ public struct Landing: Sendable {
     /// An export job's create and poll exchanges that came before this page (its first), in
     /// order: recorded with it, so that a replay goes through them too.
     public var jobSteps: [JobStep] = []
+    /// Seconds from sending the request to its answer, retries and their waits included (`nil`:
+    /// answered from the cache or a replay).
+    public var seconds: Double? = nil
 }
 
 /// One exchange of an export job that lands no records: its create request or a poll.

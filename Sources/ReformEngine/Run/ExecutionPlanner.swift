@@ -57,7 +57,7 @@ enum ExecutionPlanner {
         let format = plan.table == nil ? OutputRuntime.format(of: plan, options: options) : nil
         // An incremental run's output is resumed from its checkpoints: its records go out as they come.
         let split =
-            options.directWrites && !resumable ? format.flatMap { HeldLines.split(plan, format: $0, sortMemory: options.sortBudget) } : nil
+            options.fastPaths && !resumable ? format.flatMap { HeldLines.split(plan, format: $0, sortMemory: options.sortBudget) } : nil
         return OutputExecution(declared: plan, plan: split?.plan ?? plan, format: format, heldLines: split?.tail)
     }
 
@@ -82,7 +82,9 @@ enum ExecutionPlanner {
                 whyOneThread: nil)
         }
         let whole = facts.isParent
-        let projection = options.sample == nil && !whole ? InputProjection.make(for: manager, outputs: plans) : nil
+        // A watched run shows each record as it landed, whole.
+        let projection =
+            options.sample == nil && options.watch == nil && !whole ? InputProjection.make(for: manager, outputs: plans) : nil
         let (lines, why) = sequentialLines(for: manager, facts: facts, outputs: outputs, options: options)
         return ManagerExecution(
             files: facts.files, parallel: false, lines: lines, projection: projection, why: why, whyOneThread: oneThread)
@@ -94,6 +96,7 @@ enum ExecutionPlanner {
     /// rejects is dead-lettered whole, from the line).
     static func whyNotParallel(_ files: [String], outputs: [OutputPlan], options: RunOptions) -> String? {
         if options.jobs <= 1 { return "--jobs 1" }
+        if options.watch != nil { return "the run is watched (every record passes each step on one thread)" }
         if options.limit != nil { return "--limit reads the input's start in turn" }
         if options.sample != nil { return "--sample reads the whole input in turn" }
         if let other = files.first(where: { !InputFiles.isNDJSON($0) }) { return "input '\(other)' is not NDJSON" }
@@ -114,7 +117,7 @@ enum ExecutionPlanner {
     /// workers run.
     private static func parallelLines(for manager: ManagerRef, outputs: [OutputExecution], options: RunOptions) -> (LinePath, String?) {
         let plans = outputs.map(\.plan)
-        guard options.directWrites else { return (.values, "the fast paths are turned off") }
+        guard options.fastPaths else { return (.values, options.watch == nil ? "the fast paths are turned off" : "the run is watched") }
         // A table output (no format) takes records, never bytes.
         if let format = outputs.first?.format,
             let encoder = LineEncoder.make(for: manager, outputs: plans, format: format, limits: options.recordLimits)
@@ -141,7 +144,7 @@ enum ExecutionPlanner {
         -> (LinePath, String?)
     {
         let plans = outputs.map(\.plan)
-        guard options.directWrites else { return (.values, "the fast paths are turned off") }
+        guard options.fastPaths else { return (.values, options.watch == nil ? "the fast paths are turned off" : "the run is watched") }
         if options.limit != nil { return (.values, "--limit lands records one by one") }
         if options.sample != nil { return (.values, "--sample lands records one by one") }
         if facts.isParent { return (.values, "its records make other managers' partitions, which read them whole") }

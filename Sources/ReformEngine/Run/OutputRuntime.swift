@@ -166,6 +166,13 @@ struct OutputRuntime {
         try drain(deadLetter: deadLetter, inputName: inputName, position: position)
     }
 
+    /// Lets `watch` see what each reformer of the chain takes, makes and rejects; the output is
+    /// the run's `index`-th.
+    mutating func watch(by watch: RunWatch, as index: Int) {
+        watch.output(index, name: plan.destination ?? displayName, stages: chain.stageNames)
+        chain.watch = (watch, index)
+    }
+
     /// The chain's reformers, in order.
     var stageNames: [String] { chain.stageNames + (heldLines.map { [$0.reformer] } ?? []) }
     /// Per reformer of the chain, whether it ran on the written lines (``HeldLines``).

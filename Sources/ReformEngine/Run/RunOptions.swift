@@ -133,6 +133,15 @@ public struct RunOptions: Sendable {
     /// to finish (`--wait-lock`) rather than being refused (``RunError/Code/locked``).
     public var waitsForLock = false
 
+    /// Watches the run as it goes (``RunWatch``): its pages, the first records of each step, the
+    /// rejections and the counts. A watched run takes the general path on one thread (as with
+    /// ``directWrites`` off and ``jobs`` 1), so that every record passes each step where it can
+    /// be seen; its output is the same.
+    public var watch: RunWatch?
+
+    /// Whether the batch fast paths may run: ``directWrites``, and the run is not watched.
+    var fastPaths: Bool { directWrites && watch == nil }
+
     /// Called with each cross-layer event of the run's services (rate-limit waits, token
     /// refreshes, unreachable hosts), on the thread that emits it.
     public var onEvent: (@Sendable (ServiceEvent) -> Void)?

@@ -188,8 +188,9 @@ extension Runner {
             if let incremental = routing.incremental {
                 guard incremental.accept(value, of: ref.name, partition: partitioned?.current?.label ?? "") else { return }
             }
-            guard routing.toOutputs else { return }
             let record = Record(value, origin: Origin(manager: ref, sequence: sequence, line: line, page: page))
+            options.watch?.landed(record, partition: partitioned?.current?.label)
+            guard routing.toOutputs else { return }
             let written = source.outputsWrittenForLast
             let rejectedBefore = state.deadLetter.count
             for i in state.outputs.indices where written?[i] != true {

@@ -147,7 +147,15 @@ extension Runner {
     /// token and rate limit per service).
     func serviceClients(for plan: RunPlan) throws(RunError) -> [String: ServiceClient] {
         var clients: [String: ServiceClient] = [:]
-        let events = EventHub(observer: options.onEvent)
+        let observer = options.onEvent
+        var watched: (@Sendable (ServiceEvent) -> Void)? = observer
+        if let watch = options.watch {
+            watched = { event in
+                watch.event(event)
+                observer?(event)
+            }
+        }
+        let events = EventHub(observer: watched)
         for ref in landingOrder(of: plan) {
             let manager = pipeline.managers[ref.index]
             guard isLive(manager), !options.hasInput(for: ref.name),
@@ -271,6 +279,16 @@ extension Runner {
     private func follow(
         _ source: some PagedRecordSource, of manager: ManagerPlan, partition: String, state: RunState, client: ServiceClient? = nil
     ) {
+        if let watch = options.watch {
+            let name = manager.ref.name
+            let label = partition.isEmpty ? nil : partition
+            let replayed = client == nil
+            source.onPage = { landing in
+                watch.page(
+                    landing, manager: name, partition: label, replayed: replayed, baseURL: client?.baseURL, seconds: landing.seconds,
+                    redact: client.map { $0.redact } ?? { $0 })
+            }
+        }
         guard manager.incremental != nil, let incremental = state.incremental else { return }
         let name = manager.ref.name
         source.onPageEnd = { next, pages in
@@ -286,6 +304,8 @@ protocol PagedRecordSource: RecordSource {
     /// Called when every record of a page has been handed out: the next page's request (`nil`
     /// when paging stopped) and the pages done.
     var onPageEnd: ((HTTPRequest?, Int) -> Void)? { get set }
+    /// Called with each page as it is taken, when the run is watched.
+    var onPage: ((Landing) -> Void)? { get set }
 }
 
 extension FixtureSource: PagedRecordSource {}

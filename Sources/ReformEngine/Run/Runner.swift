@@ -236,10 +236,11 @@ public struct Runner: Sendable {
                 }
             }
             do {
-                outputs.append(
-                    try OutputRuntime(
-                        execution, options: options, managers: plan.managers, file: file, title: title,
-                        pipeline: logName, transactions: tables))
+                var output = try OutputRuntime(
+                    execution, options: options, managers: plan.managers, file: file, title: title, pipeline: logName,
+                    transactions: tables)
+                if let watch = options.watch { output.watch(by: watch, as: index) }
+                outputs.append(output)
             } catch {
                 for output in outputs { output.file?.abandon() }
                 tables.rollbackAll()

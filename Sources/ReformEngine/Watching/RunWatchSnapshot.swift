@@ -1,0 +1,253 @@
+public import ReformSDK
+
+/// What a ``RunWatch`` has seen of its run so far.
+public struct RunWatchSnapshot: Sendable {
+    /// How many times it changed (``RunWatch/changes``).
+    public internal(set) var changes = 0
+    /// The last pages landed, oldest first (at most ``RunWatch/Limits/pages``).
+    public internal(set) var pages: [WatchedPage] = []
+    /// Every page landed, including those no longer kept.
+    public internal(set) var pagesSeen = 0
+    /// Per manager, in the order they first landed a record: its count and first records.
+    public internal(set) var managers: [WatchedManager] = []
+    /// Per output of the run, in the pipeline's order: each reformer of its chain.
+    public internal(set) var outputs: [WatchedOutput] = []
+    /// The services' events (a 429's wait, an unreachable host, a token fetched), oldest first.
+    public internal(set) var events: [String] = []
+
+    mutating func managerIndex(_ name: String) -> Int {
+        if let index = managers.firstIndex(where: { $0.name == name }) { return index }
+        managers.append(WatchedManager(name: name))
+        return managers.count - 1
+    }
+
+    /// All of it as one JSON object (what `reform studio`'s page reads).
+    public var json: Value {
+        var object = Object()
+        object["changes"] = .int(changes)
+        object["pages_seen"] = .int(pagesSeen)
+        object["pages"] = .array(pages.map(\.json))
+        object["managers"] = .array(managers.map(\.json))
+        object["outputs"] = .array(outputs.map(\.json))
+        object["events"] = .array(events.map { .string($0) })
+        return .object(object)
+    }
+}
+
+/// One page a manager landed: its request and response as `--record` writes them, and what
+/// paging decided after it.
+public struct WatchedPage: Sendable {
+    /// The manager.
+    public let manager: String
+    /// The partition, for a manager that fans out (`owner=apple, repo=swift`).
+    public let partition: String?
+    /// The 1-based page number within its partition.
+    public let page: Int
+    /// Whether it was replayed from fixtures rather than fetched.
+    public let replayed: Bool
+    /// Whether it came from the response cache.
+    public let cached: Bool
+    /// The method and URL (the base URL and path when live, the path when replayed), secrets redacted.
+    public let method: String
+    /// The URL, query included, secrets redacted.
+    public let url: String
+    /// The request's headers as the manager built them, secrets redacted (credentials are added
+    /// as it is sent, and never shown).
+    public let requestHeaders: [QueryItem]
+    /// The request body, when there is one, secrets redacted.
+    public let requestBody: String?
+    /// The response status.
+    public let status: Int
+    /// The response headers, secrets redacted.
+    public let responseHeaders: [QueryItem]
+    /// The body, pretty-printed when it is JSON, secrets redacted, cut at ``RunWatch/Limits/bodyBytes``.
+    public let body: String
+    /// Whether ``body`` was cut.
+    public let bodyCut: Bool
+    /// The body's size as it came, in bytes.
+    public let bodyBytes: Int
+    /// Records found on the page.
+    public let records: Int
+    /// Seconds the exchange took, when fetched.
+    public let seconds: Double?
+    /// The next page's URL, when paging goes on.
+    public let next: String?
+    /// Why paging stopped after this page, when it did.
+    public let stopReason: String?
+
+    init(
+        landing: Landing, manager: String, partition: String?, replayed: Bool, baseURL: String?, seconds: Double?, bodyLimit: Int,
+        redact: (String) -> String
+    ) {
+        self.manager = manager
+        self.partition = partition
+        page = landing.page
+        self.replayed = replayed
+        cached = landing.cached
+        method = landing.request.method
+        url = redact(WatchedPage.url(of: landing.request, baseURL: baseURL))
+        requestHeaders = landing.request.headers.map { QueryItem(name: $0.name, value: redact($0.value)) }
+        requestBody = landing.request.body.flatMap { $0.isEmpty ? nil : redact(String(decoding: $0, as: UTF8.self)) }
+        status = landing.response.status
+        responseHeaders = landing.response.headers.map { QueryItem(name: $0.name, value: redact($0.value)) }
+        var text: String
+        if let value = landing.response.body {
+            var bytes: [UInt8] = []
+            JSON.writePretty(value, into: &bytes)
+            text = String(decoding: bytes, as: UTF8.self)
+        } else {
+            text = landing.response.bodyText ?? ""
+        }
+        text = redact(text)
+        bodyCut = text.utf8.count > bodyLimit
+        if bodyCut { text = String(decoding: text.utf8.prefix(bodyLimit), as: UTF8.self) }
+        body = text
+        bodyBytes = landing.response.byteCount
+        records = landing.records.count
+        self.seconds = seconds
+        next = landing.isLast ? nil : landing.next.map { redact(WatchedPage.url(of: $0, baseURL: baseURL)) }
+        stopReason = landing.stopReason?.description
+    }
+
+    private static func url(of request: HTTPRequest, baseURL: String?) -> String {
+        let query = request.queryString
+        let base = request.origin ?? baseURL ?? ""
+        return base + request.path + (query.isEmpty ? "" : "?" + query)
+    }
+
+    /// The page as a JSON object.
+    public var json: Value {
+        var object = Object()
+        object["manager"] = .string(manager)
+        if let partition { object["partition"] = .string(partition) }
+        object["page"] = .int(page)
+        object["replayed"] = .bool(replayed)
+        object["cached"] = .bool(cached)
+        object["method"] = .string(method)
+        object["url"] = .string(url)
+        object["request_headers"] = .array(requestHeaders.map { .array([.string($0.name), .string($0.value)]) })
+        if let requestBody { object["request_body"] = .string(requestBody) }
+        object["status"] = .int(status)
+        object["response_headers"] = .array(responseHeaders.map { .array([.string($0.name), .string($0.value)]) })
+        object["body"] = .string(body)
+        object["body_cut"] = .bool(bodyCut)
+        object["body_bytes"] = .int(bodyBytes)
+        object["records"] = .int(records)
+        if let seconds { object["seconds"] = .double(seconds) }
+        if let next { object["next"] = .string(next) }
+        if let stopReason { object["stop_reason"] = .string(stopReason) }
+        return .object(object)
+    }
+}
+
+/// One record as watched, with where it came from.
+public struct WatchedRecord: Sendable {
+    /// The record.
+    public let value: Value
+    /// The manager that landed it.
+    public let manager: String
+    /// Its 1-based position among that manager's records in the run.
+    public let sequence: Int
+    /// The page it landed on (0: not from a paged source).
+    public let page: Int
+    /// The line of its input file (0: not from a file).
+    public let line: Int
+    /// Its partition, when known.
+    public let partition: String?
+
+    init(_ record: Record, partition: String?) {
+        value = record.value
+        manager = record.origin.manager.name
+        sequence = record.origin.sequence
+        page = record.origin.page
+        line = record.origin.line
+        self.partition = partition
+    }
+
+    /// The record and its origin as a JSON object.
+    public var json: Value {
+        var object = Object()
+        object["value"] = value
+        object["manager"] = .string(manager)
+        object["sequence"] = .int(sequence)
+        object["page"] = .int(page)
+        if line > 0 { object["line"] = .int(line) }
+        if let partition { object["partition"] = .string(partition) }
+        return .object(object)
+    }
+}
+
+/// What one manager landed.
+public struct WatchedManager: Sendable {
+    /// The manager.
+    public let name: String
+    /// Records landed.
+    public internal(set) var records = 0
+    /// The first of them.
+    public internal(set) var samples: [WatchedRecord] = []
+
+    /// The manager as a JSON object.
+    public var json: Value {
+        .object(["name": .string(name), "records": .int(records), "samples": .array(samples.map(\.json))])
+    }
+}
+
+/// One output of the run: the reformers of its chain.
+public struct WatchedOutput: Sendable {
+    /// The output as messages name it (its path, table or standard output).
+    public let name: String
+    /// Its chain's reformers, in order.
+    public internal(set) var stages: [WatchedStage]
+
+    /// The output as a JSON object.
+    public var json: Value {
+        .object(["name": .string(name), "stages": .array(stages.map(\.json))])
+    }
+}
+
+/// One reformer of an output's chain: what it took, made and rejected.
+public struct WatchedStage: Sendable {
+    /// The reformer's name.
+    public let reformer: String
+    /// Records it took.
+    public internal(set) var recordsIn = 0
+    /// Records it made (released ones, after a sort, included).
+    public internal(set) var recordsOut = 0
+    /// Records it rejected.
+    public internal(set) var rejected = 0
+    /// The first records it made.
+    public internal(set) var samples: [WatchedRecord] = []
+    /// The first records it rejected, with why.
+    public internal(set) var rejections: [WatchedRejection] = []
+
+    init(reformer: String) {
+        self.reformer = reformer
+    }
+
+    /// The reformer's counts and records as a JSON object.
+    public var json: Value {
+        var object = Object()
+        object["reformer"] = .string(reformer)
+        object["in"] = .int(recordsIn)
+        object["out"] = .int(recordsOut)
+        object["rejected"] = .int(rejected)
+        object["samples"] = .array(samples.map(\.json))
+        object["rejections"] = .array(rejections.map(\.json))
+        return .object(object)
+    }
+}
+
+/// A record a reformer rejected, and why.
+public struct WatchedRejection: Sendable {
+    /// The record as the reformer took it.
+    public let record: WatchedRecord
+    /// The error's code (`convert`, `missing-key`, …).
+    public let code: String
+    /// What was wrong.
+    public let message: String
+
+    /// The rejection as a JSON object.
+    public var json: Value {
+        .object(["record": record.json, "code": .string(code), "message": .string(message)])
+    }
+}

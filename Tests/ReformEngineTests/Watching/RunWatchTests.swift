@@ -1,0 +1,213 @@
+import Foundation
+import ReformEngine
+import ReformEngineTesting
+import ReformSDK
+import ReformTestSupport
+import Testing
+
+/// ``RunWatch``: what a watched run shows of its pages, records, steps and events, within its
+/// limits, for a replayed pipeline and live ones against the test server; and that watching
+/// changes nothing of what the run writes.
+@Suite(.timeLimit(.minutes(10))) struct RunWatchTests {
+    static let propertyList = ProjectRoot.path + "/Pipelines/property-list.yaml"
+
+    /// Runs the property-list pipeline's default run from its fixtures, writing standard output
+    /// to `output`; watched by `watch` when given.
+    func replayPropertyList(into output: String, watch: RunWatch?) async throws -> RunSummary {
+        let pipeline = try PipelineLoader(environment: [:]).load(path: Self.propertyList)
+        var options = RunOptions()
+        options.outputPath = output
+        options.watch = watch
+        return try await Runner(pipeline: pipeline, options: options).run()
+    }
+
+    @Test func aReplayedRunShowsEveryPageTheRecordsOfEachStepAndTheCounts() async throws {
+        let folder = try TemporaryFolder()
+        var limits = RunWatch.Limits()
+        limits.recordsPerStep = 2
+        let watch = RunWatch(limits: limits)
+        let summary = try await replayPropertyList(into: folder.path + "/watched.txt", watch: watch)
+        let seen = watch.snapshot()
+
+        // Every page, in landing order, with what paging decided after it.
+        #expect(seen.pagesSeen == 8)
+        #expect(
+            seen.pages.map { "\($0.manager) \($0.page) \($0.records)" } == [
+                "zufang 1 3", "zufang 2 3", "zufang 3 1", "xinfang 1 3", "xinfang 2 1", "ershoufang 1 3", "ershoufang 2 3",
+                "ershoufang 3 0",
+            ])
+        let first = try #require(seen.pages.first)
+        #expect(first.method == "GET")
+        #expect(first.url == "/zufang/list?city=shanghai&page_size=3&page=1")
+        #expect(first.replayed && first.seconds == nil)
+        #expect(first.status == 200)
+        #expect(first.next == "/zufang/list?city=shanghai&page_size=3&page=2")
+        #expect(first.stopReason == nil)
+        #expect(first.body.contains("\"静安寺精装一居室\""), "the body, pretty-printed: \(first.body)")
+        #expect(!first.bodyCut && first.bodyBytes == 431)
+        #expect(seen.pages[2].next == nil && seen.pages[2].stopReason?.hasPrefix("short page") == true)
+
+        // What each manager landed, and the first records of it, with where each came from.
+        #expect(seen.managers.map { "\($0.name) \($0.records)" } == ["zufang 7", "xinfang 4", "ershoufang 6"])
+        #expect(seen.managers.allSatisfy { $0.samples.count == 2 })
+        let landed = seen.managers[0].samples[1]
+        #expect(landed.manager == "zufang" && landed.sequence == 2 && landed.page == 1)
+        #expect(landed.value.objectValue?["id"] == .int(104))
+
+        // The one output's chain: each reformer's counts, and its first records.
+        let output = try #require(seen.outputs.first)
+        #expect(seen.outputs.count == 1)
+        #expect(output.stages.map(\.reformer) == ["property-list"])
+        let stage = output.stages[0]
+        #expect(stage.recordsIn == 17 && stage.recordsOut == 17 && stage.rejected == 0)
+        #expect(summary.recordsIn == 17)
+        #expect(stage.samples.count == 2)
+        #expect(stage.samples[0].manager == "zufang" && stage.samples[0].sequence == 1 && stage.samples[0].page == 1)
+        #expect(stage.samples[0].value.objectValue?.members.first?.key == "kPropertyListDataKeyID")
+
+        // The snapshot as the studio's page reads it.
+        let json = seen.json.objectValue
+        #expect(json?["pages_seen"] == .int(8))
+        #expect(json?["pages"]?.arrayValue?.first?.objectValue?["url"] == .string("/zufang/list?city=shanghai&page_size=3&page=1"))
+        #expect(json?["outputs"]?.arrayValue?.first?.objectValue?["stages"]?.arrayValue?.first?.objectValue?["out"] == .int(17))
+    }
+
+    @Test func watchingChangesNothingTheRunWrites() async throws {
+        let folder = try TemporaryFolder()
+        _ = try await replayPropertyList(into: folder.path + "/plain.txt", watch: nil)
+        _ = try await replayPropertyList(into: folder.path + "/watched.txt", watch: RunWatch())
+        let plain = try String(contentsOfFile: folder.path + "/plain.txt", encoding: .utf8)
+        let watched = try String(contentsOfFile: folder.path + "/watched.txt", encoding: .utf8)
+        #expect(!plain.isEmpty)
+        #expect(watched == plain)
+    }
+
+    @Test func theLastPagesAndTheFirstRecordsAreKeptWithinTheLimits() async throws {
+        let folder = try TemporaryFolder()
+        var limits = RunWatch.Limits()
+        limits.pages = 3
+        limits.recordsPerStep = 1
+        limits.bodyBytes = 40
+        let watch = RunWatch(limits: limits)
+        _ = try await replayPropertyList(into: folder.path + "/out.txt", watch: watch)
+        let seen = watch.snapshot()
+        #expect(seen.pagesSeen == 8)
+        #expect(seen.pages.map { "\($0.manager) \($0.page)" } == ["ershoufang 1", "ershoufang 2", "ershoufang 3"])
+        #expect(seen.pages.allSatisfy { $0.body.utf8.count <= 40 })
+        #expect(seen.pages[0].bodyCut && seen.pages[0].bodyBytes > 40)
+        #expect(seen.managers.allSatisfy { $0.samples.count == 1 })
+        #expect(seen.outputs[0].stages[0].samples.count == 1)
+    }
+
+    @Test func aRecordAStepRejectsIsShownWithTheReasonAndItsOrigin() async throws {
+        let folder = try TemporaryFolder()
+        try """
+        {"id": 1, "price": "12.5"}
+        {"id": 2, "price": "cheap"}
+        {"id": 3, "price": "7"}
+        """.write(toFile: folder.path + "/items.ndjson", atomically: true, encoding: .utf8)
+        let pipeline = try PipelineLoader(environment: [:]).load(
+            bytes: Array(
+                """
+                reform: 1
+                managers:
+                  items: {}
+                reformers:
+                  priced:
+                    steps:
+                      - convert: { price: double }
+                runs:
+                  default: { managers: [items], reform: [priced], output: { format: ndjson } }
+                """.utf8), file: "p.yaml", folder: folder.path)
+        let watch = RunWatch()
+        var options = RunOptions()
+        options.inputs = [("items", folder.path + "/items.ndjson")]
+        options.outputPath = folder.path + "/out.ndjson"
+        options.deadLetterPath = folder.path + "/dead.ndjson"
+        options.watch = watch
+        let summary = try await Runner(pipeline: pipeline, options: options).run()
+        #expect(summary.rejected == 1)
+        let stage = try #require(watch.snapshot().outputs.first?.stages.first)
+        #expect(stage.recordsIn == 3 && stage.recordsOut == 2 && stage.rejected == 1)
+        let rejection = try #require(stage.rejections.first)
+        #expect(rejection.record.sequence == 2 && rejection.record.line == 2)
+        #expect(rejection.record.value.objectValue?["price"] == .string("cheap"))
+        #expect(rejection.message.contains("cheap"), "\(rejection.message)")
+        #expect(stage.samples.map { $0.value.objectValue?["price"] } == [.double(12.5), .double(7)])
+    }
+
+    @Test func aRecordFromAFileIsShownWholeAsItLandedNotAsMuchAsTheChainReads() async throws {
+        let folder = try TemporaryFolder()
+        try #"{"id": 1, "name": "anvil", "notes": {"long": "text the mapping never reads"}}"#
+            .write(toFile: folder.path + "/items.ndjson", atomically: true, encoding: .utf8)
+        let pipeline = try PipelineLoader(environment: [:]).load(
+            bytes: Array(
+                """
+                reform: 1
+                managers:
+                  items: {}
+                reformers:
+                  named:
+                    keys: { name: kName }
+                    from: { items: { name: name } }
+                runs:
+                  default: { managers: [items], reform: [named], output: { format: ndjson } }
+                """.utf8), file: "p.yaml", folder: folder.path)
+        let watch = RunWatch()
+        var options = RunOptions()
+        options.inputs = [("items", folder.path + "/items.ndjson")]
+        options.outputPath = folder.path + "/out.ndjson"
+        options.watch = watch
+        _ = try await Runner(pipeline: pipeline, options: options).run()
+        let landed = try #require(watch.snapshot().managers.first?.samples.first)
+        #expect(landed.value.objectValue?.members.map(\.key) == ["id", "name", "notes"])
+        #expect(landed.line == 1)
+        #expect(watch.snapshot().outputs.first?.stages.first?.samples.first?.value == .object(["kName": .string("anvil")]))
+        #expect(try String(contentsOfFile: folder.path + "/out.ndjson", encoding: .utf8) == #"{"kName":"anvil"}"# + "\n")
+    }
+
+    @Test func aLiveFanOutShowsEachPartitionsPagesTimedAndARateLimitsWait() async throws {
+        let server = try TestServer()
+        let key = UUID().uuidString
+        let pipeline = try server.pipeline(
+            service("retry: { attempts: 3 }")
+                + """
+
+                managers:
+                  items:
+                    service: api
+                    path: /paged/offset
+                    params: { limit: 2, total: 3, shelf: { required: true } }
+                    for_each: { param: shelf, values: [a, b] }
+                    records: items
+                    paging: { policy: offset, param: offset, size_param: limit }
+                  limited:
+                    service: api
+                    path: /ratelimited
+                    params: { key: "\(key)", fail: 1, retry_after: 1 }
+                    records: items
+                runs:
+                  default: { managers: [items, limited], output: { format: ndjson, path: /dev/null } }
+                """)
+        let watch = RunWatch()
+        var options = RunOptions()
+        options.mode = .live
+        options.environment = ["TEST_URL": server.url]
+        options.clock = VirtualClock()
+        options.watch = watch
+        let summary = try await Runner(pipeline: pipeline, options: options).run()
+        #expect(summary.recordsIn == 11)
+        let seen = watch.snapshot()
+        let items = seen.pages.filter { $0.manager == "items" }
+        // Offset paging stops at the first empty page: three pages per partition.
+        #expect(items.count == 6, "\(items.map(\.url))")
+        let partitions = Dictionary(grouping: items) { $0.partition ?? "" }
+        #expect(partitions.count == 2 && partitions.keys.allSatisfy { !$0.isEmpty })
+        #expect(partitions.values.allSatisfy { $0.map(\.records) == [2, 1, 0] && $0.map(\.page) == [1, 2, 3] })
+        #expect(items.allSatisfy { !$0.replayed && ($0.seconds ?? -1) >= 0 })
+        #expect(items.allSatisfy { $0.url.hasPrefix(server.url + "/paged/offset?") }, "\(items.map(\.url))")
+        let limited = try #require(seen.pages.first { $0.manager == "limited" })
+        #expect(limited.status == 200 && limited.records == 5)
+        #expect(seen.events.contains { $0.contains("limited") && $0.contains("429") }, "\(seen.events)")
+    }
+}
