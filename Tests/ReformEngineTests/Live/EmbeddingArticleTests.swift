@@ -49,6 +49,31 @@ import Testing
         #expect(reported.hasPrefix("spent its budget: manager 'items'"))
     }
 
+    @Test func watchARunAsItGoes() async throws {
+        let server = try TestServer()
+        let pipeline = try server.pipeline(Self.yaml.replacingOccurrences(of: "max_pages: 2", with: "max_pages: 10"))
+        var options = RunOptions()
+        options.mode = .live
+        options.environment = ["TEST_URL": server.url]
+        // As in the article.
+        let watch = RunWatch()
+        options.watch = watch
+        let watched = try await Runner(pipeline: pipeline, options: options).run()
+        var pages: [String] = []
+        for page in watch.snapshot().pages {
+            pages.append("\(page.manager) \(page.page) \(page.status) \(page.records) \(page.next ?? page.stopReason ?? "")")
+        }
+        var stages: [String] = []
+        for stage in watch.snapshot().outputs[0].stages {
+            stages.append("\(stage.reformer) \(stage.recordsIn) \(stage.recordsOut) \(stage.rejected)")
+        }
+        #expect(watched.recordsIn == 12)
+        #expect(pages.count == 4)
+        #expect(pages.first == "items 1 200 5 \(server.url)/paged/offset?limit=5&total=12&offset=5", "\(pages)")
+        #expect(pages.last == "items 4 200 0 empty page", "\(pages)")
+        #expect(stages.isEmpty, "the run has no reformer: \(stages)")
+    }
+
     @Test func driveOneAPIWithADelegate() async throws {
         let server = try TestServer()
         let url = server.url
