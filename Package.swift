@@ -43,6 +43,7 @@ let package = Package(
     products: [
         .executable(name: "reform", targets: ["reform"]),
         .executable(name: "reform-init", targets: ["reform-init"]),
+        .executable(name: "reform-studio", targets: ["reform-studio"]),
         .library(name: "ReformEngine", targets: ["ReformEngine"]),
         .library(name: "ReformYAML", targets: ["ReformYAML"]),
         .library(name: "ReformEngineTesting", targets: ["ReformEngineTesting"]),
@@ -66,6 +67,12 @@ let package = Package(
         // model (3.0 converted by OpenAPIKitCompat), decoded from ReformYAML's nodes so that every
         // problem has a line and column. No traits: external loading is not used.
         .package(url: "https://github.com/mattpolzin/OpenAPIKit", from: "6.4.0", traits: []),
+        // `reform studio`'s local web server (reform-studio): routes, request bodies and a graceful
+        // stop over the swift-nio already in the graph. No traits: neither swift-configuration nor
+        // all of Foundation is needed.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        // The header names the studio sets; already in the graph through hummingbird.
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         .systemLibrary(
@@ -147,6 +154,26 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: upcomingFeatures),
+        // `reform studio`: a local page that shows a pipeline working, served by Hummingbird in a
+        // program of its own, `reform-studio`, beside `reform` (as `reform-init` is), so that the
+        // server's libraries cost `reform`'s other commands nothing. Its page (Page/) is compiled
+        // into the program: it works offline and from the release bundle.
+        .target(
+            name: "ReformStudio",
+            dependencies: [
+                "ReformEngine", "ReformTooling", "ReformYAML", "ReformConcurrency", "ReformSystem", sdk,
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            resources: [.embedInCode("Page/studio.html"), .embedInCode("Page/studio.css"), .embedInCode("Page/studio.js")],
+            swiftSettings: upcomingFeatures),
+        .executableTarget(
+            name: "reform-studio",
+            dependencies: [
+                "ReformStudio", "ReformEngine", "ReformSystem",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: upcomingFeatures),
         .executableTarget(
             name: "reform",
             dependencies: [
@@ -169,8 +196,8 @@ let package = Package(
         .testTarget(
             name: "ReformEngineTests",
             dependencies: [
-                "ReformEngine", "ReformEngineTesting", "ReformTooling", "ReformInit", "ReformYAML", "ReformSystem", sdk,
-                "ReformTestSupport",
+                "ReformEngine", "ReformEngineTesting", "ReformTooling", "ReformInit", "ReformStudio", "ReformYAML", "ReformSystem",
+                sdk, "ReformTestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 // Tests read and prepare SQLite files directly, not through the code they test.
                 "CSQLite",

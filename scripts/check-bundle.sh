@@ -80,7 +80,7 @@ check_resolved() { # NAME PATH: a library the loader resolved
     [[ $1 =~ $allowed ]] || fail "$1 resolves outside the bundle, to $2 (not a base Debian library); make-bundle.sh should have copied it"
     case "$2" in /lib/* | /lib64/* | /usr/lib/*) ;; *) fail "$1 resolves to $2, not a system folder" ;; esac
 }
-elves=(bin/reform bin/reform-init lib/*.so lib/reform/plugins/*.so)
+elves=(bin/reform bin/reform-init bin/reform-studio lib/*.so lib/reform/plugins/*.so)
 for elf in "${elves[@]}"; do
     needs=$(ldd "$elf")
     if grep -q 'not found' <<<"$needs"; then fail "$elf: $(grep 'not found' <<<"$needs" | tr -s ' \t' ' ')"; fi
@@ -126,6 +126,20 @@ bin/reform init --openapi "$work/openapi.json" --output "$work/init" >"$work/ini
 bin/reform validate "$work/init/reform-test-server.yaml" >/dev/null 2>"$work/init.err" \
     || fail "the pipeline bin/reform init wrote does not validate: $(cat "$work/init.err")"
 echo "init: $(head -1 "$work/init.out")"
+
+# `reform studio` hands over to the bundled reform-studio: it serves its page (compiled in) and
+# refuses a request without its token.
+bin/reform studio Pipelines/property-list.yaml --scratch "$work/studio" >"$work/studio.out" 2>&1 &
+studio=$!
+for _ in $(seq 100); do grep -q '^reform studio: http' "$work/studio.out" && break; sleep 0.1; done
+url=$(sed -n 's/^reform studio: \(http[^ ]*\)$/\1/p' "$work/studio.out" | head -1)
+[ -n "$url" ] || fail "bin/reform studio printed no URL: $(cat "$work/studio.out")"
+page=$(curl -sf "$url") || fail "bin/reform studio did not serve its page at $url"
+grep -q "<title>Reform Studio</title>" <<<"$page" || fail "bin/reform studio served another page"
+[ "$(curl -s -o /dev/null -w '%{http_code}' "${url%%\?*}")" = 403 ] || fail "bin/reform studio answered without its token"
+kill -TERM "$studio"
+wait "$studio" || fail "bin/reform studio did not stop cleanly on SIGTERM"
+echo "studio: served its page at 127.0.0.1, 403 without the token"
 INSIDE
 
 unshare -m --map-root-user bash "$work/inside.sh" "$toolchain" "$root" "$bundle" "$work" "$version" "${runs[@]}"

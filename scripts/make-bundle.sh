@@ -50,6 +50,8 @@ echo "== build reform ($configuration, $scratch)" >&2
 swift build -c "$configuration" --scratch-path "$scratch" --product reform >&2
 # `reform init` runs reform-init beside reform (it needs all of Foundation; reform does not).
 swift build -c "$configuration" --scratch-path "$scratch" --product reform-init >&2
+# `reform studio` runs reform-studio beside reform (it has the web server; reform does not).
+swift build -c "$configuration" --scratch-path "$scratch" --product reform-studio >&2
 built=$scratch/$configuration
 printed=$("$built/reform" --version)
 if [[ $printed != "reform $version (plugin ABI "*")" ]]; then
@@ -64,6 +66,7 @@ mkdir -p "$bundle/bin" "$bundle/lib/reform/plugins" "$bundle/docs"
 
 cp "$built/reform" "$bundle/bin/reform"
 cp "$built/reform-init" "$bundle/bin/reform-init"
+cp "$built/reform-studio" "$bundle/bin/reform-studio"
 cp "$built/libReformSDK.so" "$bundle/lib/libReformSDK.so"
 
 # Every plugin package, built in the same configuration; each links libReformSDK.so by name, which
@@ -83,7 +86,7 @@ done
 is_system() {
     case "$1" in /lib/* | /lib64/* | /usr/lib/* | /usr/lib64/*) return 0 ;; *) return 1 ;; esac
 }
-originals=("$built/reform" "$built/reform-init" "$built/libReformSDK.so")
+originals=("$built/reform" "$built/reform-init" "$built/reform-studio" "$built/libReformSDK.so")
 for library in "$bundle"/lib/reform/plugins/*.so; do
     [ -e "$library" ] || continue
     plugin=$(basename "$library" .so)
@@ -106,6 +109,7 @@ done
 # Run paths: the program looks in ../lib, the libraries beside themselves, the plugins two up.
 patchelf --set-rpath '$ORIGIN/../lib' "$bundle/bin/reform"
 patchelf --set-rpath '$ORIGIN/../lib' "$bundle/bin/reform-init"
+patchelf --set-rpath '$ORIGIN/../lib' "$bundle/bin/reform-studio"
 for library in "$bundle"/lib/*.so; do
     patchelf --set-rpath '$ORIGIN' "$library"
 done
@@ -116,7 +120,7 @@ done
 # A release bundle drops the symbol tables (names for debuggers; Swift's metadata and the dynamic
 # symbols stay): about a third of the size. The debug bundle keeps everything.
 if [ "$configuration" = release ]; then
-    strip "$bundle/bin/reform"
+    strip "$bundle/bin/reform" "$bundle/bin/reform-studio"
     strip --strip-unneeded "$bundle/lib/libReformSDK.so" "$bundle"/lib/reform/plugins/*.so
 fi
 

@@ -115,7 +115,7 @@ gzip -9n "$package"/usr/share/man/man1/*.1
 
 # Depends: what the package's ELF files need from outside it, as dpkg-shlibdeps reads the symbols
 # files of the Debian packages that provide it. Its own libraries are searched in the package.
-elves=("$package"/usr/lib/reform/bin/reform "$package"/usr/lib/reform/bin/reform-init "$package"/usr/lib/reform/lib/*.so "$package"/usr/lib/reform/lib/reform/plugins/*.so)
+elves=("$package"/usr/lib/reform/bin/reform "$package"/usr/lib/reform/bin/reform-init "$package"/usr/lib/reform/bin/reform-studio "$package"/usr/lib/reform/lib/*.so "$package"/usr/lib/reform/lib/reform/plugins/*.so)
 mkdir -p "$work/shlibs/debian"
 printf 'Source: reform\n\nPackage: reform\nArchitecture: amd64\n' >"$work/shlibs/debian/control"
 depends=$(cd "$work/shlibs" && dpkg-shlibdeps -O -l"$package/usr/lib/reform/lib" \

@@ -19,24 +19,6 @@ struct InitCommand: ParsableCommand {
     var arguments: [String] = []
 
     func run() throws {
-        let program = InitCommand.programPath
-        guard access(program, X_OK) == 0 else {
-            Terminal.error(
-                "reform: \(program) is missing; reform init needs it beside reform (reinstall, or build the reform-init product)")
-            throw ExitCode(ExitStatus.runFailed.rawValue)
-        }
-        let argv = ([program] + arguments).map { strdup($0) } + [nil]
-        execv(program, argv)
-        Terminal.error("reform: cannot run \(program): \(String(cString: strerror(errno)))")
-        throw ExitCode(ExitStatus.runFailed.rawValue)
-    }
-
-    /// `reform-init` in the folder of the running `reform`.
-    static var programPath: String {
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard count > 0 else { return "reform-init" }
-        let executable = String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return FilePaths.folder(of: executable) + "/reform-init"
+        try SiblingProgram.exec("reform-init", arguments: arguments, command: "init")
     }
 }

@@ -23,8 +23,8 @@ struct Reform: AsyncParsableCommand {
             """,
         version: "reform \(ReformVersion.description)",
         subcommands: [
-            InitCommand.self, RunCommand.self, ValidateCommand.self, TestCommand.self, CatCommand.self, KeysCommand.self,
-            PluginsCommand.self,
+            InitCommand.self, StudioCommand.self, RunCommand.self, ValidateCommand.self, TestCommand.self, CatCommand.self,
+            KeysCommand.self, PluginsCommand.self,
             StateCommand.self, ShowCommand.self, SchemaCommand.self,
         ]
     )

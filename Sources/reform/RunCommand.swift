@@ -2,6 +2,7 @@ public import ArgumentParser
 import ReformEngine
 import ReformSDK
 import ReformSystem
+import ReformTooling
 import ReformYAML
 
 /// `reform run`: execute one run of a pipeline.
@@ -558,16 +559,6 @@ enum CommandLinePair {
         for input in inputs where !input.contains("=") {
             throw ValidationError("--input '\(input)' must be MANAGER=PATH, as in --input zufang=zufang.ndjson")
         }
-    }
-}
-
-/// Command-line values read as YAML scalars: `20` is a number, `true` a bool, anything else text.
-enum CommandLineValue {
-    static func parse(_ text: String) -> Value {
-        guard let documents = try? YAMLLoader().load(text, file: "--param"), let node = documents.first,
-            case .scalar(let scalar) = node.content
-        else { return .string(text) }
-        return scalar.value
     }
 }
 

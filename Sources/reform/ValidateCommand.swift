@@ -64,10 +64,7 @@ struct ValidateCommand: AsyncParsableCommand {
                 let pipeline = try path == "-" ? loadStandardInput() : load.loader().load(path: path)
                 for warning in pipeline.warnings { Terminal.error(warning.description) }
                 if !quiet {
-                    print(
-                        "\(path == "-" ? "<stdin>" : path): ok (\(counted(pipeline.managers.count, "manager")), "
-                            + "\(counted(pipeline.reformers.count, "reformer")), \(counted(pipeline.runs.count, "run")))"
-                    )
+                    print("\(path == "-" ? "<stdin>" : path): ok (\(pipeline.counts))")
                 }
                 if checkEnv, !(await checkEnvironment(of: pipeline, paths: paths)) { environmentFailed = true }
             } catch {
@@ -111,10 +108,6 @@ struct ValidateCommand: AsyncParsableCommand {
     }
 
     /// `1 run`, `3 runs`, `0 reformers`.
-    private func counted(_ count: Int, _ noun: String) -> String {
-        "\(count) \(noun)\(count == 1 ? "" : "s")"
-    }
-
     /// The pipeline piped in: `<stdin>` in messages, its relative paths relative to the working folder.
     private func loadStandardInput() throws(PipelineLoadError) -> Pipeline {
         let loader = load.loader()

@@ -210,14 +210,14 @@ struct RoughEdgeTests {
         #expect(typo.status == 64)
         #expect(
             typo.stderr
-                == "Error: unknown command 'rn'; did you mean 'run'? Choose one of: init, run, validate, test, cat, keys, plugins, state, show, schema\n"
+                == "Error: unknown command 'rn'; did you mean 'run'? Choose one of: init, studio, run, validate, test, cat, keys, plugins, state, show, schema\n"
                 + usage)
         let validate = try await CLIRunner.run(["valdiate"])
         #expect(validate.stderr.hasPrefix("Error: unknown command 'valdiate'; did you mean 'validate'?"), "\(validate.stderr)")
         let unknown = try await CLIRunner.run(["frobnicate"])
         #expect(unknown.status == 64)
         #expect(
-            unknown.stderr.hasPrefix("Error: unknown command 'frobnicate'. Choose one of: init, run, validate, test, cat"),
+            unknown.stderr.hasPrefix("Error: unknown command 'frobnicate'. Choose one of: init, studio, run, validate, test, cat"),
             "\(unknown.stderr)")
         #expect(try await CLIRunner.run(["help", "run"]).status == 0)
     }

@@ -1,6 +1,7 @@
 import Foundation
 import ReformEngine
 import ReformSDK
+import ReformSystem
 import ReformTestSupport
 import Testing
 
@@ -105,8 +106,7 @@ struct RunnerTests {
             options.deadLetterPath = "/dev/null"
         }
         #expect(summary.rejected == 1)
-        var info = stat()
-        #expect(stat("/dev/null", &info) == 0 && (info.st_mode & S_IFMT) == S_IFCHR)
+        #expect(FileKind.of("/dev/null") == .characterDevice)
     }
 
     @Test func builtInStepsChainInOrder() throws {

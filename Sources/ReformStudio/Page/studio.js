@@ -1,0 +1,441 @@
+// Reform Studio's page: the pipeline in an editor checked as you type, runs started and watched.
+// Everything it shows comes from the studio's JSON API (StudioServer.swift), with the token of
+// the page's own URL.
+(function () {
+  "use strict";
+  var token = new URLSearchParams(location.search).get("token") || "";
+  var $ = function (id) { return document.getElementById(id); };
+  var yaml = $("yaml"), gutter = $("gutter");
+  var known = { modified: 0, saved: "", runs: [], diagnostics: [] };
+  var current = { run: null, changes: -1, polling: false, selectedPage: null, selectedStage: null };
+
+  function api(method, path, body) {
+    var init = { method: method, headers: { "X-Reform-Token": token } };
+    if (body !== undefined) {
+      init.body = typeof body === "string" ? body : JSON.stringify(body);
+      init.headers["Content-Type"] = typeof body === "string" ? "application/yaml" : "application/json";
+    }
+    return fetch(path, init).then(function (response) {
+      return response.json().then(function (json) {
+        if (!response.ok) throw new Error(json.error || ("status " + response.status));
+        return json;
+      });
+    });
+  }
+
+  function element(tag, attributes, children) {
+    var node = document.createElement(tag);
+    Object.keys(attributes || {}).forEach(function (name) {
+      if (name === "text") node.textContent = attributes[name];
+      else if (name === "className") node.className = attributes[name];
+      else node.setAttribute(name, attributes[name]);
+    });
+    (children || []).forEach(function (child) { if (child) node.appendChild(child); });
+    return node;
+  }
+
+  function pretty(value) { return JSON.stringify(value, null, 2); }
+
+  // MARK: The editor
+
+  function renderGutter() {
+    var lines = yaml.value.split("\n").length;
+    var flags = {};
+    known.diagnostics.forEach(function (d) {
+      if (!flags[d.line] || d.severity === "error") flags[d.line] = d.severity;
+    });
+    gutter.textContent = "";
+    for (var i = 1; i <= lines; i++) {
+      var text = String(i);
+      if (flags[i]) {
+        gutter.appendChild(element("span", { className: "flag " + flags[i], "data-line": text, title: flags[i], text: text }));
+      } else {
+        gutter.appendChild(document.createTextNode(text));
+      }
+      gutter.appendChild(document.createTextNode("\n"));
+    }
+    gutter.scrollTop = yaml.scrollTop;
+  }
+
+  function goTo(line, column) {
+    var lines = yaml.value.split("\n");
+    var offset = 0;
+    for (var i = 0; i < line - 1 && i < lines.length; i++) offset += lines[i].length + 1;
+    offset += Math.max(0, column - 1);
+    yaml.focus();
+    yaml.setSelectionRange(offset, offset);
+    yaml.scrollTop = Math.max(0, (line - 5) * 18);
+    gutter.scrollTop = yaml.scrollTop;
+  }
+
+  function renderDiagnostics(result) {
+    known.diagnostics = result.diagnostics || [];
+    var list = $("diagnostics");
+    list.textContent = "";
+    known.diagnostics.forEach(function (d) {
+      var item = element("li", { className: d.severity, "data-line": String(d.line), "data-column": String(d.column), text: d.text });
+      item.addEventListener("click", function () { goTo(d.line, d.column); });
+      list.appendChild(item);
+    });
+    var state = $("check-state");
+    if (result.ok) {
+      state.className = "badge ok";
+      state.textContent = result.summary + (known.diagnostics.length ? ", " + known.diagnostics.length + " warnings" : "");
+      known.runs = result.runs || [];
+      renderRunChoices();
+    } else {
+      state.className = "badge error";
+      state.textContent = known.diagnostics.length + (known.diagnostics.length === 1 ? " error" : " errors");
+    }
+    renderGutter();
+  }
+
+  var checkTimer = null, checking = 0;
+  function check() {
+    var asked = ++checking;
+    return api("POST", "/api/check", yaml.value).then(function (result) {
+      if (asked === checking) renderDiagnostics(result);
+      return result;
+    }).catch(function (error) { $("check-state").textContent = error.message; });
+  }
+  function checkSoon() {
+    clearTimeout(checkTimer);
+    checkTimer = setTimeout(check, 300);
+  }
+
+  function markDirty() {
+    var dirty = yaml.value !== known.saved;
+    $("file-state").textContent = dirty ? "edited, not saved" : "saved";
+    return dirty;
+  }
+
+  function load() {
+    return api("GET", "/api/pipeline").then(function (file) {
+      $("file-path").textContent = file.path;
+      yaml.value = file.text;
+      known.saved = file.text;
+      known.modified = file.modified;
+      $("disk-changed").hidden = true;
+      markDirty();
+      renderGutter();
+      return check();
+    });
+  }
+
+  function save() {
+    var text = yaml.value;
+    return api("PUT", "/api/pipeline", text).then(function (result) {
+      known.saved = text;
+      known.modified = result.modified;
+      markDirty();
+      renderDiagnostics(result);
+      if (result.ok && $("rerun").checked && $("run-mode").value === "replay") startRun();
+    }).catch(function (error) { $("file-state").textContent = "not saved: " + error.message; });
+  }
+
+  function watchDisk() {
+    api("GET", "/api/pipeline/modified").then(function (answer) {
+      if (answer.modified === known.modified) return;
+      if (markDirty()) {
+        $("disk-changed").hidden = false;
+      } else {
+        load();
+      }
+    }).catch(function () {});
+  }
+
+  // MARK: Runs
+
+  function renderRunChoices() {
+    var select = $("run-name");
+    var chosen = select.value;
+    select.textContent = "";
+    known.runs.forEach(function (run) {
+      select.appendChild(element("option", { value: run.name, text: run.name }));
+    });
+    if (chosen && known.runs.some(function (r) { return r.name === chosen; })) select.value = chosen;
+    renderParams();
+  }
+
+  function renderParams() {
+    var box = $("params");
+    var given = {};
+    Array.prototype.forEach.call(box.querySelectorAll("input, select"), function (input) { given[input.name] = input.value; });
+    box.textContent = "";
+    var run = known.runs.find(function (r) { return r.name === $("run-name").value; });
+    if (!run) return;
+    run.params.forEach(function (param) {
+      var input;
+      if (param.choices) {
+        input = element("select", { name: param.name });
+        input.appendChild(element("option", { value: "", text: "" }));
+        param.choices.forEach(function (choice) {
+          var text = typeof choice === "string" ? choice : JSON.stringify(choice);
+          input.appendChild(element("option", { value: text, text: text }));
+        });
+      } else {
+        input = element("input", { name: param.name, type: "text" });
+        if (param.pattern) input.setAttribute("pattern", param.pattern);
+        if (param.type === "int" || param.type === "double") input.setAttribute("inputmode", "decimal");
+      }
+      if (param.required) input.required = true;
+      if (param.value !== undefined) input.placeholder = typeof param.value === "string" ? param.value : JSON.stringify(param.value);
+      if (given[param.name]) input.value = given[param.name];
+      var label = element("label", { className: param.required ? "required" : "", title: (param.type || "any") + ", of " + param.manager },
+        [document.createTextNode(param.name), input]);
+      box.appendChild(label);
+    });
+  }
+
+  function startRun() {
+    var params = {};
+    Array.prototype.forEach.call($("params").querySelectorAll("input, select"), function (input) {
+      if (input.value !== "") params[input.name] = input.value;
+    });
+    $("run-state").className = "badge";
+    $("run-state").textContent = "starting…";
+    return api("POST", "/api/runs", { run: $("run-name").value || null, mode: $("run-mode").value, params: params })
+      .then(function () {
+        current.changes = -1;
+        $("cancel").disabled = false;
+        poll();
+      })
+      .catch(function (error) {
+        $("run-state").className = "badge error";
+        $("run-state").textContent = error.message;
+      });
+  }
+
+  function poll() {
+    if (current.polling) return;
+    current.polling = true;
+    api("GET", "/api/runs/current").then(function (run) {
+      current.polling = false;
+      if (run.phase === "none") return;
+      var changed = !current.run || run.id !== current.run.id || run.watch.changes !== current.changes || run.phase !== current.run.phase;
+      current.run = run;
+      current.changes = run.watch.changes;
+      if (changed) renderRun(run);
+      if (run.phase === "running") setTimeout(poll, 250);
+      else $("cancel").disabled = true;
+    }).catch(function () { current.polling = false; setTimeout(poll, 1000); });
+  }
+
+  function renderRun(run) {
+    var state = $("run-state");
+    state.className = "badge " + (run.phase === "failed" ? "error" : run.phase === "done" ? "ok" : "");
+    var pages = run.watch.pages_seen;
+    state.textContent = "run " + run.id + " (" + run.run + ", " + run.mode + "): " + run.phase + " · " + pages + (pages === 1 ? " page" : " pages") +
+      " · " + run.seconds.toFixed(2) + " s";
+    renderPages(run);
+    renderSteps(run);
+    renderOutput(run);
+    renderSummary(run);
+  }
+
+  function pageKey(page) { return page.manager + "|" + (page.partition || "") + "|" + page.page; }
+
+  function renderPages(run) {
+    var tab = $("tab-pages");
+    tab.textContent = "";
+    var pages = run.watch.pages;
+    if (!pages.length) { tab.appendChild(element("p", { className: "empty", text: "No page landed (yet)." })); return; }
+    if (run.watch.pages_seen > pages.length) {
+      tab.appendChild(element("p", { className: "empty", text: "The last " + pages.length + " of " + run.watch.pages_seen + " pages." }));
+    }
+    var body = element("tbody");
+    var table = element("table", { id: "pages" }, [
+      element("thead", {}, [element("tr", {}, ["manager", "partition", "page", "status", "records", "seconds", "then"].map(function (h, i) {
+        return element("th", { className: i === 2 || i === 3 || i === 4 || i === 5 ? "number" : "", text: h });
+      }))]), body]);
+    var detail = element("div", { id: "page-detail" });
+    pages.forEach(function (page) {
+      var row = element("tr", { className: "clickable" + (page.status >= 400 ? " failed" : ""), "data-key": pageKey(page) }, [
+        element("td", { text: page.manager }), element("td", { text: page.partition || "" }),
+        element("td", { className: "number", text: String(page.page) }), element("td", { className: "number", text: String(page.status) }),
+        element("td", { className: "number", text: String(page.records) }),
+        element("td", { className: "number", text: page.seconds === undefined ? (page.replayed ? "replay" : "cache") : page.seconds.toFixed(3) }),
+        element("td", { text: page.next ? "next: " + page.next : (page.stop_reason ? "stop: " + page.stop_reason : "") })]);
+      row.addEventListener("click", function () { showPage(page, detail); });
+      body.appendChild(row);
+    });
+    tab.appendChild(table);
+    tab.appendChild(detail);
+    var selected = pages.find(function (page) { return pageKey(page) === current.selectedPage; });
+    if (selected) showPage(selected, detail);
+  }
+
+  function headerList(pairs) {
+    return element("pre", { className: "json", text: pairs.map(function (p) { return p[0] + ": " + p[1]; }).join("\n") || "(none)" });
+  }
+
+  function showPage(page, detail) {
+    current.selectedPage = pageKey(page);
+    Array.prototype.forEach.call(document.querySelectorAll("#pages tr"), function (row) {
+      row.classList.toggle("selected", row.getAttribute("data-key") === current.selectedPage);
+    });
+    detail.textContent = "";
+    detail.appendChild(element("h2", { text: page.method + " " + page.url }));
+    detail.appendChild(element("h3", { text: "Request headers" + (page.replayed ? " (replayed from fixtures)" : "") }));
+    detail.appendChild(headerList(page.request_headers));
+    if (page.request_body) {
+      detail.appendChild(element("h3", { text: "Request body" }));
+      detail.appendChild(element("pre", { className: "json", text: page.request_body }));
+    }
+    detail.appendChild(element("h3", { text: "Response " + page.status + " · " + page.body_bytes + " bytes · " + page.records + " records" }));
+    detail.appendChild(headerList(page.response_headers));
+    var shown = 8000;
+    var body = element("pre", { className: "json", id: "page-body" });
+    body.textContent = page.body.length > shown ? page.body.slice(0, shown) : page.body;
+    var bodyBox = element("details", { open: "" }, [element("summary", { text: "Body" + (page.body_cut ? " (cut by the studio's limit)" : "") }), body]);
+    if (page.body.length > shown) {
+      var more = element("button", { type: "button", text: "show all " + page.body.length + " characters" });
+      more.addEventListener("click", function () { body.textContent = page.body; more.remove(); });
+      bodyBox.appendChild(more);
+    }
+    detail.appendChild(bodyBox);
+    detail.appendChild(element("p", { text: page.next ? "Next page: " + page.next : "Paging stopped: " + (page.stop_reason || "") }));
+  }
+
+  function recordBox(record, run) {
+    var origin = record.manager + (record.partition ? " [" + record.partition + "]" : "") + " · record " + record.sequence +
+      (record.page ? " · page " + record.page : "") + (record.line ? " · line " + record.line : "");
+    var link = element("div", { className: "origin", text: "from " + origin, title: "Show where it came from" });
+    link.addEventListener("click", function () { showOrigin(record, run); });
+    return element("div", { className: "record", "data-sequence": String(record.sequence), "data-manager": record.manager },
+      [link, element("pre", { className: "json", text: pretty(record.value) })]);
+  }
+
+  function showOrigin(record, run) {
+    var landed = null;
+    run.watch.managers.forEach(function (m) {
+      if (m.name === record.manager) m.samples.forEach(function (s) { if (s.sequence === record.sequence) landed = s; });
+    });
+    var partition = landed ? landed.partition : record.partition;
+    var page = run.watch.pages.find(function (p) {
+      return p.manager === record.manager && p.page === record.page && (!partition || p.partition === partition);
+    });
+    var box = $("origin");
+    if (box) {
+      box.textContent = "";
+      box.appendChild(element("h3", { text: "Where record " + record.sequence + " of " + record.manager + " came from" }));
+      if (page) {
+        var open = element("button", { type: "button", text: "Open page " + page.page + ": " + page.method + " " + page.url });
+        open.addEventListener("click", function () { selectTab("pages"); current.selectedPage = pageKey(page); renderPages(run); });
+        box.appendChild(open);
+      } else {
+        box.appendChild(element("p", { className: "empty", text: record.page ? "Its page is no longer kept." : "It came from an input file, not a page." }));
+      }
+      if (landed) {
+        box.appendChild(element("h3", { text: "As landed" }));
+        box.appendChild(element("pre", { className: "json", text: pretty(landed.value) }));
+      }
+      box.scrollIntoView({ block: "nearest" });
+    }
+  }
+
+  function renderSteps(run) {
+    var tab = $("tab-steps");
+    tab.textContent = "";
+    run.watch.managers.forEach(function (manager) {
+      var box = element("details", { className: "landed" }, [element("summary", { text: "Landed by " + manager.name + ": " + manager.records + " records" })]);
+      manager.samples.forEach(function (s) { box.appendChild(recordBox(s, run)); });
+      tab.appendChild(box);
+    });
+    run.watch.outputs.forEach(function (output, index) {
+      tab.appendChild(element("h2", { text: "Output " + (index + 1) + ": " + output.name }));
+      var body = element("tbody");
+      output.stages.forEach(function (stage, position) {
+        var key = index + ":" + position;
+        var row = element("tr", { className: "clickable" + (current.selectedStage === key ? " selected" : ""), "data-stage": key }, [
+          element("td", { text: String(position + 1) }), element("td", { text: stage.reformer }),
+          element("td", { className: "number", text: String(stage.in) }), element("td", { className: "number", text: String(stage.out) }),
+          element("td", { className: "number", text: String(stage.rejected) })]);
+        row.addEventListener("click", function () { current.selectedStage = key; renderSteps(run); });
+        body.appendChild(row);
+      });
+      tab.appendChild(element("table", { className: "stages" }, [
+        element("thead", {}, [element("tr", {}, ["#", "reformer", "in", "out", "rejected"].map(function (h, i) {
+          return element("th", { className: i > 1 ? "number" : "", text: h });
+        }))]), body]));
+    });
+    var chosen = current.selectedStage ? current.selectedStage.split(":") : null;
+    var stage = chosen && run.watch.outputs[+chosen[0]] ? run.watch.outputs[+chosen[0]].stages[+chosen[1]] : null;
+    if (!stage && run.watch.outputs.length && run.watch.outputs[0].stages.length) {
+      stage = run.watch.outputs[0].stages[run.watch.outputs[0].stages.length - 1];
+    }
+    var detail = element("div", { id: "stage-detail" });
+    if (stage) {
+      detail.appendChild(element("h2", { text: "After " + stage.reformer + ": the first " + stage.samples.length + " of " + stage.out + " records" }));
+      stage.samples.forEach(function (s) { detail.appendChild(recordBox(s, run)); });
+      if (stage.rejections.length) {
+        detail.appendChild(element("h2", { text: "Rejected by " + stage.reformer + " (" + stage.rejected + ")" }));
+        stage.rejections.forEach(function (r) {
+          var box = recordBox(r.record, run);
+          box.insertBefore(element("div", { className: "rejection", text: r.code + ": " + r.message }), box.firstChild);
+          detail.appendChild(box);
+        });
+      }
+    }
+    tab.appendChild(detail);
+    tab.appendChild(element("div", { id: "origin" }));
+  }
+
+  function renderOutput(run) {
+    var tab = $("tab-output");
+    tab.textContent = "";
+    if (!run.files) { tab.appendChild(element("p", { className: "empty", text: "The files appear when the run ends." })); return; }
+    if (!run.files.length) { tab.appendChild(element("p", { className: "empty", text: "The run wrote no file." })); return; }
+    run.files.forEach(function (file) {
+      tab.appendChild(element("h2", { text: file.path + " · " + file.bytes + " bytes" + (file.cut ? " (the start)" : "") }));
+      tab.appendChild(element("pre", { className: "json", text: file.text }));
+    });
+  }
+
+  function renderSummary(run) {
+    var tab = $("tab-summary");
+    tab.textContent = "";
+    if (run.error) tab.appendChild(element("pre", { className: "json", id: "run-error", text: run.error }));
+    if (run.summary) tab.appendChild(element("pre", { className: "json", id: "run-summary", text: run.summary }));
+    if (run.watch.events.length) {
+      tab.appendChild(element("h2", { text: "Service events" }));
+      tab.appendChild(element("pre", { className: "json", text: run.watch.events.join("\n") }));
+    }
+    if (!tab.firstChild) tab.appendChild(element("p", { className: "empty", text: "The run is going." }));
+  }
+
+  function selectTab(name) {
+    Array.prototype.forEach.call(document.querySelectorAll(".tabs button"), function (button) {
+      var selected = button.getAttribute("data-tab") === name;
+      button.setAttribute("aria-selected", selected ? "true" : "false");
+      $("tab-" + button.getAttribute("data-tab")).hidden = !selected;
+    });
+  }
+
+  // MARK: Wiring
+
+  yaml.addEventListener("input", function () { markDirty(); renderGutter(); checkSoon(); });
+  yaml.addEventListener("scroll", function () { gutter.scrollTop = yaml.scrollTop; });
+  yaml.addEventListener("keydown", function (event) {
+    if ((event.ctrlKey || event.metaKey) && event.key === "s") { event.preventDefault(); save(); }
+    if (event.key === "Tab") {
+      event.preventDefault();
+      var start = yaml.selectionStart;
+      yaml.setRangeText("  ", start, yaml.selectionEnd, "end");
+      markDirty(); renderGutter(); checkSoon();
+    }
+  });
+  $("save").addEventListener("click", save);
+  $("reload").addEventListener("click", load);
+  $("run-name").addEventListener("change", renderParams);
+  $("run-form").addEventListener("submit", function (event) {
+    event.preventDefault();
+    if ($("run-form").reportValidity()) startRun();
+  });
+  $("cancel").addEventListener("click", function () { api("DELETE", "/api/runs/current").then(poll); });
+  Array.prototype.forEach.call(document.querySelectorAll(".tabs button"), function (button) {
+    button.addEventListener("click", function () { selectTab(button.getAttribute("data-tab")); });
+  });
+  load().then(function () { poll(); });
+  setInterval(watchDisk, 2000);
+})();

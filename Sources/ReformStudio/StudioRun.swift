@@ -1,0 +1,96 @@
+import ReformConcurrency
+import ReformEngine
+import ReformSDK
+import ReformSystem
+
+/// One run started from the studio: the engine's run in a task of its own, watched.
+final class StudioRun: Sendable {
+    /// Where a run is.
+    enum Phase: String {
+        case running, done, failed, cancelled
+    }
+
+    let id: Int
+    let runName: String
+    let mode: SourceMode
+    /// The folder its outputs and dead letters are written under.
+    let folder: String
+    let watch = RunWatch()
+    private let outcome = Guarded<(phase: Phase, summary: RunSummary?, error: String?)>((.running, nil, nil))
+    private let task = Guarded<Task<Void, Never>?>(nil)
+    private let started = MonotonicClock.now()
+    private let finished = Guarded<Double?>(nil)
+
+    /// Starts `pipeline`'s run with `options` (the watch added).
+    init(id: Int, runName: String, mode: SourceMode, folder: String, pipeline: Pipeline, options: RunOptions) {
+        self.id = id
+        self.runName = runName
+        self.mode = mode
+        self.folder = folder
+        var options = options
+        options.watch = watch
+        let runner = Runner(pipeline: pipeline, options: options)
+        let job = Task { [outcome, finished] in
+            do throws(RunError) {
+                let summary = try await runner.run()
+                outcome.withLock { $0 = (.done, summary, nil) }
+            } catch {
+                let phase: Phase = error.code == .interrupted ? .cancelled : .failed
+                outcome.withLock { $0 = (phase, nil, error.description) }
+            }
+            finished.withLock { $0 = MonotonicClock.now() }
+        }
+        task.withLock { $0 = job }
+    }
+
+    /// Stops the run: its requests are cancelled and its outputs abandoned.
+    func cancel() {
+        task.withLock { $0 }?.cancel()
+    }
+
+    /// The run as the page reads it: where it is, the summary or error, what the watch saw, and
+    /// the start of each file it wrote.
+    func json() async -> Value {
+        let (phase, summary, error) = outcome.withLock { $0 }
+        var object = Object()
+        object["id"] = .int(id)
+        object["run"] = .string(runName)
+        object["mode"] = .string(mode.rawValue)
+        object["phase"] = .string(phase.rawValue)
+        object["seconds"] = .double((finished.withLock { $0 } ?? MonotonicClock.now()) - started)
+        if let error { object["error"] = .string(error) }
+        if let summary {
+            object["summary"] = .string(summary.description)
+            object["landed"] = .array(summary.landed.map { .object(["manager": .string($0.manager), "records": .int($0.count)]) })
+            object["written"] = .array(summary.written.map { .object(["output": .string($0.output), "records": .int($0.count)]) })
+            object["rejected"] = .int(summary.rejected)
+        }
+        object["watch"] = watch.snapshot().json
+        if phase != .running { object["files"] = .array(StudioRun.files(under: folder)) }
+        return .object(object)
+    }
+
+    /// The most of each written file the page is sent.
+    static let fileBytes = 64 * 1024
+
+    /// Each file under `folder` (outputs, the dead-letter file): its path below the folder, size
+    /// and first ``fileBytes`` as text.
+    static func files(under folder: String, prefix: String = "") -> [Value] {
+        var found: [Value] = []
+        for name in (FilePaths.contents(of: folder) ?? []).sorted() where !name.hasPrefix(".") {
+            let path = FilePaths.resolve(name, against: folder)
+            if FilePaths.isDirectory(path) {
+                found += files(under: path, prefix: prefix + name + "/")
+                continue
+            }
+            let bytes = (try? FilePaths.readAll(path, limit: fileBytes)) ?? []
+            let size = FilePaths.regularFileSize(path) ?? bytes.count
+            found.append(
+                .object([
+                    "path": .string(prefix + name), "bytes": .int(size),
+                    "text": .string(String(decoding: bytes.prefix(fileBytes), as: UTF8.self)), "cut": .bool(size > fileBytes),
+                ]))
+        }
+        return found
+    }
+}

@@ -1,0 +1,162 @@
+import ReformConcurrency
+import ReformEngine
+import ReformSDK
+import ReformSystem
+import ReformTooling
+import ReformYAML
+
+/// One studio's pipeline file and its runs: what the page's API calls read and change.
+///
+/// Runs go through the engine in this process (``Runner``), watched (``RunWatch``); their output
+/// files and dead letters go under a scratch folder of the session, never over the pipeline's own
+/// outputs, and their incremental state to a state file there.
+actor StudioSession {
+    /// The pipeline file, as given.
+    let path: String
+    /// Where runs write their outputs, dead letters and state.
+    let scratch: String
+    /// The environment `${VAR}`s resolve from.
+    private let environment: [String: String]
+    private var current: StudioRun?
+    private var nextRunID = 1
+
+    /// A session on the pipeline at `path`, its runs writing under `scratch` (made when missing).
+    init(path: String, scratch: String, environment: [String: String]) {
+        self.path = path
+        self.scratch = scratch
+        self.environment = environment
+    }
+
+    // MARK: The file
+
+    /// The file's text and when it last changed.
+    func file() throws(StudioError) -> (text: String, modified: Double) {
+        do {
+            let bytes = try FilePaths.readAll(path, limit: YAMLLimits.default.maxInputBytes)
+            return (String(decoding: bytes, as: UTF8.self), FilePaths.modificationTime(path) ?? 0)
+        } catch {
+            throw StudioError(status: 500, "cannot read \(path): \(error)")
+        }
+    }
+
+    /// When the file last changed (the page reloads a file another editor saved).
+    func modified() -> Double { FilePaths.modificationTime(path) ?? 0 }
+
+    /// Writes `text` as the file, atomically (a reader sees the old file or the new, never half).
+    func save(_ text: String) throws(StudioError) -> Double {
+        do {
+            let file = try OutputFile.atomic(path: path)
+            file.buffer.append(contentsOf: Array(text.utf8))
+            try file.commit()
+        } catch {
+            throw StudioError(status: 500, "cannot save \(path): \(error.description)")
+        }
+        return modified()
+    }
+
+    // MARK: Checking
+
+    /// `text` checked as the pipeline file would be: its diagnostics (errors, then warnings, each
+    /// at its line and column, with the CLI's words), and when it loads, its runs and their params.
+    func check(_ text: String) -> Value {
+        var object = Object()
+        do {
+            let pipeline = try loader().load(bytes: Array(text.utf8), file: path, folder: FilePaths.folder(of: path))
+            object["ok"] = .bool(true)
+            object["diagnostics"] = .array(pipeline.warnings.map(StudioSession.json))
+            object["summary"] = .string("ok (\(pipeline.counts))")
+            object["runs"] = .array(StudioSession.runs(of: pipeline))
+        } catch {
+            object["ok"] = .bool(false)
+            object["diagnostics"] = .array(error.diagnostics.map(StudioSession.json))
+        }
+        return .object(object)
+    }
+
+    private func loader() -> PipelineLoader { PipelineLoader(environment: environment) }
+
+    static func json(_ diagnostic: Diagnostic) -> Value {
+        .object([
+            "line": .int(diagnostic.location.line), "column": .int(diagnostic.location.column),
+            "severity": .string(diagnostic.severity.rawValue), "message": .string(diagnostic.message),
+            "text": .string(diagnostic.description),
+        ])
+    }
+
+    /// Each run: its name, managers, and the params its managers declare (the page's form).
+    static func runs(of pipeline: Pipeline) -> [Value] {
+        pipeline.runs.map { run in
+            var seen: Set<String> = []
+            var params: [Value] = []
+            for ref in run.managers {
+                for param in pipeline.managers[ref.index].params where seen.insert(param.name).inserted {
+                    var object = Object()
+                    object["name"] = .string(param.name)
+                    object["manager"] = .string(ref.name)
+                    object["required"] = .bool(param.required && run.params[param.name] == nil && param.defaultValue == nil)
+                    if let kind = param.kind { object["type"] = .string("\(kind)") }
+                    if let pattern = param.pattern { object["pattern"] = .string(pattern) }
+                    if let allowed = param.allowed { object["choices"] = .array(allowed) }
+                    if let value = run.params[param.name] ?? param.defaultValue { object["value"] = value }
+                    params.append(.object(object))
+                }
+            }
+            return .object([
+                "name": .string(run.name), "managers": .array(run.managers.map { .string($0.name) }), "params": .array(params),
+            ])
+        }
+    }
+
+    // MARK: Runs
+
+    /// Starts run `run` (`nil`: the default) of the file as it is on disk, in `mode`, with `params`
+    /// given as the command line's `--param`s; a run still going is cancelled first. Returns its id.
+    func start(run: String?, mode: SourceMode, params: [String: String]) throws(StudioError) -> Int {
+        current?.cancel()
+        let pipeline: Pipeline
+        do { pipeline = try loader().load(path: path) } catch {
+            throw StudioError(status: 422, "the pipeline does not load; fix it first:\n" + error.description)
+        }
+        let id = nextRunID
+        nextRunID += 1
+        let folder = FilePaths.resolve("run-\(id)", against: scratch)
+        var options = RunOptions()
+        options.runName = run
+        options.mode = mode
+        options.environment = environment
+        options.params = params.mapValues(CommandLineValue.parse)
+        options.outputFolder = folder
+        options.outputPath = FilePaths.resolve("standard-output", against: folder)
+        options.deadLetterPath = FilePaths.resolve("dead-letter.ndjson", against: folder)
+        options.statePath = FilePaths.resolve("state.json", against: scratch)
+        options.collectsStats = true
+        options.colour = false
+        let started = StudioRun(id: id, runName: run ?? "default", mode: mode, folder: folder, pipeline: pipeline, options: options)
+        current = started
+        return id
+    }
+
+    /// Asks the current run to stop (its requests are cancelled; nothing is written).
+    func cancel() {
+        current?.cancel()
+    }
+
+    /// The current run as the page shows it; `nil` before the first.
+    func status() async -> Value? {
+        guard let current else { return nil }
+        return await current.json()
+    }
+}
+
+/// A failed studio request: the HTTP status and what to tell the page.
+struct StudioError: Error, Sendable {
+    /// The status to answer with.
+    let status: Int
+    /// What went wrong, in the CLI's words.
+    let message: String
+
+    init(status: Int, _ message: String) {
+        self.status = status
+        self.message = message
+    }
+}

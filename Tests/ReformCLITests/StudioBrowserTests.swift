@@ -1,0 +1,120 @@
+import Foundation
+import ReformSystem
+import ReformTestSupport
+import Testing
+
+/// `reform studio` as a person uses it, in a real browser (headless Chromium, driven over the
+/// DevTools protocol by `Inputs/Studio/drive.py` running `Inputs/Studio/scenario.js` in the page):
+/// a typo's diagnostic at its line, fixed; a run's pages and each page's exchange; the records
+/// after each reformer and the page one came from; saving, which runs again; a file changed on
+/// disk loaded; and screenshots at desktop and phone width, kept in `.build/artifacts/`.
+@Suite(.timeLimit(.minutes(10)), .enabled(if: Browser.chromium != nil || Browser.required))
+struct StudioBrowserTests {
+    static let inputs = CLIRunner.projectRoot + "/Tests/ReformCLITests/Inputs/Studio/"
+    static let artifacts = CLIRunner.projectRoot + "/.build/artifacts"
+
+    @Test func aPersonFixesATypoRunsFollowsARecordToItsPageAndSaves() async throws {
+        let browser = try #require(Browser.chromium, "headless Chromium is needed: apt-get install chromium")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reform-studio-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let pipelines = CLIRunner.projectRoot + "/Pipelines"
+        try FileManager.default.copyItem(atPath: pipelines + "/property-list.yaml", toPath: folder + "/property-list.yaml")
+        try FileManager.default.copyItem(atPath: pipelines + "/fixtures", toPath: folder + "/fixtures")
+        try FileManager.default.createDirectory(atPath: Self.artifacts, withIntermediateDirectories: true)
+
+        // reform studio, on a free port; its first line is the URL.
+        let output = Pipe()
+        let studio = try Spawn.start(
+            [CLIRunner.executable, "studio", folder + "/property-list.yaml", "--scratch", folder + "/scratch"],
+            stdout: output.fileHandleForWriting.fileDescriptor)
+        try output.fileHandleForWriting.close()
+        defer { kill(studio, SIGKILL) }
+        let reader = output.fileHandleForReading
+        let firstLine = try await offPool { () -> String in
+            var line: [UInt8] = []
+            while let byte = try reader.read(upToCount: 1)?.first, byte != UInt8(ascii: "\n") { line.append(byte) }
+            return String(decoding: line, as: UTF8.self)
+        }
+        let url = try #require(firstLine.split(separator: " ").last.map(String.init), "the studio printed: \(firstLine)")
+        #expect(firstLine.hasPrefix("reform studio: http://127.0.0.1:") && url.contains("/?token="), "\(firstLine)")
+
+        let driven = try await offPool {
+            try StudioBrowserTests.python([Self.inputs + "drive.py", browser, url, Self.inputs + "scenario.js", Self.artifacts])
+        }
+        let found = try #require(try JSONSerialization.jsonObject(with: Data(driven.utf8)) as? [String: Any], "drive.py printed: \(driven)")
+
+        #expect(found["loaded"] as? String == "ok (3 managers, 1 reformer, 3 runs)")
+        // The typo: its diagnostic at its line, flagged in the gutter; a click puts the cursor there.
+        #expect(found["dirtyState"] as? String == "edited, not saved")
+        let line = try #require(found["brokenLine"] as? Int)
+        #expect(found["diagnosticLine"] as? Int == line)
+        #expect(
+            found["diagnostic"] as? String
+                == "\(folder)/property-list.yaml:\(line):1: error: unknown key 'managrs' in the pipeline; did you mean 'managers'?")
+        #expect((found["flaggedLines"] as? [Int])?.contains(line) == true)
+        #expect(found["cursorLine"] as? Int == line)
+        #expect(found["diagnosticsAfterFix"] as? Int == 0)
+        #expect(found["params"] as? [String] == ["city", "page_size"])
+        // The run: every page, and a page's exchange.
+        #expect((found["runState"] as? String)?.hasPrefix("run 1 (default, replay): done · 8 pages") == true, "\(found["runState"] ?? "")")
+        #expect(found["pageRows"] as? Int == 8)
+        #expect(found["pageTitle"] as? String == "GET /zufang/list?city=shanghai&page_size=3&page=2")
+        #expect(found["pageBodyHasTheList"] as? Bool == true)
+        // The records after the reformer, and where the fourth came from.
+        #expect(found["stages"] as? [[String]] == [["1", "property-list", "17", "17", "0"]])
+        #expect(found["stageRecords"] as? Int == 17)
+        #expect(found["fourthOrigin"] as? String == "from zufang · record 4 · page 2")
+        #expect(found["originButton"] as? String == "Open page 2: GET /zufang/list?city=shanghai&page_size=3&page=2")
+        #expect((found["originLanded"] as? [String: Any])?["id"] as? Int == 110)
+        #expect(found["pagesVisibleAfterOrigin"] as? Bool == true)
+        #expect(found["selectedPage"] as? String == "zufang||2")
+        #expect((found["outputFiles"] as? [String])?.first?.hasPrefix("standard-output · ") == true)
+        // Saved, run again; and a change on disk loaded.
+        #expect((found["rerunState"] as? String)?.hasPrefix("run 2 (default, replay): done") == true)
+        #expect(found["reloadedFromDisk"] as? Bool == true)
+        let onDisk = try String(contentsOfFile: folder + "/property-list.yaml", encoding: .utf8)
+        #expect(onDisk.hasPrefix("# changed by another editor\n# yaml-language-server"))
+
+        // Screenshots: far from blank, and at a phone's width the panes stack with nothing wider than the screen.
+        let shots = try #require(found["screenshots"] as? [String: [String: Any]])
+        for (name, width) in [("desktop", 1280), ("phone", 390)] {
+            let shot = try #require(shots[name])
+            let layout = try #require(shot["layout"] as? [String: Any])
+            #expect(layout["scrollWidth"] as? Int == width, "\(name): \(layout)")
+            #expect(layout["stacked"] as? Bool == (name == "phone"), "\(name): \(layout)")
+            let png = try Data(contentsOf: URL(fileURLWithPath: try #require(shot["path"] as? String)))
+            #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]), "\(name) is a PNG")
+            #expect(png.count > 30_000, "\(name) shows the page (\(png.count) bytes)")
+        }
+
+        // SIGTERM stops it cleanly.
+        kill(studio, SIGTERM)
+        #expect(try await Spawn.exitStatus(of: studio) == 0)
+    }
+
+    /// Runs python3 with `arguments` and returns its standard output; its standard error joins a
+    /// failure's message.
+    static func python(_ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3"] + arguments
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        let problems = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw StudioDriveError(
+                description: "drive.py exited \(process.terminationStatus): " + String(decoding: problems, as: UTF8.self))
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+struct StudioDriveError: Error, CustomStringConvertible {
+    let description: String
+}

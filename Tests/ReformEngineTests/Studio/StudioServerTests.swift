@@ -1,0 +1,206 @@
+import Foundation
+import ReformEngine
+import ReformSDK
+import ReformStudio
+import ReformSystem
+import ReformTestSupport
+import ReformYAML
+import Testing
+
+/// `reform studio`'s server, in process, through its HTTP API: who may ask, what the page is
+/// allowed to load, diagnostics as `reform validate` gives them, saving, and runs started,
+/// watched and cancelled from the page.
+@Suite(.timeLimit(.minutes(10))) struct StudioServerTests {
+    /// A copy of the property-list pipeline and its fixtures in a folder of its own, and a studio on it.
+    func studioOnPropertyList() async throws -> (StudioUnderTest, TemporaryFolder, scratch: String) {
+        let folder = try TemporaryFolder()
+        let pipelines = ProjectRoot.path + "/Pipelines"
+        try FileManager.default.copyItem(atPath: pipelines + "/property-list.yaml", toPath: folder.path + "/property-list.yaml")
+        try FileManager.default.copyItem(atPath: pipelines + "/fixtures", toPath: folder.path + "/fixtures")
+        let scratch = folder.path + "/.scratch"
+        let studio = try await StudioUnderTest(pipeline: folder.path + "/property-list.yaml", scratch: scratch)
+        return (studio, folder, scratch)
+    }
+
+    @Test func withoutItsTokenOrFromAnotherHostNothingIsAnswered() async throws {
+        let (studio, _, _) = try await studioOnPropertyList()
+        let port = studio.port
+        for (what, answer) in [
+            ("no token", try await studio.send("GET", "/", token: .some(nil))),
+            ("no token, API", try await studio.send("GET", "/api/pipeline", token: .some(nil))),
+            ("a wrong token", try await studio.send("GET", "/api/pipeline", token: "g" + studio.server.token.dropFirst())),
+            ("a rebinding Host", try await studio.send("GET", "/api/pipeline", host: "evil.example:\(port)")),
+            ("a Host of another port", try await studio.send("GET", "/api/pipeline", host: "127.0.0.1:\(port + 1)")),
+            ("a Host without a port", try await studio.send("GET", "/api/pipeline", host: "localhost")),
+        ] {
+            #expect(answer.status == 403, "\(what): \(answer.status) \(answer.body)")
+            #expect(!answer.body.contains("property-list"), "\(what): nothing of the pipeline is told")
+        }
+        #expect(try await studio.send("GET", "/api/pipeline", token: .some(nil)).body.contains("token is missing or wrong"))
+        #expect(try await studio.send("GET", "/api/pipeline", host: "evil.example:\(port)").body.contains("only on loopback"))
+        // The token as the printed URL gives it, and the names loopback goes by.
+        #expect(try await studio.send("GET", "/?token=\(studio.server.token)", token: .some(nil)).status == 200)
+        #expect(try await studio.send("GET", "/api/pipeline", host: "localhost:\(port)").status == 200)
+        #expect(studio.server.url(port: port) == "http://127.0.0.1:\(port)/?token=\(studio.server.token)")
+        #expect(studio.server.token.count == 64 && studio.server.token.allSatisfy(\.isHexDigit))
+    }
+
+    @Test func itListensOnLoopbackOnly() async throws {
+        let (studio, _, _) = try await studioOnPropertyList()
+        // Every IPv4 address of this machine but loopback refuses the connection.
+        var addresses: UnsafeMutablePointer<ifaddrs>?
+        guard getifaddrs(&addresses) == 0 else { throw StudioClientError("getifaddrs failed") }
+        defer { freeifaddrs(addresses) }
+        var others: [String] = []
+        var entry = addresses
+        while let current = entry {
+            if let address = current.pointee.ifa_addr, address.pointee.sa_family == sa_family_t(AF_INET) {
+                var text = [CChar](repeating: 0, count: Int(INET_ADDRSTRLEN))
+                address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { ipv4 in
+                    var raw = ipv4.pointee.sin_addr
+                    _ = inet_ntop(AF_INET, &raw, &text, socklen_t(text.count))
+                }
+                let name = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                if !name.hasPrefix("127.") { others.append(name) }
+            }
+            entry = current.pointee.ifa_next
+        }
+        for address in others {
+            do {
+                let socket = try StudioUnderTest.connected(to: address, port: studio.port)
+                close(socket)
+                Issue.record("the studio answered on \(address)")
+            } catch let error as StudioClientError {
+                #expect(error.errno == ECONNREFUSED, "\(address): \(error)")
+            }
+        }
+        #expect(try await studio.send("GET", "/api/pipeline/modified").status == 200, "and it does on 127.0.0.1")
+    }
+
+    @Test func thePageCarriesItsScriptAndStyleAndMayLoadNothingElse() async throws {
+        let (studio, _, _) = try await studioOnPropertyList()
+        let page = try await studio.send("GET", "/")
+        #expect(page.status == 200)
+        #expect(page.headers["content-type"] == "text/html; charset=utf-8")
+        let policy = try #require(page.headers["content-security-policy"])
+        #expect(policy.hasPrefix("default-src 'none'; script-src 'nonce-"))
+        #expect(policy.contains("connect-src 'self'") && policy.contains("frame-ancestors 'none'"))
+        let nonce = try #require(policy.split(separator: "'nonce-").dropFirst().first?.prefix { $0 != "'" })
+        #expect(page.body.contains("<script nonce=\"\(nonce)\">") && page.body.contains("<style nonce=\"\(nonce)\">"))
+        #expect(page.body.contains("X-Reform-Token"), "the script is inline")
+        #expect(!page.body.contains("src=\"") && !page.body.contains("href=\""), "no script, style, font or image is fetched")
+        #expect(!page.body.contains("{{"), "every placeholder is filled")
+        #expect(page.headers["x-frame-options"] == "DENY" && page.headers["cache-control"] == "no-store")
+        // Each page gets a nonce of its own.
+        let again = try await studio.send("GET", "/")
+        #expect(again.headers["content-security-policy"] != policy)
+    }
+
+    @Test func checkingGivesReformValidatesDiagnosticsAtTheirLineAndColumn() async throws {
+        let (studio, folder, _) = try await studioOnPropertyList()
+        let path = folder.path + "/property-list.yaml"
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let broken = text.replacingOccurrences(of: "\nmanagers:", with: "\nmanagrs:")
+        let answer = try await studio.json("POST", "/api/check", body: broken)
+        #expect(answer["ok"] == false)
+        let diagnostics = answer["diagnostics"]?.arrayValue?.compactMap(\.objectValue) ?? []
+        var expected: [Diagnostic] = []
+        do { _ = try PipelineLoader(environment: [:]).load(bytes: Array(broken.utf8), file: path, folder: folder.path) } catch {
+            expected = error.diagnostics
+        }
+        #expect(!expected.isEmpty)
+        #expect(diagnostics.map { $0["text"]?.stringValue } == expected.map(\.description))
+        let typo = try #require(diagnostics.first { $0["message"]?.stringValue?.contains("did you mean 'managers'") == true })
+        let line = broken.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0 == "managrs:" }.map { $0 + 1 }
+        #expect(typo["line"] == line.map { .int($0) } && typo["column"] == 1 && typo["severity"] == "error")
+
+        let fixed = try await studio.json("POST", "/api/check", body: text)
+        #expect(fixed["ok"] == true)
+        #expect(fixed["summary"] == "ok (3 managers, 1 reformer, 3 runs)")
+        let runs = fixed["runs"]?.arrayValue?.compactMap(\.objectValue) ?? []
+        #expect(runs.map { $0["name"]?.stringValue } == ["default", "rows", "sqlite"])
+        let params = runs.first?["params"]?.arrayValue?.compactMap(\.objectValue) ?? []
+        #expect(params.map { $0["name"]?.stringValue } == ["city", "page_size"])
+        #expect(params.first?["pattern"] == "^[a-z]+$" && params.first?["value"] == "shanghai" && params.first?["required"] == false)
+        #expect(params.last?["type"] == "int")
+        // Checking never writes the file.
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == text)
+    }
+
+    @Test func savingWritesTheFileWholeAndChecksIt() async throws {
+        let (studio, folder, _) = try await studioOnPropertyList()
+        let path = folder.path + "/property-list.yaml"
+        let before = try await studio.json("GET", "/api/pipeline")
+        let text = try #require(before["text"]?.stringValue)
+        let edited = "# edited in the studio\n" + text
+        let saved = try await studio.json("PUT", "/api/pipeline", body: edited)
+        #expect(saved["ok"] == true)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == edited)
+        #expect(try await studio.json("GET", "/api/pipeline/modified")["modified"] == saved["modified"])
+        // Nothing but the file is left in its folder (no temporary file).
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["fixtures", "property-list.yaml"])
+    }
+
+    /// Polls the current run until it is no longer running.
+    func finished(_ studio: StudioUnderTest) async throws -> Object {
+        while true {
+            let run = try await studio.json("GET", "/api/runs/current")
+            if run["phase"] != "running" { return run }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    @Test func aRunFromThePageIsWatchedAndWritesUnderTheScratchFolderOnly() async throws {
+        let (studio, folder, scratch) = try await studioOnPropertyList()
+        #expect(try await studio.json("GET", "/api/runs/current")["phase"] == "none")
+        let started = try await studio.json("POST", "/api/runs", body: #"{"mode": "replay", "params": {"city": "shanghai"}}"#)
+        #expect(started["id"] == 1)
+        let run = try await finished(studio)
+        #expect(run["phase"] == "done", "\(run)")
+        #expect(run["summary"] == "reform: 17 in, 17 out, 0 rejected")
+        let watch = try #require(run["watch"]?.objectValue)
+        #expect(watch["pages_seen"] == 8)
+        let stage = watch["outputs"]?.arrayValue?.first?.objectValue?["stages"]?.arrayValue?.first?.objectValue
+        #expect(stage?["reformer"] == "property-list" && stage?["in"] == 17 && stage?["out"] == 17)
+        let files = run["files"]?.arrayValue?.compactMap(\.objectValue) ?? []
+        #expect(files.map { $0["path"]?.stringValue } == ["standard-output"])
+        #expect(files.first?["text"]?.stringValue?.contains("静安寺精装一居室") == true)
+        #expect(FileManager.default.fileExists(atPath: scratch + "/run-1/standard-output"))
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == [".scratch", "fixtures", "property-list.yaml"])
+
+        // A run the pipeline cannot start says why, and the last run stays readable.
+        let refused = try await studio.send("POST", "/api/runs", body: #"{"run": "nightly"}"#)
+        #expect(refused.status == 200, "the run starts, and fails: \(refused.body)")
+        let second = try await finished(studio)
+        #expect(second["phase"] == "failed" && second["error"]?.stringValue?.contains("nightly") == true, "\(second)")
+    }
+
+    @Test func aRunningLiveRunIsCancelledFromThePage() async throws {
+        let server = try TestServer()
+        let folder = try TemporaryFolder()
+        let path = try folder.write(
+            "slow.yaml",
+            service()
+                + """
+
+                managers:
+                  slow:
+                    service: api
+                    path: /slow
+                    params: { delay: 600, tag: studio }
+                    records: tag
+                runs:
+                  default: { managers: [slow], output: { format: ndjson } }
+                """)
+        let studio = try await StudioUnderTest(pipeline: path, scratch: folder.path + "/.scratch", environment: ["TEST_URL": server.url])
+        _ = try await studio.json("POST", "/api/runs", body: #"{"mode": "live"}"#)
+        try await server.waitForRequest(path: "/slow")
+        #expect(try await studio.json("GET", "/api/runs/current")["phase"] == "running")
+        _ = try await studio.json("DELETE", "/api/runs/current")
+        let run = try await finished(studio)
+        #expect(run["phase"] == "cancelled", "\(run)")
+        let ended = try await server.waitForEnd(path: "/slow")
+        #expect(ended["client_closed"] == true, "the request in flight was closed: \(ended)")
+    }
+}
