@@ -202,8 +202,9 @@ let package = Package(
                 // Tests read and prepare SQLite files directly, not through the code they test.
                 "CSQLite",
             ],
-            // `reform init`'s OpenAPI documents and the pipelines written from them (InitOpenAPITests).
-            exclude: ["Init/Documents", "Init/Goldens"],
+            // `reform init`'s OpenAPI documents and the pipelines written from them (InitOpenAPITests), and
+            // the golden transcript of a watched run (RunWatchTests).
+            exclude: ["Init/Documents", "Init/Goldens", "Watching/Goldens"],
             swiftSettings: upcomingFeatures
         ),
         .testTarget(

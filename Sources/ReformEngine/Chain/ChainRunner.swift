@@ -1,5 +1,6 @@
 import ReformConcurrency
 import ReformSDK
+import ReformYAML
 
 /// Runs records through one output's reformer chain, stage by stage, rejecting per record.
 ///
@@ -35,8 +36,23 @@ struct ChainRunner {
     /// Per stage, in chain order: records in, out, rejected, and seconds spent in the reformer.
     private(set) var counts: [StageCounts] = []
     /// The run's watch and this chain's output among the run's, when the run is watched: it sees
-    /// each record each stage takes, makes and rejects.
-    var watch: (RunWatch, output: Int)?
+    /// each record each stage (and each step of a `steps:` reformer) takes, makes and rejects.
+    var watch: (RunWatch, output: Int)? {
+        didSet {
+            for index in stages.indices {
+                guard var steps = stages[index].reformer as? StepsReformer else { continue }
+                steps.watch = watch.map { ($0.0, RunWatch.Place(output: $0.output, stage: index)) }
+                stages[index].reformer = steps
+            }
+        }
+    }
+
+    /// Each stage's name and, for a `steps:` reformer, its steps' names and lines.
+    var stageOutline: [(name: String, steps: [(name: String, line: Int)])] {
+        stages.map { stage in
+            (stage.name, (stage.reformer as? StepsReformer)?.stepPlans.map { ($0.name, $0.location.line) } ?? [])
+        }
+    }
 
     /// The stages' names, in chain order.
     var stageNames: [String] { stages.map(\.name) }
@@ -119,7 +135,9 @@ struct ChainRunner {
                 counts[index].rejected += failures.count
             }
             if let (watch, output) = watch {
-                for failure in failures { watch.rejected(failure.record, output: output, stage: index, error: failure.error) }
+                for failure in failures {
+                    watch.rejected(failure.record, at: RunWatch.Place(output: output, stage: index), error: failure.error)
+                }
             }
             for failure in failures {
                 rejected.append(Rejection(record: failure.record, stage: stages[index].name, stageIndex: index, error: failure.error))
@@ -171,7 +189,7 @@ struct ChainRunner {
         buffer.currentOrigin = record.origin
         let started = timing ? MonotonicClock.now() : 0
         do {
-            if let (watch, output) = watch { watch.took(output: output, stage: index) }
+            if let (watch, output) = watch { watch.took(at: RunWatch.Place(output: output, stage: index)) }
             try stages[index].reformer.reform(record.value, from: record.origin.manager, into: &buffer)
             if timing {
                 counts[index].seconds += MonotonicClock.now() - started
@@ -185,7 +203,7 @@ struct ChainRunner {
                 counts[index].recordsIn += 1
                 counts[index].rejected += 1
             }
-            if let (watch, output) = watch { watch.rejected(record, output: output, stage: index, error: error) }
+            if let (watch, output) = watch { watch.rejected(record, at: RunWatch.Place(output: output, stage: index), error: error) }
             rejected.append(Rejection(record: record, stage: stages[index].name, stageIndex: index, error: error))
         }
         swap(&buffer, &stages[index].buffer)
@@ -203,12 +221,14 @@ struct ChainRunner {
                         counts[index].recordsOut -= 1
                         counts[index].rejected += 1
                     }
-                    if let (watch, output) = watch { watch.rejected(produced, output: output, stage: index, error: error) }
+                    if let (watch, output) = watch {
+                        watch.rejected(produced, at: RunWatch.Place(output: output, stage: index), error: error)
+                    }
                     rejected.append(Rejection(record: produced, stage: stages[index].name, stageIndex: index, error: error))
                     continue
                 }
             }
-            if let (watch, output) = watch { watch.made(produced, output: output, stage: index) }
+            if let (watch, output) = watch { watch.made(produced, at: RunWatch.Place(output: output, stage: index)) }
             feed(produced, stage: index + 1, into: &out, rejected: &rejected)
         }
     }

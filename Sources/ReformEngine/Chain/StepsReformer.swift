@@ -13,6 +13,12 @@ public struct StepsReformer: Reformer {
     private var stages: [StepState]
     /// The step whose held records ``release(into:rejected:batch:)`` is releasing.
     private var releasing = 0
+    /// The run's watch and where this reformer is in the run's chains, when the run is watched:
+    /// it sees what each step takes, makes and rejects.
+    var watch: (RunWatch, RunWatch.Place)?
+
+    /// The steps, in order.
+    var stepPlans: [StepPlan] { stages.map(\.plan) }
 
     /// A steps reformer from its (resolved) steps; each `sort` step keeps about `sortMemory` bytes
     /// of records in memory and spills the rest to a temporary file.
@@ -52,6 +58,9 @@ public struct StepsReformer: Reformer {
                 releasing += 1
                 continue
             }
+            if let (watch, place) = watch {
+                watch.made(record, at: RunWatch.Place(output: place.output, stage: place.stage, step: releasing))
+            }
             do { try push([record], from: releasing + 1, into: &output) } catch {
                 if error.isSpillFailure { throw error }
                 rejected.append((record, error))
@@ -67,7 +76,21 @@ public struct StepsReformer: Reformer {
         var next: [Record] = []
         for i in first..<stages.count {
             next.removeAll(keepingCapacity: true)
-            for record in current { try stages[i].apply(record, into: &next) }
+            for record in current {
+                guard let (watch, reformer) = watch else {
+                    try stages[i].apply(record, into: &next)
+                    continue
+                }
+                // A watched run: what each step takes, makes and rejects.
+                let place = RunWatch.Place(output: reformer.output, stage: reformer.stage, step: i)
+                let before = next.count
+                watch.took(at: place)
+                do { try stages[i].apply(record, into: &next) } catch {
+                    watch.rejected(record, at: place, error: error)
+                    throw error
+                }
+                for made in next[before...] { watch.made(made, at: place) }
+            }
             swap(&current, &next)
             if current.isEmpty { return }
         }

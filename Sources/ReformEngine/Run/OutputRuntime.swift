@@ -169,7 +169,7 @@ struct OutputRuntime {
     /// Lets `watch` see what each reformer of the chain takes, makes and rejects; the output is
     /// the run's `index`-th.
     mutating func watch(by watch: RunWatch, as index: Int) {
-        watch.output(index, name: plan.destination ?? displayName, stages: chain.stageNames)
+        watch.output(index, name: plan.destination ?? displayName, stages: chain.stageOutline)
         chain.watch = (watch, index)
     }
 

@@ -87,45 +87,67 @@ public final class RunWatch: Sendable {
         }
     }
 
-    /// Output `output` (named `name`, for messages) runs the reformers `stages`, in order.
-    func output(_ output: Int, name: String, stages: [String]) {
+    /// Output `output` (named `name`, for messages) runs the reformers `stages`, in order, each
+    /// with its steps when it is a `steps:` reformer (their names and lines).
+    func output(_ output: Int, name: String, stages: [(name: String, steps: [(name: String, line: Int)])]) {
         change { snapshot in
             while snapshot.outputs.count <= output {
                 snapshot.outputs.append(WatchedOutput(name: "", stages: []))
             }
-            snapshot.outputs[output] = WatchedOutput(name: name, stages: stages.map { WatchedStage(reformer: $0) })
+            snapshot.outputs[output] = WatchedOutput(
+                name: name,
+                stages: stages.map { stage in
+                    var watched = WatchedStage(name: stage.name)
+                    watched.steps = stage.steps.map { WatchedStage(name: $0.name, line: $0.line) }
+                    return watched
+                })
         }
     }
 
-    /// Reformer `stage` of output `output` took a record (what it made comes through
-    /// ``made(_:output:stage:)``, what it refused through ``rejected(_:output:stage:error:)``).
-    func took(output: Int, stage: Int) {
-        change { snapshot in
-            guard snapshot.outputs.indices.contains(output), snapshot.outputs[output].stages.indices.contains(stage) else { return }
-            snapshot.outputs[output].stages[stage].recordsIn += 1
-        }
+    /// Where a record is in a run's chains: output, reformer and, inside a `steps:` reformer, step.
+    struct Place {
+        let output: Int
+        let stage: Int
+        var step: Int? = nil
     }
 
-    /// Reformer `stage` of output `output` made `record`.
-    func made(_ record: Record, output: Int, stage: Int) {
-        let limit = limits.recordsPerStep
+    /// The stage or step at `place`, changed by `body`, when the run registered it.
+    private func change(at place: Place, _ body: (inout WatchedStage) -> Void) {
         change { snapshot in
-            guard snapshot.outputs.indices.contains(output), snapshot.outputs[output].stages.indices.contains(stage) else { return }
-            snapshot.outputs[output].stages[stage].recordsOut += 1
-            if snapshot.outputs[output].stages[stage].samples.count < limit {
-                snapshot.outputs[output].stages[stage].samples.append(WatchedRecord(record, partition: nil))
+            guard snapshot.outputs.indices.contains(place.output),
+                snapshot.outputs[place.output].stages.indices.contains(place.stage)
+            else { return }
+            if let step = place.step {
+                guard snapshot.outputs[place.output].stages[place.stage].steps.indices.contains(step) else { return }
+                body(&snapshot.outputs[place.output].stages[place.stage].steps[step])
+            } else {
+                body(&snapshot.outputs[place.output].stages[place.stage])
             }
         }
     }
 
-    /// Reformer `stage` of output `output` rejected `record` with `error`.
-    func rejected(_ record: Record, output: Int, stage: Int, error: RecordError) {
+    /// The reformer or step at `place` took a record (what it made comes through
+    /// ``made(_:at:)``, what it refused through ``rejected(_:at:error:)``).
+    func took(at place: Place) {
+        change(at: place) { $0.recordsIn += 1 }
+    }
+
+    /// The reformer or step at `place` made `record`.
+    func made(_ record: Record, at place: Place) {
+        let limit = limits.recordsPerStep
+        change(at: place) { stage in
+            stage.recordsOut += 1
+            if stage.samples.count < limit { stage.samples.append(WatchedRecord(record, partition: nil)) }
+        }
+    }
+
+    /// The reformer or step at `place` rejected `record` with `error`.
+    func rejected(_ record: Record, at place: Place, error: RecordError) {
         let limit = limits.rejectionsPerStep
-        change { snapshot in
-            guard snapshot.outputs.indices.contains(output), snapshot.outputs[output].stages.indices.contains(stage) else { return }
-            snapshot.outputs[output].stages[stage].rejected += 1
-            if snapshot.outputs[output].stages[stage].rejections.count < limit {
-                snapshot.outputs[output].stages[stage].rejections.append(
+        change(at: place) { stage in
+            stage.rejected += 1
+            if stage.rejections.count < limit {
+                stage.rejections.append(
                     WatchedRejection(record: WatchedRecord(record, partition: nil), code: error.code, message: error.message))
             }
         }

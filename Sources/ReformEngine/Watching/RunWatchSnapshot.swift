@@ -205,10 +205,15 @@ public struct WatchedOutput: Sendable {
     }
 }
 
-/// One reformer of an output's chain: what it took, made and rejected.
+/// One reformer of an output's chain, or one step of a `steps:` reformer: what it took, made and
+/// rejected.
 public struct WatchedStage: Sendable {
-    /// The reformer's name.
-    public let reformer: String
+    /// The reformer's name, or the step's (`convert`, `filter`, …).
+    public let name: String
+    /// The line the step is declared on (`nil` for a reformer).
+    public let line: Int?
+    /// A `steps:` reformer's steps, in order (empty for any other reformer, and for a step).
+    public internal(set) var steps: [WatchedStage] = []
     /// Records it took.
     public internal(set) var recordsIn = 0
     /// Records it made (released ones, after a sort, included).
@@ -220,14 +225,17 @@ public struct WatchedStage: Sendable {
     /// The first records it rejected, with why.
     public internal(set) var rejections: [WatchedRejection] = []
 
-    init(reformer: String) {
-        self.reformer = reformer
+    init(name: String, line: Int? = nil) {
+        self.name = name
+        self.line = line
     }
 
-    /// The reformer's counts and records as a JSON object.
+    /// The counts and records (and steps) as a JSON object.
     public var json: Value {
         var object = Object()
-        object["reformer"] = .string(reformer)
+        object["name"] = .string(name)
+        if let line { object["line"] = .int(line) }
+        if !steps.isEmpty { object["steps"] = .array(steps.map(\.json)) }
         object["in"] = .int(recordsIn)
         object["out"] = .int(recordsOut)
         object["rejected"] = .int(rejected)

@@ -342,34 +342,47 @@
       manager.samples.forEach(function (s) { box.appendChild(recordBox(s, run)); });
       tab.appendChild(box);
     });
+    function stageRow(stage, key, label, className) {
+      var row = element("tr", { className: "clickable " + className + (current.selectedStage === key ? " selected" : ""), "data-stage": key }, [
+        element("td", { text: label }), element("td", { text: stage.name + (stage.line ? " (line " + stage.line + ")" : "") }),
+        element("td", { className: "number", text: String(stage.in) }), element("td", { className: "number", text: String(stage.out) }),
+        element("td", { className: "number", text: String(stage.rejected) })]);
+      row.addEventListener("click", function () { current.selectedStage = key; renderSteps(run); });
+      return row;
+    }
     run.watch.outputs.forEach(function (output, index) {
       tab.appendChild(element("h2", { text: "Output " + (index + 1) + ": " + output.name }));
       var body = element("tbody");
       output.stages.forEach(function (stage, position) {
-        var key = index + ":" + position;
-        var row = element("tr", { className: "clickable" + (current.selectedStage === key ? " selected" : ""), "data-stage": key }, [
-          element("td", { text: String(position + 1) }), element("td", { text: stage.reformer }),
-          element("td", { className: "number", text: String(stage.in) }), element("td", { className: "number", text: String(stage.out) }),
-          element("td", { className: "number", text: String(stage.rejected) })]);
-        row.addEventListener("click", function () { current.selectedStage = key; renderSteps(run); });
-        body.appendChild(row);
+        body.appendChild(stageRow(stage, index + ":" + position, String(position + 1), "reformer"));
+        (stage.steps || []).forEach(function (step, number) {
+          body.appendChild(stageRow(step, index + ":" + position + ":" + number, (position + 1) + "." + (number + 1), "step"));
+        });
       });
       tab.appendChild(element("table", { className: "stages" }, [
-        element("thead", {}, [element("tr", {}, ["#", "reformer", "in", "out", "rejected"].map(function (h, i) {
+        element("thead", {}, [element("tr", {}, ["#", "reformer / step", "in", "out", "rejected"].map(function (h, i) {
           return element("th", { className: i > 1 ? "number" : "", text: h });
         }))]), body]));
     });
-    var chosen = current.selectedStage ? current.selectedStage.split(":") : null;
-    var stage = chosen && run.watch.outputs[+chosen[0]] ? run.watch.outputs[+chosen[0]].stages[+chosen[1]] : null;
+    // The chosen reformer or step; by default the last reformer of the first output.
+    var chosen = current.selectedStage ? current.selectedStage.split(":").map(Number) : null;
+    var output = chosen ? run.watch.outputs[chosen[0]] : null;
+    var stage = output ? output.stages[chosen[1]] : null;
+    if (stage && chosen.length > 2) stage = (stage.steps || [])[chosen[2]];
     if (!stage && run.watch.outputs.length && run.watch.outputs[0].stages.length) {
       stage = run.watch.outputs[0].stages[run.watch.outputs[0].stages.length - 1];
     }
     var detail = element("div", { id: "stage-detail" });
     if (stage) {
-      detail.appendChild(element("h2", { text: "After " + stage.reformer + ": the first " + stage.samples.length + " of " + stage.out + " records" }));
+      detail.appendChild(element("h2", { text: "After " + stage.name + ": the first " + stage.samples.length + " of " + stage.out + " records" }));
+      if (stage.line) {
+        var source = element("button", { type: "button", id: "step-source", text: "Show line " + stage.line + " in the editor" });
+        source.addEventListener("click", function () { goTo(stage.line, 1); });
+        detail.appendChild(source);
+      }
       stage.samples.forEach(function (s) { detail.appendChild(recordBox(s, run)); });
       if (stage.rejections.length) {
-        detail.appendChild(element("h2", { text: "Rejected by " + stage.reformer + " (" + stage.rejected + ")" }));
+        detail.appendChild(element("h2", { text: "Rejected by " + stage.name + " (" + stage.rejected + ")" }));
         stage.rejections.forEach(function (r) {
           var box = recordBox(r.record, run);
           box.insertBefore(element("div", { className: "rejection", text: r.code + ": " + r.message }), box.firstChild);

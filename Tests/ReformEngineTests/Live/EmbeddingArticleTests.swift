@@ -65,7 +65,7 @@ import Testing
         }
         var stages: [String] = []
         for stage in watch.snapshot().outputs[0].stages {
-            stages.append("\(stage.reformer) \(stage.recordsIn) \(stage.recordsOut) \(stage.rejected)")
+            stages.append("\(stage.name) \(stage.recordsIn) \(stage.recordsOut) \(stage.rejected)")
         }
         #expect(watched.recordsIn == 12)
         #expect(pages.count == 4)

@@ -161,7 +161,7 @@ import Testing
         let watch = try #require(run["watch"]?.objectValue)
         #expect(watch["pages_seen"] == 8)
         let stage = watch["outputs"]?.arrayValue?.first?.objectValue?["stages"]?.arrayValue?.first?.objectValue
-        #expect(stage?["reformer"] == "property-list" && stage?["in"] == 17 && stage?["out"] == 17)
+        #expect(stage?["name"] == "property-list" && stage?["in"] == 17 && stage?["out"] == 17)
         let files = run["files"]?.arrayValue?.compactMap(\.objectValue) ?? []
         #expect(files.map { $0["path"]?.stringValue } == ["standard-output"])
         #expect(files.first?["text"]?.stringValue?.contains("静安寺精装一居室") == true)

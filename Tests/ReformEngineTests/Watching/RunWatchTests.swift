@@ -57,7 +57,7 @@ import Testing
         // The one output's chain: each reformer's counts, and its first records.
         let output = try #require(seen.outputs.first)
         #expect(seen.outputs.count == 1)
-        #expect(output.stages.map(\.reformer) == ["property-list"])
+        #expect(output.stages.map(\.name) == ["property-list"])
         let stage = output.stages[0]
         #expect(stage.recordsIn == 17 && stage.recordsOut == 17 && stage.rejected == 0)
         #expect(summary.recordsIn == 17)
@@ -159,6 +159,69 @@ import Testing
         #expect(landed.line == 1)
         #expect(watch.snapshot().outputs.first?.stages.first?.samples.first?.value == .object(["kName": .string("anvil")]))
         #expect(output == #"{"kName":"anvil"}"# + "\n")
+    }
+
+    @Test func eachStepOfAStepsReformerIsWatchedWithItsLineItsRecordsAndItsRejections() async throws {
+        let (summary, watch, output) = try await runOverFile(
+            reformers: """
+                chain:
+                  steps:
+                    - convert: { price: double }
+                    - filter: "price > 5"
+                    - sort: price
+                    - limit: 2
+                """,
+            lines: """
+                {"id": 1, "price": "12.5"}
+                {"id": 2, "price": "cheap"}
+                {"id": 3, "price": "7"}
+                {"id": 4, "price": "1"}
+                {"id": 5, "price": "9"}
+                """)
+        #expect(summary.rejected == 1)
+        #expect(output.split(separator: "\n").count == 2)
+        let reformer = try #require(watch.snapshot().outputs.first?.stages.first)
+        #expect(reformer.name == "chain" && reformer.recordsIn == 5 && reformer.recordsOut == 2 && reformer.rejected == 1)
+        let steps = reformer.steps
+        #expect(steps.map(\.name) == ["convert", "filter", "sort", "limit"])
+        #expect(steps.map(\.line) == [7, 8, 9, 10], "each step's line in the pipeline file")
+        #expect(steps.map { "\($0.recordsIn) \($0.recordsOut) \($0.rejected)" } == ["5 4 1", "4 3 0", "3 3 0", "3 2 0"])
+        let rejection = try #require(steps[0].rejections.first)
+        #expect(
+            rejection.record.sequence == 2 && rejection.message == "cannot convert 'price' (string \"cheap\") to double"
+                && rejection.code == "conversion", "\(rejection.code): \(rejection.message)")
+        // The sort made its records when it released them, in order; the limit took them in turn.
+        #expect(steps[2].samples.map { $0.value.objectValue?["price"] } == [.double(7), .double(9), .double(12.5)])
+        #expect(steps[3].samples.map { $0.value.objectValue?["id"] } == [.int(3), .int(5)])
+    }
+
+    /// The whole snapshot of the property-list replay, as the studio's page reads it, against a
+    /// golden file: `RECORD_GOLDENS=1 swift test --filter RunWatchTests` re-records it after an
+    /// intended change.
+    @Test func theReplayedSnapshotMatchesItsGoldenTranscript() async throws {
+        let folder = try TemporaryFolder()
+        var limits = RunWatch.Limits()
+        limits.recordsPerStep = 2
+        let watch = RunWatch(limits: limits)
+        _ = try await replayPropertyList(into: folder.path + "/out.txt", watch: watch)
+        guard case .object(var transcript) = watch.snapshot().json else {
+            Issue.record("the snapshot is not an object")
+            return
+        }
+        transcript["changes"] = nil  // how often it changed is the engine's business, not the transcript's
+        var bytes: [UInt8] = []
+        JSON.writePretty(.object(transcript), into: &bytes)
+        // The output's name is its path, in a new folder each time.
+        let text = String(decoding: bytes, as: UTF8.self).replacingOccurrences(of: folder.path, with: "<folder>") + "\n"
+        let golden = ProjectRoot.path + "/Tests/ReformEngineTests/Watching/Goldens/property-list.json"
+        if ProcessInfo.processInfo.environment["RECORD_GOLDENS"] != nil {
+            try text.write(toFile: golden, atomically: true, encoding: .utf8)
+        }
+        let expected = try String(contentsOfFile: golden, encoding: .utf8)
+        let difference = zip(text.split(separator: "\n"), expected.split(separator: "\n")).first { $0 != $1 }
+        #expect(
+            text == expected,
+            "differs from Goldens/property-list.json; first different line: \(difference.map { "\($0.0) / \($0.1)" } ?? "")")
     }
 
     @Test func aLiveFanOutShowsEachPartitionsPagesTimedAndARateLimitsWait() async throws {
