@@ -17,6 +17,8 @@ import ReformSDK
 /// - `PUT /api/pipeline` (the YAML as the body): saves it atomically.
 /// - `POST /api/runs` (`{"run", "mode", "params"}`): starts a run; `GET /api/runs/current`
 ///   reads it as it goes (``RunWatch``); `DELETE /api/runs/current` cancels it.
+/// - `GET /api/state?run=R`: what its incremental managers remember (`reform state show`'s
+///   columns); `POST /api/state/reset` (`{"run", "manager"}`) forgets it, as `reform state reset`.
 public struct StudioServer: Sendable {
     /// The pipeline file.
     public let pipelinePath: String
@@ -116,6 +118,17 @@ public struct StudioServer: Sendable {
         }
         router.get("/api/runs/current") { _, _ in
             Self.json(await session.status() ?? .object(["phase": .string("none")]))
+        }
+        router.get("/api/state") { request, _ in
+            try await Self.answer {
+                try await session.state(run: request.uri.queryParameters["run"].map(String.init))
+            }
+        }
+        router.post("/api/state/reset") { request, _ in
+            try await Self.answer {
+                let asked = try await Self.object(of: request)
+                return try await session.resetState(run: asked["run"]?.stringValue, manager: asked["manager"]?.stringValue)
+            }
         }
         router.delete("/api/runs/current") { _, _ in
             await session.cancel()

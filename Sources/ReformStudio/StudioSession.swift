@@ -89,11 +89,16 @@ actor StudioSession {
             var seen: Set<String> = []
             var params: [Value] = []
             for ref in run.managers {
-                for param in pipeline.managers[ref.index].params where seen.insert(param.name).inserted {
+                let manager = pipeline.managers[ref.index]
+                // A fan-out sets its own params, one partition at a time (a --param list overrides them).
+                let fannedOut = Set(manager.partitions?.params ?? [])
+                for param in manager.params where seen.insert(param.name).inserted {
                     var object = Object()
                     object["name"] = .string(param.name)
                     object["manager"] = .string(ref.name)
-                    object["required"] = .bool(param.required && run.params[param.name] == nil && param.defaultValue == nil)
+                    object["required"] = .bool(
+                        param.required && run.params[param.name] == nil && param.defaultValue == nil && !fannedOut.contains(param.name))
+                    if fannedOut.contains(param.name) { object["fanned_out"] = .bool(true) }
                     if let kind = param.kind { object["type"] = .string("\(kind)") }
                     if let pattern = param.pattern { object["pattern"] = .string(pattern) }
                     if let allowed = param.allowed { object["choices"] = .array(allowed) }
@@ -110,30 +115,82 @@ actor StudioSession {
     // MARK: Runs
 
     /// Starts run `run` (`nil`: the default) of the file as it is on disk, in `mode`, with `params`
-    /// given as the command line's `--param`s; a run still going is cancelled first. Returns its id.
+    /// given as the command line's `--param`s; a run still going is cancelled first, unless this
+    /// one cannot start (the file does not load, no such run). Returns its id.
     func start(run: String?, mode: SourceMode, params: [String: String]) throws(StudioError) -> Int {
+        let pipeline = try loaded()
+        var options = try options(for: run, of: pipeline)
+        // Only a run that can start stops the one going.
         current?.cancel()
-        let pipeline: Pipeline
-        do { pipeline = try loader().load(path: path) } catch {
-            throw StudioError(status: 422, "the pipeline does not load; fix it first:\n" + error.description)
-        }
         let id = nextRunID
         nextRunID += 1
         let folder = FilePaths.resolve("run-\(id)", against: scratch)
-        var options = RunOptions()
-        options.runName = run
         options.mode = mode
-        options.environment = environment
         options.params = params.mapValues(CommandLineValue.parse)
         options.outputFolder = folder
         options.outputPath = FilePaths.resolve("standard-output", against: folder)
         options.deadLetterPath = FilePaths.resolve("dead-letter.ndjson", against: folder)
-        options.statePath = FilePaths.resolve("state.json", against: scratch)
         options.collectsStats = true
         options.colour = false
         let started = StudioRun(id: id, runName: run ?? "default", mode: mode, folder: folder, pipeline: pipeline, options: options)
         current = started
         return id
+    }
+
+    /// The options every run of `run` (`nil`: the default) from the studio shares: the
+    /// environment, and the state file in the scratch folder, unless the run's outputs are tables
+    /// (their database keeps its state, as for `reform run`).
+    private func options(for run: String?, of pipeline: Pipeline) throws(StudioError) -> RunOptions {
+        guard pipeline.run(named: run) != nil else {
+            let names = pipeline.runs.map(\.name)
+            throw StudioError(
+                status: 422, "no run called '\(run ?? "default")' in \(path) (runs: \(names.joined(separator: ", ")))")
+        }
+        var options = RunOptions()
+        options.runName = run
+        options.environment = environment
+        if pipeline.run(named: run)?.outputs.contains(where: { $0.table != nil }) != true {
+            options.statePath = FilePaths.resolve("state.json", against: scratch)
+        }
+        return options
+    }
+
+    // MARK: State
+
+    /// What the incremental managers of `run` remember between the studio's runs: where it is
+    /// kept and, per partition, the columns `reform state show` prints.
+    func state(run: String?) throws(StudioError) -> Value {
+        let pipeline = try loaded()
+        let saved: SavedState
+        let options = try options(for: run, of: pipeline)
+        do { saved = try SavedState.read(pipeline, options: options) } catch {
+            throw StudioError(status: 500, error.description)
+        }
+        return .object([
+            "place": .string(saved.place), "in_table": .bool(saved.inTable),
+            "columns": .array(SavedState.columns.map { .string($0) }),
+            "rows": .array(saved.rows().map { .array($0.map { .string($0) }) }),
+        ])
+    }
+
+    /// Forgets what `manager` (every manager when `nil`) of `run` remembers, as `reform state
+    /// reset` does: the next run fetches it all again.
+    func resetState(run: String?, manager: String?) throws(StudioError) -> Value {
+        let pipeline = try loaded()
+        let options = try options(for: run, of: pipeline)
+        do {
+            let place = try SavedState.forget(manager: manager, of: pipeline, options: options)
+            return .object(["reset": .string("state of \(manager.map { "manager '\($0)'" } ?? "every manager") reset in \(place)")])
+        } catch {
+            throw StudioError(status: 500, error.description)
+        }
+    }
+
+    /// The pipeline as it is on disk, or why it does not load.
+    private func loaded() throws(StudioError) -> Pipeline {
+        do { return try loader().load(path: path) } catch {
+            throw StudioError(status: 422, "the pipeline does not load; fix it first:\n" + error.description)
+        }
     }
 
     /// Asks the current run to stop (its requests are cancelled; nothing is written).

@@ -31,21 +31,6 @@ struct StateCommand: ParsableCommand {
 
         @OptionGroup var load: LoadOptions
 
-        /// The state file and the pipeline, or an exit with the load error.
-        func store() throws -> (StateStore, Pipeline) {
-            let (path, loaded) = try statePath()
-            do { return (try StateStore.load(path: path), loaded) } catch {
-                Terminal.error("reform: error: \(error.description)")
-                throw ExitCode(ExitStatus.runFailed.rawValue)
-            }
-        }
-
-        /// The state file's path and the pipeline, or an exit with the load error.
-        func statePath() throws -> (String, Pipeline) {
-            let (loaded, options) = try pipelineAndOptions()
-            return (StateStore.path(of: loaded, options: options), loaded)
-        }
-
         /// The pipeline and the run options that say where its state is kept (`--run`,
         /// `--state`, the environment for a database URL), or an exit with the load error.
         func pipelineAndOptions() throws -> (Pipeline, RunOptions) {
@@ -157,33 +142,23 @@ struct StateCommand: ParsableCommand {
     /// Forgets `manager`'s state (every manager's when `nil`) where `place` says it is kept.
     static func forget(manager: String?, place: Where) throws {
         let (loaded, options) = try place.pipelineAndOptions()
-        do {
-            if let table = try SavedState.forgetInTable(manager: manager, of: loaded, options: options) {
-                Terminal.error("reform: state of \(manager.map { "manager '\($0)'" } ?? "every manager") reset in \(table)")
-                return
-            }
-        } catch {
-            Terminal.error("reform: error: \(error.description)")
-            throw ExitCode(ExitStatus.runFailed.rawValue)
-        }
-        // Forgetting everything needs nothing of the old file (which may be damaged or edited).
-        var store: StateStore
-        let pipeline: Pipeline
-        if manager == nil {
-            let (path, loaded) = try place.statePath()
-            (store, pipeline) = (StateStore(path: path), loaded)
-        } else {
-            (store, pipeline) = try place.store()
-        }
         // A manager the pipeline no longer has (renamed, removed) can still be shown and forgotten.
-        if let manager, pipeline.manager(named: manager) == nil, !store.managers.contains(manager) {
-            throw ValidationError("no manager '\(manager)' in \(place.pipeline) or its state file")
+        if let manager, loaded.manager(named: manager) == nil {
+            let saved: SavedState
+            do { saved = try SavedState.read(loaded, options: options) } catch {
+                Terminal.error("reform: error: \(error.description)")
+                throw ExitCode(ExitStatus.runFailed.rawValue)
+            }
+            guard saved.partitions.contains(where: { $0.manager == manager }) || saved.document["managers"]?.objectValue?[manager] != nil
+            else {
+                throw ValidationError("no manager '\(manager)' in \(place.pipeline) or its \(saved.inTable ? "state table" : "state file")")
+            }
         }
-        store.reset(manager: manager)
-        do { try store.save() } catch {
+        let kept: String
+        do { kept = try SavedState.forget(manager: manager, of: loaded, options: options) } catch {
             Terminal.error("reform: error: \(error.description)")
             throw ExitCode(ExitStatus.runFailed.rawValue)
         }
-        Terminal.error("reform: state of \(manager.map { "manager '\($0)'" } ?? "every manager") reset in \(store.path)")
+        Terminal.error("reform: state of \(manager.map { "manager '\($0)'" } ?? "every manager") reset in \(kept)")
     }
 }

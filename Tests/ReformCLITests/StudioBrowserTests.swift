@@ -13,36 +13,48 @@ struct StudioBrowserTests {
     static let inputs = CLIRunner.projectRoot + "/Tests/ReformCLITests/Inputs/Studio/"
     static let artifacts = CLIRunner.projectRoot + "/.build/artifacts"
 
-    @Test func aPersonFixesATypoRunsFollowsARecordToItsPageAndSaves() async throws {
-        let browser = try #require(Browser.chromium, "headless Chromium is needed: apt-get install chromium")
+    /// A studio started as a person starts it (`reform studio`) on a copy of the pipeline `name`
+    /// and the fixtures, in a folder of its own; its process, URL and folder.
+    func startStudio(on name: String) async throws -> (pid: pid_t, url: String, folder: String) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reform-studio-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
         let pipelines = CLIRunner.projectRoot + "/Pipelines"
-        try FileManager.default.copyItem(atPath: pipelines + "/property-list.yaml", toPath: folder + "/property-list.yaml")
+        try FileManager.default.copyItem(atPath: pipelines + "/" + name, toPath: folder + "/" + name)
         try FileManager.default.copyItem(atPath: pipelines + "/fixtures", toPath: folder + "/fixtures")
         try FileManager.default.createDirectory(atPath: Self.artifacts, withIntermediateDirectories: true)
-
         // reform studio, on a free port; its first line is the URL.
         let output = Pipe()
         let studio = try Spawn.start(
-            [CLIRunner.executable, "studio", folder + "/property-list.yaml", "--scratch", folder + "/scratch"],
+            [CLIRunner.executable, "studio", folder + "/" + name, "--scratch", folder + "/scratch"],
             stdout: output.fileHandleForWriting.fileDescriptor)
         try output.fileHandleForWriting.close()
-        defer { kill(studio, SIGKILL) }
         let reader = output.fileHandleForReading
         let firstLine = try await offPool { () -> String in
             var line: [UInt8] = []
             while let byte = try reader.read(upToCount: 1)?.first, byte != UInt8(ascii: "\n") { line.append(byte) }
             return String(decoding: line, as: UTF8.self)
         }
-        let url = try #require(firstLine.split(separator: " ").last.map(String.init), "the studio printed: \(firstLine)")
-        #expect(firstLine.hasPrefix("reform studio: http://127.0.0.1:") && url.contains("/?token="), "\(firstLine)")
+        #expect(firstLine.hasPrefix("reform studio: http://127.0.0.1:") && firstLine.contains("/?token="), "\(firstLine)")
+        return (studio, firstLine.split(separator: " ").last.map(String.init) ?? "", folder)
+    }
 
+    /// Runs `scenario` in the page at `url` (screenshots into `shots`); what it found.
+    func drive(_ url: String, scenario: String, shots: String) async throws -> [String: Any] {
+        let browser = try #require(Browser.chromium, "headless Chromium is needed: apt-get install chromium")
+        try FileManager.default.createDirectory(atPath: shots, withIntermediateDirectories: true)
         let driven = try await offPool {
-            try StudioBrowserTests.python([Self.inputs + "drive.py", browser, url, Self.inputs + "scenario.js", Self.artifacts])
+            try StudioBrowserTests.python([Self.inputs + "drive.py", browser, url, Self.inputs + scenario, shots])
         }
-        let found = try #require(try JSONSerialization.jsonObject(with: Data(driven.utf8)) as? [String: Any], "drive.py printed: \(driven)")
+        return try #require(try JSONSerialization.jsonObject(with: Data(driven.utf8)) as? [String: Any], "drive.py printed: \(driven)")
+    }
+
+    @Test func aPersonFixesATypoRunsFollowsARecordToItsPageAndSaves() async throws {
+        let (studio, url, folder) = try await startStudio(on: "property-list.yaml")
+        defer {
+            kill(studio, SIGKILL)
+            try? FileManager.default.removeItem(atPath: folder)
+        }
+        let found = try await drive(url, scenario: "scenario.js", shots: Self.artifacts)
 
         #expect(found["loaded"] as? String == "ok (3 managers, 1 reformer, 3 runs)")
         // The typo: its diagnostic at its line, flagged in the gutter; a click puts the cursor there.
@@ -89,6 +101,29 @@ struct StudioBrowserTests {
         }
 
         // SIGTERM stops it cleanly.
+        kill(studio, SIGTERM)
+        #expect(try await Spawn.exitStatus(of: studio) == 0)
+    }
+
+    @Test func aPersonSeesTheBookmarksOfARunAndResetsAManager() async throws {
+        let (studio, url, folder) = try await startStudio(on: "github-incremental.yaml")
+        defer {
+            kill(studio, SIGKILL)
+            try? FileManager.default.removeItem(atPath: folder)
+        }
+        let found = try await drive(url, scenario: "state-scenario.js", shots: folder + "/shots")
+        #expect(found["before"] as? String == "Nothing saved yet: the next run fetches everything.")
+        #expect((found["runState"] as? String)?.contains(": done") == true, "\(found["runState"] ?? "")")
+        #expect(found["place"] as? String == "Kept in \(folder)/scratch/state.json")
+        let rows = try #require(found["rows"] as? [[String]])
+        #expect(
+            rows.map { $0.prefix(3).joined(separator: " ") }.sorted() == [
+                "issues repo=gadgets 2026-01-01T00:12:00Z", "issues repo=widgets 2026-01-01T00:12:00Z",
+            ], "\(rows)")
+        #expect(rows.allSatisfy { $0[3].hasSuffix(" ago") && $0[4] == "11 records" && $0[5] == "asks from the bookmark" }, "\(rows)")
+        #expect(found["buttons"] as? [String] == ["Reset issues"])
+        #expect(found["reset"] as? String == "state of manager 'issues' reset in \(folder)/scratch/state.json")
+        #expect(found["after"] as? String == "Nothing saved yet: the next run fetches everything.")
         kill(studio, SIGTERM)
         #expect(try await Spawn.exitStatus(of: studio) == 0)
     }

@@ -132,16 +132,25 @@ public struct SavedState: Sendable {
         return TableStateStore(engine: table.engine, database: database, pipeline: StateStore.stateName(of: pipeline, options: options))
     }
 
-    /// The partitions as a text table (`MANAGER PARTITION BOOKMARK AGE AT BOOKMARK NEXT RUN`),
-    /// with each date bookmark's age at `now` (epoch seconds; the clock's when `nil`), under a
-    /// line saying where the state is kept; a line saying so when nothing is saved.
+    /// The partitions as a text table (``columns``, each partition's ``rows(now:)``), under a line
+    /// saying where the state is kept; a line saying so when nothing is saved.
     public func text(now: Int? = nil) -> String {
-        let now = now ?? Int(RetryAfter.now())
-        let rows = partitions
-        var out = "kept in \(place)\n"
+        let rows = rows(now: now)
+        let out = "kept in \(place)\n"
         guard !rows.isEmpty else { return out + "nothing saved yet: the next run fetches everything\n" }
-        var table = [["MANAGER", "PARTITION", "BOOKMARK", "AGE", "AT BOOKMARK", "NEXT RUN"]]
-        for row in rows {
+        return out + AlignedColumns.text([SavedState.columns] + rows)
+    }
+
+    /// What ``rows(now:)`` says of each partition, as `reform state show` heads its columns.
+    public static let columns = ["MANAGER", "PARTITION", "BOOKMARK", "AGE", "AT BOOKMARK", "NEXT RUN"]
+
+    /// Per partition, in the order saved: the manager, the partition (`-` for none), the bookmark,
+    /// a date bookmark's age at `now` (epoch seconds; the clock's when `nil`), the records at the
+    /// bookmark, and what the next run does.
+    public func rows(now: Int? = nil) -> [[String]] {
+        let now = now ?? Int(RetryAfter.now())
+        var table: [[String]] = []
+        for row in partitions {
             let bookmark = row.bookmark.map { $0.stringValue ?? JSON.compactString($0) }
             let age = row.bookmark.flatMap { $0.stringValue != nil ? CivilDate.parse($0) : nil }.map {
                 SavedState.age(now - $0.epochSeconds)
@@ -154,7 +163,20 @@ public struct SavedState: Sendable {
                 row.atBookmark == 0 ? "-" : "\(row.atBookmark) record\(row.atBookmark == 1 ? "" : "s")", next,
             ])
         }
-        return out + AlignedColumns.text(table)
+        return table
+    }
+
+    /// Forgets the state of `pipeline`'s run for `manager` (every manager when `nil`) where the
+    /// run keeps it: its rows of `_reform_state` when its outputs are tables, else its state file
+    /// (forgetting everything needs nothing of the old file, which may be damaged or edited).
+    /// Returns where it was kept. `reform state reset` and `reform studio` both forget so.
+    public static func forget(manager: String?, of pipeline: Pipeline, options: RunOptions) throws(RunError) -> String {
+        if let table = try forgetInTable(manager: manager, of: pipeline, options: options) { return table }
+        let path = StateStore.path(of: pipeline, options: options)
+        var store = manager == nil ? StateStore(path: path) : try StateStore.load(path: path)
+        store.reset(manager: manager)
+        try store.save()
+        return store.path
     }
 
     /// `42 s ago`, `5 min ago`, `3 h ago`, `12 days ago`, or `in 2 h` for a time ahead.

@@ -180,6 +180,7 @@
       }
       if (param.required) input.required = true;
       if (param.value !== undefined) input.placeholder = typeof param.value === "string" ? param.value : JSON.stringify(param.value);
+      if (param.fanned_out) input.placeholder = "each partition's";
       if (given[param.name]) input.value = given[param.name];
       var label = element("label", { className: param.required ? "required" : "", title: (param.type || "any") + ", of " + param.manager },
         [document.createTextNode(param.name), input]);
@@ -217,7 +218,10 @@
       current.changes = run.watch.changes;
       if (changed) renderRun(run);
       if (run.phase === "running") setTimeout(poll, 250);
-      else $("cancel").disabled = true;
+      else {
+        $("cancel").disabled = true;
+        if (!$("tab-state").hidden) renderState();
+      }
     }).catch(function () { current.polling = false; setTimeout(poll, 1000); });
   }
 
@@ -417,12 +421,57 @@
     if (!tab.firstChild) tab.appendChild(element("p", { className: "empty", text: "The run is going." }));
   }
 
+  function renderState() {
+    var run = $("run-name").value;
+    return api("GET", "/api/state" + (run ? "?run=" + encodeURIComponent(run) : "")).then(function (state) {
+      var tab = $("tab-state");
+      tab.textContent = "";
+      tab.appendChild(element("p", { id: "state-place", text: "Kept in " + state.place }));
+      if (!state.rows.length) {
+        tab.appendChild(element("p", { className: "empty", id: "state-empty", text: "Nothing saved yet: the next run fetches everything." }));
+        return;
+      }
+      var body = element("tbody");
+      var managers = [];
+      state.rows.forEach(function (cells) {
+        var row = element("tr", { "data-manager": cells[0] }, cells.map(function (cell) { return element("td", { text: cell }); }));
+        var action = element("td");
+        if (managers.indexOf(cells[0]) < 0) {
+          managers.push(cells[0]);
+          var reset = element("button", { type: "button", className: "reset", text: "Reset " + cells[0] });
+          reset.addEventListener("click", function () { resetState(cells[0]); });
+          action.appendChild(reset);
+        }
+        row.appendChild(action);
+        body.appendChild(row);
+      });
+      tab.appendChild(element("table", { id: "state" }, [
+        element("thead", {}, [element("tr", {}, state.columns.concat([""]).map(function (h) { return element("th", { text: h.toLowerCase() }); }))]),
+        body]));
+      var all = element("button", { type: "button", id: "reset-all", text: "Reset every manager" });
+      all.addEventListener("click", function () { resetState(null); });
+      tab.appendChild(all);
+    }).catch(function (error) {
+      $("tab-state").textContent = "";
+      $("tab-state").appendChild(element("pre", { className: "json", text: error.message }));
+    });
+  }
+
+  function resetState(manager) {
+    return api("POST", "/api/state/reset", { run: $("run-name").value || null, manager: manager }).then(function (answer) {
+      return renderState().then(function () {
+        $("tab-state").insertBefore(element("p", { id: "state-reset", className: "badge ok", text: answer.reset }), $("tab-state").firstChild);
+      });
+    }).catch(function (error) { $("tab-state").appendChild(element("pre", { className: "json", text: error.message })); });
+  }
+
   function selectTab(name) {
     Array.prototype.forEach.call(document.querySelectorAll(".tabs button"), function (button) {
       var selected = button.getAttribute("data-tab") === name;
       button.setAttribute("aria-selected", selected ? "true" : "false");
       $("tab-" + button.getAttribute("data-tab")).hidden = !selected;
     });
+    if (name === "state") renderState();
   }
 
   // MARK: Wiring

@@ -11,19 +11,20 @@ import Testing
 /// allowed to load, diagnostics as `reform validate` gives them, saving, and runs started,
 /// watched and cancelled from the page.
 @Suite(.timeLimit(.minutes(10))) struct StudioServerTests {
-    /// A copy of the property-list pipeline and its fixtures in a folder of its own, and a studio on it.
-    func studioOnPropertyList() async throws -> (StudioUnderTest, TemporaryFolder, scratch: String) {
+    /// A copy of the shipped pipeline `name` and the fixtures in a folder of its own, and a studio
+    /// on it, its runs writing under the folder's `.scratch`.
+    func studio(on name: String = "property-list.yaml") async throws -> (StudioUnderTest, TemporaryFolder, scratch: String) {
         let folder = try TemporaryFolder()
         let pipelines = ProjectRoot.path + "/Pipelines"
-        try FileManager.default.copyItem(atPath: pipelines + "/property-list.yaml", toPath: folder.path + "/property-list.yaml")
+        try FileManager.default.copyItem(atPath: pipelines + "/" + name, toPath: folder.path + "/" + name)
         try FileManager.default.copyItem(atPath: pipelines + "/fixtures", toPath: folder.path + "/fixtures")
         let scratch = folder.path + "/.scratch"
-        let studio = try await StudioUnderTest(pipeline: folder.path + "/property-list.yaml", scratch: scratch)
+        let studio = try await StudioUnderTest(pipeline: folder.path + "/" + name, scratch: scratch)
         return (studio, folder, scratch)
     }
 
     @Test func withoutItsTokenOrFromAnotherHostNothingIsAnswered() async throws {
-        let (studio, _, _) = try await studioOnPropertyList()
+        let (studio, _, _) = try await studio()
         let port = studio.port
         for (what, answer) in [
             ("no token", try await studio.send("GET", "/", token: .some(nil))),
@@ -46,7 +47,7 @@ import Testing
     }
 
     @Test func itListensOnLoopbackOnly() async throws {
-        let (studio, _, _) = try await studioOnPropertyList()
+        let (studio, _, _) = try await studio()
         // Every IPv4 address of this machine but loopback refuses the connection.
         var addresses: UnsafeMutablePointer<ifaddrs>?
         guard getifaddrs(&addresses) == 0 else { throw StudioClientError("getifaddrs failed") }
@@ -78,7 +79,7 @@ import Testing
     }
 
     @Test func thePageCarriesItsScriptAndStyleAndMayLoadNothingElse() async throws {
-        let (studio, _, _) = try await studioOnPropertyList()
+        let (studio, _, _) = try await studio()
         let page = try await studio.send("GET", "/")
         #expect(page.status == 200)
         #expect(page.headers["content-type"] == "text/html; charset=utf-8")
@@ -97,7 +98,7 @@ import Testing
     }
 
     @Test func checkingGivesReformValidatesDiagnosticsAtTheirLineAndColumn() async throws {
-        let (studio, folder, _) = try await studioOnPropertyList()
+        let (studio, folder, _) = try await studio()
         let path = folder.path + "/property-list.yaml"
         let text = try String(contentsOfFile: path, encoding: .utf8)
         let broken = text.replacingOccurrences(of: "\nmanagers:", with: "\nmanagrs:")
@@ -128,7 +129,7 @@ import Testing
     }
 
     @Test func savingWritesTheFileWholeAndChecksIt() async throws {
-        let (studio, folder, _) = try await studioOnPropertyList()
+        let (studio, folder, _) = try await studio()
         let path = folder.path + "/property-list.yaml"
         let before = try await studio.json("GET", "/api/pipeline")
         let text = try #require(before["text"]?.stringValue)
@@ -151,7 +152,7 @@ import Testing
     }
 
     @Test func aRunFromThePageIsWatchedAndWritesUnderTheScratchFolderOnly() async throws {
-        let (studio, folder, scratch) = try await studioOnPropertyList()
+        let (studio, folder, scratch) = try await studio()
         #expect(try await studio.json("GET", "/api/runs/current")["phase"] == "none")
         let started = try await studio.json("POST", "/api/runs", body: #"{"mode": "replay", "params": {"city": "shanghai"}}"#)
         #expect(started["id"] == 1)
@@ -171,9 +172,41 @@ import Testing
 
         // A run the pipeline cannot start says why, and the last run stays readable.
         let refused = try await studio.send("POST", "/api/runs", body: #"{"run": "nightly"}"#)
-        #expect(refused.status == 200, "the run starts, and fails: \(refused.body)")
-        let second = try await finished(studio)
-        #expect(second["phase"] == "failed" && second["error"]?.stringValue?.contains("nightly") == true, "\(second)")
+        #expect(refused.status == 422, "\(refused.body)")
+        #expect(
+            refused.body.contains("no run called 'nightly'") && refused.body.contains("(runs: default, rows, sqlite)"), "\(refused.body)")
+        #expect(try await studio.json("GET", "/api/runs/current")["id"] == 1, "the last run stays readable")
+    }
+
+    @Test func theStateOfIncrementalManagersIsShownAndResetFromThePage() async throws {
+        let (studio, folder, scratch) = try await studio(on: "github-incremental.yaml")
+        // The form does not ask for what the fan-out sets (a required repo, one per partition).
+        let text = try String(contentsOfFile: folder.path + "/github-incremental.yaml", encoding: .utf8)
+        let params = try await studio.json("POST", "/api/check", body: text)["runs"]?.arrayValue?.first?.objectValue?["params"]?.arrayValue
+        let repo = params?.compactMap(\.objectValue).first { $0["name"] == "repo" }
+        #expect(repo?["required"] == false && repo?["fanned_out"] == true, "\(repo.map { Value.object($0) } ?? .null)")
+        let empty = try await studio.json("GET", "/api/state")
+        #expect(empty["place"] == .string(scratch + "/state.json") && empty["rows"] == .array([]))
+
+        _ = try await studio.json("POST", "/api/runs", body: #"{"mode": "replay"}"#)
+        #expect(try await finished(studio)["phase"] == "done")
+        let state = try await studio.json("GET", "/api/state?run=default")
+        #expect(
+            state["columns"]?.arrayValue?.compactMap(\.stringValue) == [
+                "MANAGER", "PARTITION", "BOOKMARK", "AGE", "AT BOOKMARK", "NEXT RUN",
+            ])
+        let rows = state["rows"]?.arrayValue?.compactMap { $0.arrayValue?.compactMap(\.stringValue) } ?? []
+        // The partitions in the order the state saved them (two fetched at once: either order).
+        #expect(rows.map { $0.prefix(2).joined(separator: " ") }.sorted() == ["issues repo=gadgets", "issues repo=widgets"], "\(rows)")
+        #expect(rows.allSatisfy { $0[2].hasPrefix("20") && $0[3].hasSuffix("ago") && $0[5] == "asks from the bookmark" }, "\(rows)")
+        // The pipeline's own state file (beside its output) is not the studio's.
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/out"))
+
+        let reset = try await studio.json("POST", "/api/state/reset", body: #"{"manager": "issues"}"#)
+        #expect(reset["reset"] == .string("state of manager 'issues' reset in \(scratch)/state.json"))
+        #expect(try await studio.json("GET", "/api/state")["rows"] == .array([]))
+        let unknown = try await studio.send("POST", "/api/state/reset", body: #"{"run": "nightly"}"#)
+        #expect(unknown.status == 422 && unknown.body.contains("no run called 'nightly'"), "\(unknown.body)")
     }
 
     @Test func aRunningLiveRunIsCancelledFromThePage() async throws {

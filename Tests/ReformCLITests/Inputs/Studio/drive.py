@@ -6,6 +6,8 @@ as a person would, by the DOM, and returns what it saw), and takes screenshots a
 phone width. Needs nothing but Python's standard library and Debian's chromium.
 
     drive.py CHROMIUM URL SCENARIO.js OUTPUT-FOLDER     # prints the findings as one JSON object
+
+helpers.js, beside this script, is evaluated in the page first: what scenarios share.
 """
 import base64
 import json
@@ -83,6 +85,7 @@ class Browser:
 def main():
     chromium, url, scenario_path, output = sys.argv[1:5]
     scenario = open(scenario_path, encoding="utf-8").read()
+    helpers = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "helpers.js"), encoding="utf-8").read()
     with tempfile.TemporaryDirectory() as profile:
         browser = Browser(chromium, profile)
         try:
@@ -94,6 +97,7 @@ def main():
                          {"width": 1280, "height": 900, "deviceScaleFactor": 1, "mobile": False}, session)
             browser.send("Page.navigate", {"url": url}, session)
             browser.wait_for("Page.loadEventFired", session)
+            browser.send("Runtime.evaluate", {"expression": helpers}, session)
             result = browser.send("Runtime.evaluate", {
                 "expression": scenario, "awaitPromise": True, "returnByValue": True, "timeout": 120000}, session)
             if "exceptionDetails" in result:

@@ -1,23 +1,8 @@
-// Run in the studio's page by drive.py (StudioBrowserTests): does what a person would, through
+// Run in the studio's page by drive.py (StudioBrowserTests), after helpers.js: does what a person would, through
 // the DOM only, and returns what the page showed at each step.
 (async function () {
   var found = {};
-  var $ = function (id) { return document.getElementById(id); };
-  function sleep(ms) { return new Promise(function (resolve) { setTimeout(resolve, ms); }); }
-  async function until(what, test) {
-    var end = Date.now() + 30000;
-    while (Date.now() < end) {
-      var value = test();
-      if (value) return value;
-      await sleep(50);
-    }
-    throw new Error("timed out waiting for " + what);
-  }
-  function type(text) {
-    var yaml = $("yaml");
-    yaml.value = text;
-    yaml.dispatchEvent(new Event("input"));
-  }
+  var $ = studioTest.$, until = studioTest.until, type = studioTest.type;
 
   await until("the pipeline to load and pass its check", function () { return $("check-state").textContent.indexOf("ok") === 0; });
   found.loaded = $("check-state").textContent;
