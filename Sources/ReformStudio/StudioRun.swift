@@ -43,6 +43,14 @@ final class StudioRun: Sendable {
         task.withLock { $0 = job }
     }
 
+    /// Where the run is.
+    var phase: Phase { outcome.withLock { $0.phase } }
+
+    /// Returns when the run has ended (done, failed or cancelled) and written its last byte.
+    func ended() async {
+        await task.withLock { $0 }?.value
+    }
+
     /// Stops the run: its requests are cancelled and its outputs abandoned.
     func cancel() {
         task.withLock { $0 }?.cancel()
@@ -75,22 +83,15 @@ final class StudioRun: Sendable {
 
     /// Each file under `folder` (outputs, the dead-letter file): its path below the folder, size
     /// and first ``fileBytes`` as text.
-    static func files(under folder: String, prefix: String = "") -> [Value] {
-        var found: [Value] = []
-        for name in (FilePaths.contents(of: folder) ?? []).sorted() where !name.hasPrefix(".") {
+    static func files(under folder: String) -> [Value] {
+        StudioChanges.files(under: folder).map { name in
             let path = FilePaths.resolve(name, against: folder)
-            if FilePaths.isDirectory(path) {
-                found += files(under: path, prefix: prefix + name + "/")
-                continue
-            }
             let bytes = (try? FilePaths.readAll(path, limit: fileBytes)) ?? []
             let size = FilePaths.regularFileSize(path) ?? bytes.count
-            found.append(
-                .object([
-                    "path": .string(prefix + name), "bytes": .int(size),
-                    "text": .string(String(decoding: bytes.prefix(fileBytes), as: UTF8.self)), "cut": .bool(size > fileBytes),
-                ]))
+            return .object([
+                "path": .string(name), "bytes": .int(size),
+                "text": .string(String(decoding: bytes.prefix(fileBytes), as: UTF8.self)), "cut": .bool(size > fileBytes),
+            ])
         }
-        return found
     }
 }

@@ -17,6 +17,8 @@ import ReformSDK
 /// - `PUT /api/pipeline` (the YAML as the body): saves it atomically.
 /// - `POST /api/runs` (`{"run", "mode", "params"}`): starts a run; `GET /api/runs/current`
 ///   reads it as it goes (``RunWatch``); `DELETE /api/runs/current` cancels it.
+/// - `GET /api/runs/changes?key=PATH`: what changed in the current run's files since the last
+///   run of the same run (``StudioChanges``).
 /// - `GET /api/state?run=R`: what its incremental managers remember (`reform state show`'s
 ///   columns); `POST /api/state/reset` (`{"run", "manager"}`) forgets it, as `reform state reset`.
 public struct StudioServer: Sendable {
@@ -118,6 +120,11 @@ public struct StudioServer: Sendable {
         }
         router.get("/api/runs/current") { _, _ in
             Self.json(await session.status() ?? .object(["phase": .string("none")]))
+        }
+        router.get("/api/runs/changes") { request, _ in
+            try await Self.answer {
+                try await session.changes(key: request.uri.queryParameters["key"].map(String.init))
+            }
         }
         router.get("/api/state") { request, _ in
             try await Self.answer {

@@ -18,6 +18,9 @@ actor StudioSession {
     /// The environment `${VAR}`s resolve from.
     private let environment: [String: String]
     private var current: StudioRun?
+    /// Per run name, the last of its runs that finished before ``current``: what "changes"
+    /// compares with. Other runs' folders are removed as they are left behind.
+    private var baselines: [String: StudioRun] = [:]
     private var nextRunID = 1
 
     /// A session on the pipeline at `path`, its runs writing under `scratch` (made when missing).
@@ -121,7 +124,7 @@ actor StudioSession {
         let pipeline = try loaded()
         var options = try options(for: run, of: pipeline)
         // Only a run that can start stops the one going.
-        current?.cancel()
+        if let current { leave(current) }
         let id = nextRunID
         nextRunID += 1
         let folder = FilePaths.resolve("run-\(id)", against: scratch)
@@ -191,6 +194,39 @@ actor StudioSession {
         do { return try loader().load(path: path) } catch {
             throw StudioError(status: 422, "the pipeline does not load; fix it first:\n" + error.description)
         }
+    }
+
+    /// Lets `run` go as the current run: cancelled if still going; kept as its run name's baseline
+    /// when it finished (the baseline it replaces removed), else removed with what it wrote.
+    private func leave(_ run: StudioRun) {
+        run.cancel()
+        guard run.phase == .done else {
+            // Once it has unwound: a cancelled run may still be closing its files.
+            Task {
+                await run.ended()
+                ScratchFolder.remove(run.folder)
+            }
+            return
+        }
+        if let older = baselines.updateValue(run, forKey: run.runName) { ScratchFolder.remove(older.folder) }
+    }
+
+    /// What changed in the files the current run wrote since the last run of the same run that
+    /// finished (``StudioChanges``), records matched by `key` when given.
+    func changes(key: String?) throws(StudioError) -> Value {
+        guard let current, current.phase == .done else {
+            throw StudioError(status: 409, "no finished run to compare: run the pipeline")
+        }
+        guard let baseline = baselines[current.runName] else {
+            return .object([
+                "run": .int(current.id),
+                "none": .string("no earlier run of '\(current.runName)' to compare with: run it again after a change"),
+            ])
+        }
+        return .object([
+            "run": .int(current.id), "against": .int(baseline.id), "run_name": .string(current.runName),
+            "files": try StudioChanges.compare(old: baseline.folder, new: current.folder, key: key),
+        ])
     }
 
     /// Asks the current run to stop (its requests are cancelled; nothing is written).

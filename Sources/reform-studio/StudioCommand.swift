@@ -37,7 +37,7 @@ struct StudioCommand: AsyncParsableCommand {
         guard access(pipeline, R_OK) == 0 else {
             throw ValidationError("cannot read the pipeline '\(pipeline)': \(String(cString: strerror(errno)))")
         }
-        let folder = try scratch ?? Self.newScratchFolder()
+        let folder = try scratch ?? ScratchFolder(prefix: "reform-studio").path
         let server = StudioServer(
             pipelinePath: pipeline, port: port, scratch: folder, environment: processVariables)
         let open = open
@@ -52,12 +52,4 @@ struct StudioCommand: AsyncParsableCommand {
         }
     }
 
-    static func newScratchFolder() throws -> String {
-        let base = processVariables["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        var template = Array((base + "/reform-studio-XXXXXX").utf8CString)
-        guard let made = template.withUnsafeMutableBufferPointer({ $0.baseAddress.flatMap(mkdtemp) }) else {
-            throw ValidationError("cannot make a scratch folder in \(base): \(String(cString: strerror(errno)))")
-        }
-        return String(cString: made)
-    }
 }

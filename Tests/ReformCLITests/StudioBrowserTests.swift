@@ -84,6 +84,8 @@ struct StudioBrowserTests {
         #expect((found["outputFiles"] as? [String])?.first?.hasPrefix("standard-output · ") == true)
         // Saved, run again; and a change on disk loaded.
         #expect((found["rerunState"] as? String)?.hasPrefix("run 2 (default, replay): done") == true)
+        #expect(found["changesAgainst"] as? String == "Run 2 against run 1 (default)")
+        #expect(found["changes"] as? [String] == ["standard-output: +0 −0"], "\(found["changes"] ?? "")")
         #expect(found["reloadedFromDisk"] as? Bool == true)
         let onDisk = try String(contentsOfFile: folder + "/property-list.yaml", encoding: .utf8)
         #expect(onDisk.hasPrefix("# changed by another editor\n# yaml-language-server"))

@@ -21,10 +21,11 @@ package struct ScratchFolder {
     /// Removes the folder and everything in it.
     package func remove() { Self.remove(path) }
 
-    private static func remove(_ path: String) {
+    /// Removes the folder at `path` and everything in it (a symbolic link is removed, not followed).
+    package static func remove(_ path: String) {
         for name in FilePaths.contents(of: path) ?? [] {
             let child = FilePaths.resolve(name, against: path)
-            if FilePaths.isDirectory(child) { remove(child) } else { unlink(child) }
+            if FileKind.of(child) == .directory { remove(child) } else { unlink(child) }
         }
         rmdir(path)
     }

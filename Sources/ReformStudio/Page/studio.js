@@ -221,6 +221,7 @@
       else {
         $("cancel").disabled = true;
         if (!$("tab-state").hidden) renderState();
+        if (!$("tab-changes").hidden) renderChanges();
       }
     }).catch(function () { current.polling = false; setTimeout(poll, 1000); });
   }
@@ -421,6 +422,37 @@
     if (!tab.firstChild) tab.appendChild(element("p", { className: "empty", text: "The run is going." }));
   }
 
+  function renderChanges() {
+    var key = $("change-key").value.trim();
+    var box = $("changes");
+    return api("GET", "/api/runs/changes" + (key ? "?key=" + encodeURIComponent(key) : "")).then(function (answer) {
+      box.textContent = "";
+      if (answer.none) { box.appendChild(element("p", { className: "empty", id: "changes-none", text: answer.none })); return; }
+      box.appendChild(element("p", { id: "changes-against", text: "Run " + answer.run + " against run " + answer.against + " (" + answer.run_name + ")" }));
+      answer.files.forEach(function (file) {
+        var counts = file.error ? file.error : "+" + file.added + " −" + file.removed + (file.changed !== undefined ? " ~" + file.changed : "") +
+          (file.only ? " (only in the " + file.only + " run)" : "") + (file.unkeyed ? " · " + file.unkeyed + " without the key" : "");
+        var section = element("details", { className: "change", "data-path": file.path, open: "" },
+          [element("summary", { text: file.path + ": " + counts })]);
+        function items(list, label, className) {
+          (list || []).forEach(function (item) {
+            var text = typeof item === "string" ? item : pretty(item);
+            section.appendChild(element("pre", { className: "json " + className, title: label, text: (className === "added" ? "+ " : "− ") + text }));
+          });
+        }
+        items(file.added_items, "added", "added");
+        items(file.removed_items, "removed", "removed");
+        (file.changed_items || []).forEach(function (pair) {
+          section.appendChild(element("pre", { className: "json changed", text: "~ " + pretty(pair.old) + "\n→ " + pretty(pair.new) }));
+        });
+        box.appendChild(section);
+      });
+    }).catch(function (error) {
+      box.textContent = "";
+      box.appendChild(element("p", { className: "badge error", id: "changes-error", text: error.message }));
+    });
+  }
+
   function renderState() {
     var run = $("run-name").value;
     return api("GET", "/api/state" + (run ? "?run=" + encodeURIComponent(run) : "")).then(function (state) {
@@ -472,6 +504,7 @@
       $("tab-" + button.getAttribute("data-tab")).hidden = !selected;
     });
     if (name === "state") renderState();
+    if (name === "changes") renderChanges();
   }
 
   // MARK: Wiring
@@ -488,6 +521,8 @@
     }
   });
   $("save").addEventListener("click", save);
+  $("compare").addEventListener("click", renderChanges);
+  $("change-key").addEventListener("keydown", function (event) { if (event.key === "Enter") renderChanges(); });
   $("reload").addEventListener("click", load);
   $("run-name").addEventListener("change", renderParams);
   $("run-form").addEventListener("submit", function (event) {

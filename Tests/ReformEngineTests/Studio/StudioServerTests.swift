@@ -209,6 +209,44 @@ import Testing
         #expect(unknown.status == 422 && unknown.body.contains("no run called 'nightly'"), "\(unknown.body)")
     }
 
+    @Test func whatChangedSinceTheLastRunIsShownByRecordOrByKey() async throws {
+        let (studio, folder, scratch) = try await studio(on: "orders.yaml")
+        #expect(try await studio.send("GET", "/api/runs/changes").status == 409, "no run yet")
+        _ = try await studio.json("POST", "/api/runs", body: "{}")
+        #expect(try await finished(studio)["phase"] == "done")
+        #expect(try await studio.json("GET", "/api/runs/changes")["none"]?.stringValue?.hasPrefix("no earlier run of 'default'") == true)
+
+        // The marketplace's orders now in GBP: five records of out/orders.ndjson change.
+        let text = try String(contentsOfFile: folder.path + "/orders.yaml", encoding: .utf8)
+        _ = try await studio.json("PUT", "/api/pipeline", body: text.replacingOccurrences(of: "{ value: EUR }", with: "{ value: GBP }"))
+        _ = try await studio.json("POST", "/api/runs", body: "{}")
+        #expect(try await finished(studio)["phase"] == "done")
+
+        func file(_ path: String, in answer: Object) -> Object? {
+            answer["files"]?.arrayValue?.compactMap(\.objectValue).first { $0["path"] == .string(path) }
+        }
+        let whole = try await studio.json("GET", "/api/runs/changes")
+        #expect(whole["run"] == 2 && whole["against"] == 1 && whole["run_name"] == "default")
+        let records = try #require(file("out/orders.ndjson", in: whole))
+        #expect(records["kind"] == "records" && records["added"] == 5 && records["removed"] == 5 && records["changed"] == nil)
+        #expect(records["added_items"]?.arrayValue?.allSatisfy { $0.objectValue?["kOrderKeyCurrency"] == "GBP" } == true)
+        let csv = try #require(file("out/paid-orders.csv", in: whole))
+        #expect(csv["kind"] == "lines", "CSV is compared line by line")
+
+        let keyed = try await studio.json("GET", "/api/runs/changes?key=kOrderKeyID")
+        let byKey = try #require(file("out/orders.ndjson", in: keyed))
+        #expect(byKey["key"] == "kOrderKeyID" && byKey["added"] == 0 && byKey["removed"] == 0 && byKey["changed"] == 5)
+        let pair = byKey["changed_items"]?.arrayValue?.first?.objectValue
+        #expect(pair?["old"]?.objectValue?["kOrderKeyCurrency"] == "EUR" && pair?["new"]?.objectValue?["kOrderKeyCurrency"] == "GBP")
+        #expect(try await studio.send("GET", "/api/runs/changes?key=a..b").status == 400)
+
+        // Only the last two runs' files are kept.
+        _ = try await studio.json("POST", "/api/runs", body: "{}")
+        #expect(try await finished(studio)["phase"] == "done")
+        let kept = try FileManager.default.contentsOfDirectory(atPath: scratch).filter { $0.hasPrefix("run-") }.sorted()
+        #expect(kept == ["run-2", "run-3"])
+    }
+
     @Test func aRunningLiveRunIsCancelledFromThePage() async throws {
         let server = try TestServer()
         let folder = try TemporaryFolder()

@@ -77,6 +77,12 @@
   });
   found.rerunState = $("run-state").textContent;
 
+  // What changed since the first run: nothing but a comment, so no record.
+  document.querySelector('[data-tab="changes"]').click();
+  await until("the changes", function () { return $("changes-against"); });
+  found.changesAgainst = $("changes-against").textContent;
+  found.changes = Array.prototype.map.call(document.querySelectorAll("#changes details.change summary"), function (s) { return s.textContent; });
+
   // Another editor saves the file: the page, with nothing unsaved, loads it.
   var token = new URLSearchParams(location.search).get("token");
   var outside = "# changed by another editor\n" + original;

@@ -1,0 +1,174 @@
+import ReformEngine
+import ReformSDK
+import ReformSystem
+
+/// What changed in the files a run wrote since the last run of the same run: per file, the
+/// records (or, in a file that is not NDJSON, the lines) added and removed, and with a `key`, the
+/// records whose key stayed but whose value changed.
+///
+/// Without a key, records are compared whole, as a multiset: a record the new file has one more
+/// time than the old is added, one fewer removed, whatever their order. With a key (a path such as
+/// `id` or `kOrderKeyID`), records are matched by its value: new keys are added, gone keys removed,
+/// and a key whose record differs is changed (old and new shown).
+enum StudioChanges {
+    /// How many of each kind are shown (all are counted).
+    static let shown = 20
+    /// The most bytes of a file compared.
+    static let maxBytes = 32 << 20
+
+    /// The changes between the files under `old` and under `new` (folders of two runs), keyed by
+    /// `key` when given.
+    static func compare(old: String, new: String, key: String?) throws(StudioError) -> Value {
+        var path: ValuePath?
+        if let key, !key.isEmpty {
+            do { path = try ValuePath(parsing: key) } catch {
+                throw StudioError(status: 400, "the key '\(key)' is not a path: \(error.message)")
+            }
+        }
+        let before = files(under: old)
+        let after = files(under: new)
+        var names = after
+        for name in before where !names.contains(name) { names.append(name) }
+        return .array(
+            names.map { name in
+                compare(
+                    file: name, old: before.contains(name) ? FilePaths.resolve(name, against: old) : nil,
+                    new: after.contains(name) ? FilePaths.resolve(name, against: new) : nil, key: path)
+            })
+    }
+
+    /// The files under `folder` (a run's), as paths below it, sorted; symbolic links are not followed.
+    static func files(under folder: String, prefix: String = "") -> [String] {
+        var found: [String] = []
+        for name in (FilePaths.contents(of: folder) ?? []).sorted() where !name.hasPrefix(".") {
+            let path = FilePaths.resolve(name, against: folder)
+            if FileKind.of(path) == .directory {
+                found += files(under: path, prefix: prefix + name + "/")
+            } else {
+                found.append(prefix + name)
+            }
+        }
+        return found
+    }
+
+    /// One file's changes: `old` or `new` is `nil` when the file is only in one run.
+    static func compare(file: String, old: String?, new: String?, key: ValuePath?) -> Value {
+        var object = Object()
+        object["path"] = .string(file)
+        let oldLines: [String]
+        let newLines: [String]
+        do {
+            oldLines = try old.map(lines(of:)) ?? []
+            newLines = try new.map(lines(of:)) ?? []
+        } catch {
+            object["error"] = .string(error.message)
+            return .object(object)
+        }
+        if old == nil { object["only"] = .string("new") }
+        if new == nil { object["only"] = .string("old") }
+        // NDJSON when every line is JSON: records, compared as values; else lines, as text.
+        let oldRecords = records(oldLines)
+        let newRecords = records(newLines)
+        guard let oldRecords, let newRecords else {
+            object["kind"] = .string("lines")
+            let (added, removed) = multisetDifference(old: oldLines, new: newLines)
+            object["added"] = .int(added.count)
+            object["removed"] = .int(removed.count)
+            object["added_items"] = .array(added.prefix(shown).map { .string($0) })
+            object["removed_items"] = .array(removed.prefix(shown).map { .string($0) })
+            return .object(object)
+        }
+        object["kind"] = .string("records")
+        guard let key else {
+            let (added, removed) = multisetDifference(old: oldRecords, new: newRecords)
+            object["added"] = .int(added.count)
+            object["removed"] = .int(removed.count)
+            object["added_items"] = .array(Array(added.prefix(shown)))
+            object["removed_items"] = .array(Array(removed.prefix(shown)))
+            return .object(object)
+        }
+        for member in keyed(old: oldRecords, new: newRecords, key: key).members { object[member.key] = member.value }
+        return .object(object)
+    }
+
+    /// Records matched by the value at `key` (a record without it is counted as unkeyed).
+    static func keyed(old: [Value], new: [Value], key: ValuePath) -> Object {
+        func index(_ records: [Value]) -> (keys: [Value], byKey: [Value: Value], unkeyed: Int) {
+            var keys: [Value] = []
+            var byKey: [Value: Value] = [:]
+            var unkeyed = 0
+            for record in records {
+                guard let value = record[path: key], !value.isNull else {
+                    unkeyed += 1
+                    continue
+                }
+                if byKey.updateValue(record, forKey: value) == nil { keys.append(value) }
+            }
+            return (keys, byKey, unkeyed)
+        }
+        let before = index(old)
+        let after = index(new)
+        let added = after.keys.filter { before.byKey[$0] == nil }
+        let removed = before.keys.filter { after.byKey[$0] == nil }
+        let changed = after.keys.filter { key in before.byKey[key].map { $0 != after.byKey[key] } ?? false }
+        var object = Object()
+        object["key"] = .string(key.description)
+        object["added"] = .int(added.count)
+        object["removed"] = .int(removed.count)
+        object["changed"] = .int(changed.count)
+        object["unkeyed"] = .int(before.unkeyed + after.unkeyed)
+        object["added_items"] = .array(added.prefix(shown).compactMap { after.byKey[$0] })
+        object["removed_items"] = .array(removed.prefix(shown).compactMap { before.byKey[$0] })
+        object["changed_items"] = .array(
+            changed.prefix(shown).map { key in
+                .object(["old": before.byKey[key] ?? .null, "new": after.byKey[key] ?? .null])
+            })
+        return object
+    }
+
+    /// What `new` has more times than `old` (added) and fewer (removed), each in its file's order.
+    static func multisetDifference<Item: Hashable>(old: [Item], new: [Item]) -> (added: [Item], removed: [Item]) {
+        var counts: [Item: Int] = [:]
+        for item in old { counts[item, default: 0] += 1 }
+        var added: [Item] = []
+        for item in new {
+            if let count = counts[item], count > 0 {
+                counts[item] = count - 1
+            } else {
+                added.append(item)
+            }
+        }
+        var removed: [Item] = []
+        for item in old.reversed() {
+            if let count = counts[item], count > 0 {
+                counts[item] = count - 1
+                removed.append(item)
+            }
+        }
+        return (added, removed.reversed())
+    }
+
+    /// The file's lines (without the last empty one).
+    static func lines(of path: String) throws(StudioError) -> [String] {
+        let bytes: [UInt8]
+        do { bytes = try FilePaths.readAll(path, limit: maxBytes) } catch {
+            throw StudioError(status: 500, "cannot read \(path): \(error)")
+        }
+        guard bytes.count <= maxBytes else {
+            throw StudioError(status: 413, "larger than \(maxBytes >> 20) MiB: not compared")
+        }
+        var lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if lines.last == "" { lines.removeLast() }
+        return lines
+    }
+
+    /// Each line as JSON, or `nil` when one is not.
+    static func records(_ lines: [String]) -> [Value]? {
+        var records: [Value] = []
+        for line in lines {
+            guard let value = try? JSON.parse(line) else { return nil }
+            records.append(value)
+        }
+        return records
+    }
+}
