@@ -22,13 +22,9 @@ public enum RecordLanding {
         guard let noOptions = try? PluginOptions(checking: [:], against: []) else {
             throw RunError(.system, "internal error: a plugin without options refused none")
         }
-        let tap = ReformerPlan(
-            name: "landed", keys: nil,
-            kind: .plugin(
-                PluginPlan(
-                    name: LandingTap.pluginName, library: PluginPlan.inProcess, plugin: LandingTap(each: each),
-                    options: noOptions, fieldsRead: [:])),
-            location: declared.location)
+        let tap = RecordTap.plan(named: "landed", at: declared.location, options: noOptions) { record in
+            each(record.origin.manager, record.value)
+        }
         let output = OutputPlan(
             chain: [tap], rows: nil, format: .ndjson, path: nil, keys: nil, byteOrderMark: false, table: nil,
             location: declared.location)
@@ -53,26 +49,5 @@ public enum RecordLanding {
     /// of that name.
     public static func run(of pipeline: Pipeline, options: RunOptions) throws(RunError) -> RunPlan {
         try Runner(pipeline: pipeline, options: options).chosenRun()
-    }
-}
-
-/// The reformer plugin a landing's only output runs: it hands each record on and emits nothing.
-private final class LandingTap: ReformerPlugin {
-    static let pluginName = "reform-landing"
-    let name = LandingTap.pluginName
-    let each: @Sendable (ManagerRef, Value) -> Void
-
-    init(each: @escaping @Sendable (ManagerRef, Value) -> Void) {
-        self.each = each
-    }
-
-    func make(options: PluginOptions) -> Tap { Tap(each: each) }
-
-    struct Tap: Reformer {
-        let each: @Sendable (ManagerRef, Value) -> Void
-
-        mutating func reform(_ record: Value, from manager: ManagerRef, into output: inout RecordBuffer) throws(RecordError) {
-            each(manager, record)
-        }
     }
 }

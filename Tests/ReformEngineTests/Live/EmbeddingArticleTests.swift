@@ -49,6 +49,22 @@ import Testing
         #expect(reported.hasPrefix("spent its budget: manager 'items'"))
     }
 
+    @Test func useAPipelineWithoutFiles() async throws {
+        let server = try TestServer()
+        let pipeline = try server.pipeline(Self.yaml.replacingOccurrences(of: "max_pages: 2", with: "max_pages: 10"))
+        var options = RunOptions()
+        options.mode = .live
+        options.environment = ["TEST_URL": server.url]
+        // As in the article.
+        var totals: [String: Double] = [:]
+        let records = Runner(pipeline: pipeline, options: options).records()
+        for try await record in records where record.output == 0 {
+            totals[record.origin.manager.name, default: 0] += record.value.objectValue?["price"]?.doubleValue ?? 0
+        }
+        #expect(records.summary?.recordsIn == 12)
+        #expect(totals == ["items": 97.5], "the prices of items 1...12 (1.25 each): \(totals)")
+    }
+
     @Test func watchARunAsItGoes() async throws {
         let server = try TestServer()
         let pipeline = try server.pipeline(Self.yaml.replacingOccurrences(of: "max_pages: 2", with: "max_pages: 10"))
