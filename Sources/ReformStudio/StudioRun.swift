@@ -56,9 +56,21 @@ final class StudioRun: Sendable {
         task.withLock { $0 }?.cancel()
     }
 
-    /// The run as the page reads it: where it is, the summary or error, what the watch saw, and
-    /// the start of each file it wrote.
-    func json() async -> Value {
+    /// What the watch has seen since `changes` (as the page last read it), `nil` when nothing
+    /// changed and the run is still where it was.
+    func json(after changes: Int?, phase seen: String?) -> Value? {
+        guard let changes, watch.changes == changes, seen == phase.rawValue else { return json() }
+        return nil
+    }
+
+    /// Page `number` of the run, body included; `nil` when it is no longer kept.
+    func page(_ number: Int) -> Value? {
+        watch.snapshot().pages.first { $0.number == number }?.json
+    }
+
+    /// The run as the page reads it: where it is, the summary or error, what the watch saw (pages
+    /// without their bodies), and the start of each file it wrote.
+    func json() -> Value {
         let (phase, summary, error) = outcome.withLock { $0 }
         var object = Object()
         object["id"] = .int(id)
@@ -73,7 +85,7 @@ final class StudioRun: Sendable {
             object["written"] = .array(summary.written.map { .object(["output": .string($0.output), "records": .int($0.count)]) })
             object["rejected"] = .int(summary.rejected)
         }
-        object["watch"] = watch.snapshot().json
+        object["watch"] = watch.snapshot().json(bodies: false)
         if phase != .running { object["files"] = .array(StudioRun.files(under: folder)) }
         return .object(object)
     }

@@ -16,7 +16,9 @@ import ReformSDK
 /// - `POST /api/check` (the YAML as the body): its diagnostics, and its runs and params.
 /// - `PUT /api/pipeline` (the YAML as the body): saves it atomically.
 /// - `POST /api/runs` (`{"run", "mode", "params"}`): starts a run; `GET /api/runs/current`
-///   reads it as it goes (``RunWatch``); `DELETE /api/runs/current` cancels it.
+///   reads it as it goes (``RunWatch``; `?run=ID&changes=N&phase=P`, as last read, answers
+///   `{"unchanged": true}` when nothing changed), its pages without their bodies;
+///   `GET /api/runs/current/pages/N` is page N with its body; `DELETE /api/runs/current` cancels it.
 /// - `GET /api/runs/changes?key=PATH`: what changed in the current run's files since the last
 ///   run of the same run (``StudioChanges``).
 /// - `GET /api/state?run=R`: what its incremental managers remember (`reform state show`'s
@@ -118,8 +120,20 @@ public struct StudioServer: Sendable {
                 return .object(["id": .int(id)])
             }
         }
-        router.get("/api/runs/current") { _, _ in
-            Self.json(await session.status() ?? .object(["phase": .string("none")]))
+        router.get("/api/runs/current") { request, _ in
+            let query = request.uri.queryParameters
+            let status = await session.status(
+                after: query["changes"].flatMap { Int(String($0)) }, phase: query["phase"].map(String.init),
+                run: query["run"].flatMap { Int(String($0)) })
+            return Self.json(status ?? .object(["phase": .string("none")]))
+        }
+        router.get("/api/runs/current/pages/:number") { request, context in
+            try await Self.answer {
+                guard let number = context.parameters.get("number", as: Int.self) else {
+                    throw StudioError(status: 400, "a page is asked for by its number")
+                }
+                return try await session.page(number)
+            }
         }
         router.get("/api/runs/changes") { request, _ in
             try await Self.answer {

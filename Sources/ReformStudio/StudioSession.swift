@@ -234,10 +234,22 @@ actor StudioSession {
         current?.cancel()
     }
 
-    /// The current run as the page shows it; `nil` before the first.
-    func status() async -> Value? {
+    /// The current run as the page shows it; `nil` before the first. When the page read it at
+    /// `changes` and `phase` (and it is the same run), only `{"unchanged": true}` if nothing changed.
+    func status(after changes: Int? = nil, phase: String? = nil, run id: Int? = nil) -> Value? {
         guard let current else { return nil }
-        return await current.json()
+        guard id == current.id else { return current.json() }
+        return current.json(after: changes, phase: phase) ?? .object(["id": .int(current.id), "unchanged": .bool(true)])
+    }
+
+    /// Page `number` of the current run, body included.
+    func page(_ number: Int) throws(StudioError) -> Value {
+        guard let current else { throw StudioError(status: 404, "no run yet") }
+        guard let page = current.page(number) else {
+            throw StudioError(
+                status: 404, "page \(number) of run \(current.id) is no longer kept (the last \(current.watch.limits.pages) are)")
+        }
+        return page
     }
 }
 

@@ -81,6 +81,7 @@ struct StudioBrowserTests {
         #expect((found["originLanded"] as? [String: Any])?["id"] as? Int == 110)
         #expect(found["pagesVisibleAfterOrigin"] as? Bool == true)
         #expect(found["selectedPage"] as? String == "zufang||2")
+        #expect(found["originPageTitle"] as? String == "GET /zufang/list?city=shanghai&page_size=3&page=2")
         #expect((found["outputFiles"] as? [String])?.first?.hasPrefix("standard-output · ") == true)
         // Saved, run again; and a change on disk loaded.
         #expect((found["rerunState"] as? String)?.hasPrefix("run 2 (default, replay): done") == true)

@@ -70,6 +70,8 @@ public final class RunWatch: Sendable {
             bodyLimit: limits.bodyBytes, redact: redact)
         change { snapshot in
             snapshot.pagesSeen += 1
+            var page = page
+            page.number = snapshot.pagesSeen
             snapshot.pages.append(page)
             if snapshot.pages.count > limits.pages { snapshot.pages.removeFirst(snapshot.pages.count - limits.pages) }
         }

@@ -21,12 +21,16 @@ public struct RunWatchSnapshot: Sendable {
         return managers.count - 1
     }
 
-    /// All of it as one JSON object (what `reform studio`'s page reads).
-    public var json: Value {
+    /// All of it as one JSON object.
+    public var json: Value { json(bodies: true) }
+
+    /// All of it as one JSON object, each page's response body left out unless `bodies` (what
+    /// `reform studio`'s page polls for, reading a page's body when it is opened).
+    public func json(bodies: Bool) -> Value {
         var object = Object()
         object["changes"] = .int(changes)
         object["pages_seen"] = .int(pagesSeen)
-        object["pages"] = .array(pages.map(\.json))
+        object["pages"] = .array(pages.map { $0.json(body: bodies) })
         object["managers"] = .array(managers.map(\.json))
         object["outputs"] = .array(outputs.map(\.json))
         object["events"] = .array(events.map { .string($0) })
@@ -37,6 +41,8 @@ public struct RunWatchSnapshot: Sendable {
 /// One page a manager landed: its request and response as `--record` writes them, and what
 /// paging decided after it.
 public struct WatchedPage: Sendable {
+    /// Its 1-based position among the pages the run landed (of every manager).
+    public internal(set) var number = 0
     /// The manager.
     public let manager: String
     /// The partition, for a manager that fans out (`owner=apple, repo=swift`).
@@ -116,8 +122,12 @@ public struct WatchedPage: Sendable {
     }
 
     /// The page as a JSON object.
-    public var json: Value {
+    public var json: Value { json(body: true) }
+
+    /// The page as a JSON object, its response body left out unless `body`.
+    public func json(body withBody: Bool) -> Value {
         var object = Object()
+        object["number"] = .int(number)
         object["manager"] = .string(manager)
         if let partition { object["partition"] = .string(partition) }
         object["page"] = .int(page)
@@ -129,7 +139,7 @@ public struct WatchedPage: Sendable {
         if let requestBody { object["request_body"] = .string(requestBody) }
         object["status"] = .int(status)
         object["response_headers"] = .array(responseHeaders.map { .array([.string($0.name), .string($0.value)]) })
-        object["body"] = .string(body)
+        if withBody { object["body"] = .string(body) }
         object["body_cut"] = .bool(bodyCut)
         object["body_bytes"] = .int(bodyBytes)
         object["records"] = .int(records)

@@ -210,10 +210,14 @@
   function poll() {
     if (current.polling) return;
     current.polling = true;
-    api("GET", "/api/runs/current").then(function (run) {
+    var seen = current.run ? "?run=" + current.run.id + "&changes=" + current.changes + "&phase=" + current.run.phase : "";
+    api("GET", "/api/runs/current" + seen).then(function (answer) {
       current.polling = false;
-      if (run.phase === "none") return;
-      var changed = !current.run || run.id !== current.run.id || run.watch.changes !== current.changes || run.phase !== current.run.phase;
+      if (answer.phase === "none") return;
+      // Nothing new since the last poll: the run as it was.
+      var run = answer.unchanged ? current.run : answer;
+      if (current.run && run.id !== current.run.id) current.bodies = {};
+      var changed = !answer.unchanged;
       current.run = run;
       current.changes = run.watch.changes;
       if (changed) renderRun(run);
@@ -274,11 +278,26 @@
     return element("pre", { className: "json", text: pairs.map(function (p) { return p[0] + ": " + p[1]; }).join("\n") || "(none)" });
   }
 
+  // Reads page `number` of the current run with its body (the poll leaves bodies out), then shows it.
   function showPage(page, detail) {
     current.selectedPage = pageKey(page);
     Array.prototype.forEach.call(document.querySelectorAll("#pages tr"), function (row) {
       row.classList.toggle("selected", row.getAttribute("data-key") === current.selectedPage);
     });
+    if (page.body !== undefined) return renderPage(page, detail);
+    var cached = current.bodies && current.bodies[current.run.id + ":" + page.number];
+    if (cached) return renderPage(cached, detail);
+    return api("GET", "/api/runs/current/pages/" + page.number).then(function (whole) {
+      current.bodies = current.bodies || {};
+      current.bodies[current.run.id + ":" + page.number] = whole;
+      renderPage(whole, detail);
+    }).catch(function (error) {
+      detail.textContent = "";
+      detail.appendChild(element("p", { className: "badge error", text: error.message }));
+    });
+  }
+
+  function renderPage(page, detail) {
     detail.textContent = "";
     detail.appendChild(element("h2", { text: page.method + " " + page.url }));
     detail.appendChild(element("h3", { text: "Request headers" + (page.replayed ? " (replayed from fixtures)" : "") }));

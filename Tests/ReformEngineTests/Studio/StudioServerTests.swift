@@ -163,6 +163,22 @@ import Testing
         #expect(watch["pages_seen"] == 8)
         let stage = watch["outputs"]?.arrayValue?.first?.objectValue?["stages"]?.arrayValue?.first?.objectValue
         #expect(stage?["name"] == "property-list" && stage?["in"] == 17 && stage?["out"] == 17)
+        // The poll leaves the pages' bodies out; a page is read whole by its number.
+        let pages = watch["pages"]?.arrayValue?.compactMap(\.objectValue) ?? []
+        #expect(pages.map { $0["number"] } == (1...8).map { .int($0) })
+        #expect(pages.allSatisfy { $0["body"] == nil && $0["body_bytes"] != nil })
+        let second = try await studio.json("GET", "/api/runs/current/pages/2")
+        #expect(second["url"] == "/zufang/list?city=shanghai&page_size=3&page=2")
+        #expect(second["body"]?.stringValue?.contains("\"list\"") == true)
+        #expect(try await studio.send("GET", "/api/runs/current/pages/9").status == 404)
+        // Polled again as read: nothing changed.
+        guard case .int(let changes)? = watch["changes"] else {
+            Issue.record("the watch has no count of changes")
+            return
+        }
+        let again = try await studio.json("GET", "/api/runs/current?run=1&changes=\(changes)&phase=done")
+        #expect(again["unchanged"] == true && again["id"] == 1)
+        #expect(try await studio.json("GET", "/api/runs/current?run=1&changes=0&phase=done")["watch"] != nil)
         let files = run["files"]?.arrayValue?.compactMap(\.objectValue) ?? []
         #expect(files.map { $0["path"]?.stringValue } == ["standard-output"])
         #expect(files.first?["text"]?.stringValue?.contains("静安寺精装一居室") == true)

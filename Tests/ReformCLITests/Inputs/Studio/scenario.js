@@ -39,6 +39,7 @@
   var rows = document.querySelectorAll("#pages tbody tr");
   found.pageRows = rows.length;
   rows[1].click();
+  await until("the page's exchange", function () { return document.getElementById("page-body"); });
   found.pageTitle = document.querySelector("#page-detail h2").textContent;
   found.pageBodyHasTheList = document.getElementById("page-body").textContent.indexOf("\"list\"") >= 0;
 
@@ -59,6 +60,8 @@
   found.originLanded = landed ? JSON.parse(landed.textContent) : null;
   open.click();
   found.pagesVisibleAfterOrigin = !$("tab-pages").hidden;
+  await until("the record's page", function () { return document.querySelector("#page-detail h2"); });
+  found.originPageTitle = document.querySelector("#page-detail h2").textContent;
   var selected = document.querySelector("#pages tr.selected");
   found.selectedPage = selected ? selected.getAttribute("data-key") : null;
 
