@@ -15,7 +15,8 @@ import ReformSDK
 /// - `GET /api/pipeline`: the file's text and when it changed; `GET /api/pipeline/modified`.
 /// - `POST /api/check` (the YAML as the body): its diagnostics, and its runs and params.
 /// - `PUT /api/pipeline` (the YAML as the body): saves it atomically.
-/// - `POST /api/runs` (`{"run", "mode", "params"}`): starts a run; `GET /api/runs/current`
+/// - `POST /api/runs` (`{"run", "mode", "params", "inputs"}`, inputs as `{manager: path}` inside the
+///   pipeline's folder): starts a run; `GET /api/runs/current`
 ///   reads it as it goes (``RunWatch``; `?run=ID&changes=N&phase=P`, as last read, answers
 ///   `{"unchanged": true}` when nothing changed), its pages without their bodies;
 ///   `GET /api/runs/current/pages/N` is page N with its body; `DELETE /api/runs/current` cancels it.
@@ -116,7 +117,11 @@ public struct StudioServer: Sendable {
                         params[member.key] = text
                     }
                 }
-                let id = try await session.start(run: asked["run"]?.stringValue, mode: mode, params: params)
+                var inputs: [String: String] = [:]
+                if case .object(let given)? = asked["inputs"] {
+                    for member in given.members { inputs[member.key] = member.value.stringValue }
+                }
+                let id = try await session.start(run: asked["run"]?.stringValue, mode: mode, params: params, inputs: inputs)
                 return .object(["id": .int(id)])
             }
         }

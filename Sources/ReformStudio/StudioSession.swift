@@ -120,9 +120,10 @@ actor StudioSession {
     /// Starts run `run` (`nil`: the default) of the file as it is on disk, in `mode`, with `params`
     /// given as the command line's `--param`s; a run still going is cancelled first, unless this
     /// one cannot start (the file does not load, no such run). Returns its id.
-    func start(run: String?, mode: SourceMode, params: [String: String]) throws(StudioError) -> Int {
+    func start(run: String?, mode: SourceMode, params: [String: String], inputs: [String: String] = [:]) throws(StudioError) -> Int {
         let pipeline = try loaded()
         var options = try options(for: run, of: pipeline)
+        options.inputs = try files(inputs, of: pipeline)
         // Only a run that can start stops the one going.
         if let current { leave(current) }
         let id = nextRunID
@@ -227,6 +228,30 @@ actor StudioSession {
             "run": .int(current.id), "against": .int(baseline.id), "run_name": .string(current.runName),
             "files": try StudioChanges.compare(old: baseline.folder, new: current.folder, key: key),
         ])
+    }
+
+    /// The input files given per manager (`--input MANAGER=PATH` of `reform run`), each relative to
+    /// the pipeline's folder and inside it: the page reads nothing of the machine but what the
+    /// pipeline's folder holds.
+    private func files(_ inputs: [String: String], of pipeline: Pipeline) throws(StudioError) -> [(manager: String, path: String)] {
+        var files: [(manager: String, path: String)] = []
+        for (manager, given) in inputs.sorted(by: { $0.key < $1.key }) where !given.isEmpty {
+            guard pipeline.manager(named: manager) != nil else {
+                throw StudioError(status: 422, "no manager '\(manager)' in \(path) to give the input '\(given)' to")
+            }
+            let file = FilePaths.resolve(given, against: pipeline.folder)
+            guard FilePaths.isInside(file, folder: pipeline.folder) else {
+                throw StudioError(
+                    status: 422,
+                    "the input '\(given)' of manager '\(manager)' is outside the pipeline's folder (\(pipeline.folder)); "
+                        + "the studio reads inputs from there only: copy or link the file into it")
+            }
+            guard FilePaths.exists(file) else {
+                throw StudioError(status: 422, "the input '\(given)' of manager '\(manager)' does not exist (\(file))")
+            }
+            files.append((manager, file))
+        }
+        return files
     }
 
     /// Asks the current run to stop (its requests are cancelled; nothing is written).

@@ -160,10 +160,18 @@
   function renderParams() {
     var box = $("params");
     var given = {};
-    Array.prototype.forEach.call(box.querySelectorAll("input, select"), function (input) { given[input.name] = input.value; });
+    Array.prototype.forEach.call(document.querySelectorAll("#params input, #params select, #inputs input"), function (input) {
+      given[input.name] = input.value;
+    });
     box.textContent = "";
+    $("inputs").textContent = "";
     var run = known.runs.find(function (r) { return r.name === $("run-name").value; });
     if (!run) return;
+    run.managers.forEach(function (manager) {
+      var input = element("input", { name: "input:" + manager, type: "text", placeholder: "a file in the pipeline's folder" });
+      if (given["input:" + manager]) input.value = given["input:" + manager];
+      $("inputs").appendChild(element("label", { title: "reform run --input " + manager + "=PATH" }, [document.createTextNode(manager), input]));
+    });
     run.params.forEach(function (param) {
       var input;
       if (param.choices) {
@@ -189,13 +197,16 @@
   }
 
   function startRun() {
-    var params = {};
+    var params = {}, inputs = {};
     Array.prototype.forEach.call($("params").querySelectorAll("input, select"), function (input) {
       if (input.value !== "") params[input.name] = input.value;
     });
+    Array.prototype.forEach.call($("inputs").querySelectorAll("input"), function (input) {
+      if (input.value !== "") inputs[input.name.slice("input:".length)] = input.value;
+    });
     $("run-state").className = "badge";
     $("run-state").textContent = "starting…";
-    return api("POST", "/api/runs", { run: $("run-name").value || null, mode: $("run-mode").value, params: params })
+    return api("POST", "/api/runs", { run: $("run-name").value || null, mode: $("run-mode").value, params: params, inputs: inputs })
       .then(function () {
         current.changes = -1;
         $("cancel").disabled = false;

@@ -263,6 +263,45 @@ import Testing
         #expect(kept == ["run-2", "run-3"])
     }
 
+    @Test func aRunOverInputFilesReadsThemFromThePipelinesFolderOnly() async throws {
+        let folder = try TemporaryFolder()
+        let path = try folder.write(
+            "batch.yaml",
+            """
+            reform: 1
+            managers:
+              items: {}
+            reformers:
+              priced:
+                steps:
+                  - convert: { price: double }
+            runs:
+              default: { managers: [items], reform: [priced], output: { format: ndjson } }
+            """)
+        try folder.write("data/items.ndjson", #"{"id": 1, "price": "2.5"}"# + "\n" + #"{"id": 2, "price": "x"}"# + "\n")
+        let outside = try TemporaryFolder()
+        try outside.write("secret.ndjson", #"{"id": 9}"# + "\n")
+        let studio = try await StudioUnderTest(pipeline: path, scratch: folder.path + "/.scratch")
+
+        _ = try await studio.json("POST", "/api/runs", body: #"{"inputs": {"items": "data/items.ndjson"}}"#)
+        let run = try await finished(studio)
+        #expect(run["phase"] == "done" && run["rejected"] == 1, "\(run)")
+        let landed = run["watch"]?.objectValue?["managers"]?.arrayValue?.first?.objectValue
+        #expect(landed?["records"] == 2)
+        let files = run["files"]?.arrayValue?.compactMap(\.objectValue) ?? []
+        #expect(files.map { $0["path"]?.stringValue } == ["dead-letter.ndjson", "standard-output"])
+
+        for (given, reason) in [
+            (outside.path + "/secret.ndjson", "is outside the pipeline's folder"), ("../x.ndjson", "is outside the pipeline's folder"),
+            ("data/none.ndjson", "does not exist"),
+        ] {
+            let refused = try await studio.send("POST", "/api/runs", body: #"{"inputs": {"items": "\#(given)"}}"#)
+            #expect(refused.status == 422 && refused.body.contains(reason), "\(given): \(refused.body)")
+        }
+        let unknown = try await studio.send("POST", "/api/runs", body: #"{"inputs": {"itms": "data/items.ndjson"}}"#)
+        #expect(unknown.status == 422 && unknown.body.contains("no manager 'itms'"), "\(unknown.body)")
+    }
+
     @Test func aRunningLiveRunIsCancelledFromThePage() async throws {
         let server = try TestServer()
         let folder = try TemporaryFolder()
