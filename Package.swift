@@ -164,6 +164,7 @@ let package = Package(
                 "ReformEngine", "ReformTooling", "ReformYAML", "ReformConcurrency", "ReformSystem", sdk,
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             resources: [.embedInCode("Page/studio.html"), .embedInCode("Page/studio.css"), .embedInCode("Page/studio.js")],
             swiftSettings: upcomingFeatures),

@@ -1,8 +1,10 @@
 import Hummingbird
 import Logging
+import NIOCore
 import ReformConcurrency
 public import ReformEngine
 import ReformSDK
+import ReformSystem
 
 /// `reform studio`: a local web page that shows a pipeline working, served by this process.
 ///
@@ -68,10 +70,17 @@ public struct StudioServer: Sendable {
             },
             logger: logger)
         defer { Task { await session.cancel() } }
-        if stopsOnSignals {
-            try await app.runService()  // SIGTERM and SIGINT
-        } else {
-            try await app.runService(gracefulShutdownSignals: [])
+        do {
+            if stopsOnSignals {
+                try await app.runService()  // SIGTERM and SIGINT
+            } else {
+                try await app.runService(gracefulShutdownSignals: [])
+            }
+        } catch let error as IOError where error.errnoCode == EADDRINUSE || error.errnoCode == EACCES {
+            throw StudioStartError(
+                message: "cannot listen on 127.0.0.1:\(port): "
+                    + (error.errnoCode == EADDRINUSE ? "another program does" : "this user may not use that port")
+                    + "; pick another --port, or leave it out for any free one")
         }
     }
 
@@ -200,4 +209,12 @@ public struct StudioServer: Sendable {
             status: .init(code: status), headers: [.contentType: "application/json"],
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
     }
+}
+
+/// Why the studio could not start serving, in words a person can act on.
+public struct StudioStartError: Error, CustomStringConvertible {
+    /// What went wrong and what to do.
+    public let message: String
+    /// The message.
+    public var description: String { message }
 }

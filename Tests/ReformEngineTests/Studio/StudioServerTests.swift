@@ -46,6 +46,20 @@ import Testing
         #expect(studio.server.token.count == 64 && studio.server.token.allSatisfy(\.isHexDigit))
     }
 
+    @Test func aPortInUseIsSaidInWordsAPersonCanActOn() async throws {
+        let (studio, folder, _) = try await studio()
+        let second = StudioServer(
+            pipelinePath: folder.path + "/property-list.yaml", port: studio.port, scratch: folder.path + "/.second", environment: [:])
+        do {
+            try await second.run(stopsOnSignals: false) { _ in Issue.record("a second studio listened on a port in use") }
+        } catch let error as StudioStartError {
+            #expect(
+                error.message
+                    == "cannot listen on 127.0.0.1:\(studio.port): another program does; pick another --port, or leave it out for any free one"
+            )
+        }
+    }
+
     @Test func itListensOnLoopbackOnly() async throws {
         let (studio, _, _) = try await studio()
         // Every IPv4 address of this machine but loopback refuses the connection.
