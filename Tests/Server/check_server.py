@@ -310,6 +310,16 @@ def run_checks(c, port):
     wrong = {"query": query, "variables": {"owner": "o", "repo": "r", "first": "10"}}
     status, _, body = c.json("POST", "/graphql", body=json.dumps(wrong).encode())
     check(status == 200 and "data" not in body and "$first" in body["errors"][0]["message"], "graphql: a string for an Int")
+    limited = {"query": query.replace("repository(", "rateLimit { limit remaining resetAt } repository("),
+               "variables": {"owner": "o", "repo": "r", "first": 5}}
+    answers = [c.json("POST", "/graphql?budget=2&window=60&key=check", body=json.dumps(limited).encode())[2] for _ in range(3)]
+    rates = [a.get("data", {}).get("rateLimit") for a in answers]
+    check(rates[0]["limit"] == 2 and rates[0]["remaining"] == 1 and rates[1]["remaining"] == 0
+          and rates[1]["resetAt"].endswith("Z") and rates[2] is None and answers[2]["errors"][0]["type"] == "RATE_LIMITED",
+          f"graphql: a budget, data.rateLimit, then RATE_LIMITED ({rates})")
+    again = [c.json("POST", "/graphql?budget=1&window=60&refusals=1&key=check2", body=json.dumps(limited).encode())[2]
+             for _ in range(3)]
+    check([("errors" in a) for a in again] == [False, True, False], "graphql: refusals=1 ends the window after one refusal")
 
     # ---- compressed bodies
     for how, inflate in [("gzip", gzip.decompress), ("two-members", gzip.decompress), ("deflate", zlib.decompress),

@@ -88,6 +88,7 @@ class State:
             self.gh_window_wall = 0.0  # the same instant as time.time(), for X-RateLimit-Reset
             self.gh_used = 0
             self.jobs = {}  # id -> {"rows", "parts", "polls", "fail", "files", "polled"}
+            self.graphql_windows = {}  # rate key -> (window start (time.time()), requests counted, refused)
 
     def dataset(self, total):
         items = self.datasets.get(total)
@@ -768,6 +769,29 @@ class Handler(BaseHTTPRequestHandler):
     def ep_paged_empty(self, q):
         self.json(200, {"items": []})
 
+    def graphql_rate(self, q):
+        """Counts a /graphql request against key=K's budget=N per window=S seconds (a query with
+        no budget is not counted): (limit, remaining after it, reset as ISO 8601) or None. With
+        refusals=R the window also ends after R refused requests, as if its time had passed (a
+        client waiting on a clock of its own is then let in)."""
+        if "budget" not in q:
+            return None
+        budget = int_arg(q, "budget", 5000, 0)
+        window = float(q.get("window", "60"))
+        refusals = int_arg(q, "refusals", 0, 0)
+        key = q.get("key", "default")
+        now = time.time()
+        with self.server.state.lock:
+            start, used, refused = self.server.state.graphql_windows.get(key, (now, 0, 0))
+            if now - start >= window or (refusals and refused >= refusals):
+                start, used, refused = now, 0, 0
+            used += 1
+            if used > budget:
+                refused += 1
+            self.server.state.graphql_windows[key] = (start, used, refused)
+        reset = datetime.datetime.fromtimestamp(start + window, datetime.timezone.utc)
+        return budget, budget - used, reset.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
     def ep_graphql(self, q):
         """A GitHub-like GraphQL endpoint for one query shape: a repository's issues as a
         connection. POST {"query": "...", "variables": {"owner", "repo", "first", "after"}}; the
@@ -775,7 +799,13 @@ class Handler(BaseHTTPRequestHandler):
         the dataset's (total=N in the query string, default 25); cursors are opaque base64 of the
         last id. Errors come as GraphQL does: status 200 with an "errors" array (repo "missing":
         NOT_FOUND with data.repository null; first not an Int, a bad cursor or a bad body: errors
-        with no data)."""
+        with no data). With budget=N&window=S&key=K, each request spends one of N per window of S
+        seconds: past it the answer is GitHub's RATE_LIMITED error (status 200, no data, no rate
+        headers); a query that selects rateLimit gets data.rateLimit {limit, remaining, resetAt}.
+        refusals=R ends a window after R refusals too."""
+        rate = self.graphql_rate(q)
+        if rate is not None and rate[1] < 0:
+            return self.json(200, {"errors": [{"type": "RATE_LIMITED", "message": "API rate limit exceeded for user ID 1."}]})
         try:
             request = json.loads(self.body.decode("utf-8"))
         except (UnicodeDecodeError, json.JSONDecodeError) as error:
@@ -811,11 +841,14 @@ class Handler(BaseHTTPRequestHandler):
         chunk = items[start:start + first]
         end = start + len(chunk)
         cursor = base64.b64encode(f"cursor:{end}".encode("ascii")).decode("ascii") if chunk else None
-        self.json(200, {"data": {"repository": {"issues": {
+        data = {"repository": {"issues": {
             "totalCount": len(items),
             "nodes": [{"number": item["id"], "title": item["name"], "repository": f"{owner}/{repo}"} for item in chunk],
             "pageInfo": {"endCursor": cursor, "hasNextPage": end < len(items)},
-        }}}})
+        }}}
+        if rate is not None and "rateLimit" in query:
+            data["rateLimit"] = {"limit": rate[0], "remaining": rate[1], "resetAt": rate[2]}
+        self.json(200, {"data": data})
 
     # ---- asynchronous export jobs (Salesforce Bulk, Shopify bulk operations, report APIs)
 

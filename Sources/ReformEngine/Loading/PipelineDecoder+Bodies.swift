@@ -9,6 +9,7 @@ extension PipelineDecoder {
         var encoding: BodyEncoding?
         var template: BodyTemplate?
         var graphQL = false
+        var rateLimit: BodyRateLimit?
         var method: String?
         var path: String?
         var paging: PagingPlan?
@@ -94,6 +95,7 @@ extension PipelineDecoder {
         }
         var result = RequestBody(method: "POST", path: "/graphql")
         result.graphQL = true
+        if let node = g["rate_limit"] { result.rateLimit = decodeBodyRateLimit(node, "'rate_limit' in \(section)") }
         var names = known
         if let pageInfoNode = g["page_info"], let pageInfo = context.path(pageInfoNode, "'page_info' in \(section)") {
             if let paging, paging.policy != .none {
@@ -125,6 +127,19 @@ extension PipelineDecoder {
         body["variables"] = .object(variables)
         result.template = BodyTemplate(.object(body), encoding: .json, known: names, literalKeys: ["query"])
         return result
+    }
+
+    /// `rate_limit: { remaining, reset_at, limit }`: paths into each answer's body.
+    private func decodeBodyRateLimit(_ node: YAMLNode, _ what: String) -> BodyRateLimit? {
+        guard let r = context.mapping(node, what, allowed: PipelineSchema.graphQLRateLimit.keyNames) else { return nil }
+        guard let remainingNode = r["remaining"] else {
+            context.error("\(what) needs 'remaining': where an answer says what is left, like data.rateLimit.remaining", at: node.location)
+            return nil
+        }
+        guard let remaining = context.path(remainingNode, "'remaining' in \(what)") else { return nil }
+        let resetAt = r["reset_at"].flatMap { context.path($0, "'reset_at' in \(what)") }
+        let limit = r["limit"].flatMap { context.path($0, "'limit' in \(what)") }
+        return BodyRateLimit(remaining: remaining, resetAt: resetAt, limit: limit)
     }
 
     /// A `{name}` that is no value the manager knows is sent as written: say so, in case it is a

@@ -87,6 +87,7 @@ extension PipelineDecoder {
                     incremental: incremental))
             plans[plans.count - 1].bodyTemplate = requestBody.template
             plans[plans.count - 1].graphQL = requestBody.graphQL
+            plans[plans.count - 1].bodyRateLimit = requestBody.rateLimit
             if let node = m["job"] {
                 plans[plans.count - 1].job = decodeJob(node, what, known: known)
                 checkJob(of: &plans[plans.count - 1], m, what)

@@ -25,4 +25,16 @@ enum GraphQLErrors {
         if errors.count > shown { parts.append("and \(errors.count - shown) more") }
         return parts.joined(separator: "; ")
     }
+
+    /// Whether `body`'s errors say the rate limit is spent: GitHub's `RATE_LIMITED` type,
+    /// Shopify's `THROTTLED` code, or a message about the rate limit.
+    static func isRateLimited(_ body: Value) -> Bool {
+        guard let errors = body.objectValue?["errors"]?.arrayValue else { return false }
+        return errors.contains { error in
+            let object = error.objectValue
+            let code = (object?["extensions"]?.objectValue?["code"]?.stringValue ?? object?["type"]?.stringValue ?? "").uppercased()
+            if code == "RATE_LIMITED" || code == "THROTTLED" { return true }
+            return object?["message"]?.stringValue?.lowercased().contains("rate limit") == true
+        }
+    }
 }

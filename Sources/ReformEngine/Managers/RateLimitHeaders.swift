@@ -1,4 +1,4 @@
-import ReformSDK
+package import ReformSDK
 
 /// What a response says about the service's rate limit: GitHub's `X-RateLimit-*` headers, the
 /// IETF draft's `RateLimit-Limit`/`-Remaining`/`-Reset`, and its later structured
@@ -36,6 +36,38 @@ package struct RateLimitHeaders: Equatable {
                 resetIn: (parameters["t"] ?? parameters["reset"]).map(Double.init))
         }
         return nil
+    }
+
+    /// The rate limit a response's body reports where `plan` says (`graphql.rate_limit`), or `nil`
+    /// when its `remaining` is not a number. `now` is Unix seconds; the reset is an ISO 8601
+    /// date-time, or a number read as a header's is (small: seconds from now; else Unix seconds).
+    package static func read(from body: Value, plan: BodyRateLimit, now: Double) -> RateLimitHeaders? {
+        func number(_ value: Value?) -> Int? {
+            switch value {
+            case .int(let n)?: n
+            case .double(let d)?: d.isFinite ? Int(saturating: d.rounded(.up)) : nil
+            case .string(let text)?: integer(text)
+            default: nil
+            }
+        }
+        guard let remaining = number(body[path: plan.remaining]) else { return nil }
+        var resetIn: Double?
+        if let reset = plan.resetAt.flatMap({ body[path: $0] }) {
+            if let text = reset.stringValue, Int(text) == nil, let date = CivilDate.parse(.string(text)) {
+                // The date keeps whole seconds; a window shorter than a second needs the fraction too.
+                resetIn = Double(date.epochSeconds) + fractionOfSecond(text) - now
+            } else if let value = number(reset) {
+                resetIn = value < 1_000_000_000 ? Double(value) : Double(value) - now
+            }
+        }
+        return RateLimitHeaders(limit: plan.limit.flatMap { number(body[path: $0]) }, remaining: remaining, resetIn: resetIn)
+    }
+
+    /// The fraction of a second an ISO 8601 date-time gives (`…:20.603Z` → 0.603), 0 when none.
+    static func fractionOfSecond(_ text: String) -> Double {
+        guard let time = text.firstIndex(of: "T"), let dot = text[time...].firstIndex(of: ".") else { return 0 }
+        let digits = text[text.index(after: dot)...].prefix { $0.isASCII && $0.isNumber }
+        return Double("0." + digits).map { $0 } ?? 0
     }
 
     /// A limit as said, except that a negative count of requests left is none left and a reset

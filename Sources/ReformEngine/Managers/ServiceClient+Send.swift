@@ -121,7 +121,10 @@ extension ServiceClient {
             logger?.info(
                 spent ? "waiting for the rate limit to reset" : "pacing: the rate limit runs low",
                 metadata: metadata(call, ["wait": .string(pause.clean + " s")]))
-            do { try await clock.sleep(seconds: pause) } catch { throw cancelled(call.manager, call.request) }
+            // For the reset, a moment past it (as a refused request waits), so that the refilled
+            // window is there when the request arrives: a reset said to the millisecond, or rounded
+            // down, otherwise lets the request in just before it and is refused.
+            do { try await clock.sleep(seconds: spent ? pause + 0.05 : pause) } catch { throw cancelled(call.manager, call.request) }
             // A response that came meanwhile may have spent the budget: check again.
             guard let wait = rateLimit.spentWait(now: clock.now(), after: generation) else { return }
             generation = rateLimit.generation
@@ -145,10 +148,17 @@ extension ServiceClient {
     /// A response that says the rate limit is spent: wait for the reset (not an attempt) while
     /// the retry policy allows, else throw `rate-limited`; `nil` when it is no rate limit.
     private func judgeRateLimit(_ response: HTTPResponse, of call: inout Call, retryAfter: Double?) throws(ManagerError) -> Next? {
-        let limits = RateLimitHeaders.read(from: response, now: RetryAfter.now())
+        var limits = RateLimitHeaders.read(from: response, now: RetryAfter.now())
+        if limits == nil, let plan = call.manager.bodyRateLimit, let body = response.body {
+            limits = RateLimitHeaders.read(from: body, plan: plan, now: RetryAfter.now())
+        }
         if let limits { rateLimit.update(limits, now: clock.now()) }
-        guard limits != nil || response.status == 403, RateLimitHeaders.isRateLimited(response, headers: limits),
-            !call.manager.expect.status.contains(response.status)
+        // A GraphQL API says so in the body, with status 200 (GitHub's RATE_LIMITED, Shopify's THROTTLED).
+        let refusedInBody = call.manager.graphQL && response.body.map(GraphQLErrors.isRateLimited) == true
+        guard
+            refusedInBody
+                || ((limits != nil || response.status == 403) && RateLimitHeaders.isRateLimited(response, headers: limits)
+                    && !call.manager.expect.status.contains(response.status))
         else { return nil }
         let wait = retryAfter ?? limits?.resetIn ?? call.retry.backoff(beforeAttempt: call.attempt + 1)
         let longest = call.retry.attempts > 1 ? call.retry.max : 0

@@ -51,6 +51,9 @@ public struct ManagerPlan: Sendable {
     /// Whether the manager speaks GraphQL (`graphql:`): an `errors` array in a response's body is
     /// a failure even with status 200.
     public var graphQL = false
+    /// Where each answer's body says what is left of the rate limit (`graphql.rate_limit`), for
+    /// an API that does not say so in headers.
+    public var bodyRateLimit: BodyRateLimit?
     /// The asynchronous export job whose result files are the manager's pages (`job:`), if it is one.
     public var job: JobPlan? = nil
     /// How a CSV or TSV body is split (`csv:`), when not the format's default.

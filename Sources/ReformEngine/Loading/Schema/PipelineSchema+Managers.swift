@@ -115,7 +115,20 @@ extension PipelineSchema {
                 "Where the connection's pageInfo is, like data.repository.issues.pageInfo: endCursor goes to the cursor variable, "
                     + "hasNextPage stops paging."),
             SchemaKey("cursor", .string(), "The variable the cursor goes to (default after)."),
+            SchemaKey(
+                "rate_limit", .object(graphQLRateLimit),
+                "Where each answer says what is left of the rate limit (GitHub's rateLimit { limit remaining resetAt }): the requests "
+                    + "wait for the reset once none is left."),
         ])
+
+    /// `rate_limit:` of `graphql:`.
+    package static let graphQLRateLimit = SchemaObject(
+        "Paths into each answer's body to the rate limit's state.",
+        keys: [
+            SchemaKey("remaining", .string(), "What is left in the window, like data.rateLimit.remaining."),
+            SchemaKey("reset_at", .string(), "When the window resets (ISO 8601, or Unix seconds), like data.rateLimit.resetAt."),
+            SchemaKey("limit", .string(), "What a window allows, like data.rateLimit.limit."),
+        ], required: ["remaining"])
 
     /// `csv:` of a manager.
     package static let csvOptions = SchemaObject(
