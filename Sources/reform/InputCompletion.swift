@@ -8,7 +8,7 @@ enum InputCompletion {
     static func complete(_ words: [String], _ index: Int, _ prefix: String) -> [String] {
         if let equals = prefix.firstIndex(of: "=") {
             let manager = prefix[..<equals]
-            return files(matching: String(prefix[prefix.index(after: equals)...])).map { "\(manager)=\($0)" }
+            return PathCompletion.matching(String(prefix[prefix.index(after: equals)...])).map { "\(manager)=\($0)" }
         }
         let pipeline = words.enumerated().first { position, word in
             position != index && (word.hasSuffix(".yaml") || word.hasSuffix(".yml")) && !word.hasPrefix("-")
@@ -23,16 +23,5 @@ enum InputCompletion {
     private static func name(of node: YAMLNode) -> String? {
         if case .scalar(let scalar) = node.content { return scalar.text }
         return nil
-    }
-
-    /// The files and folders (with a `/`) whose path starts with `prefix`, as typed.
-    private static func files(matching prefix: String) -> [String] {
-        let slash = prefix.lastIndex(of: "/")
-        let folder = slash.map { String(prefix[...$0]) } ?? ""
-        let start = slash.map { String(prefix[prefix.index(after: $0)...]) } ?? prefix
-        let names = FilePaths.contents(of: folder.isEmpty ? "." : folder) ?? []
-        return names.filter { $0.hasPrefix(start) && (!$0.hasPrefix(".") || start.hasPrefix(".")) }.sorted().map { name in
-            folder + name + (FilePaths.isDirectory(folder + name) ? "/" : "")
-        }
     }
 }

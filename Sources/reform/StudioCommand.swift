@@ -8,7 +8,9 @@ struct StudioCommand: ParsableCommand {
         abstract: "Open a local page that shows a pipeline working: diagnostics as you type, every page, record and step of a run."
     )
 
-    @Argument(parsing: .captureForPassthrough, help: "PIPELINE [--port N] [--open] [--scratch FOLDER]; see 'reform studio --help'.")
+    @Argument(
+        parsing: .captureForPassthrough, help: "PIPELINE [--port N] [--open] [--scratch FOLDER]; see 'reform studio --help'.",
+        completion: .custom(SiblingCompletion.studioArguments))
     var arguments: [String] = []
 
     func run() throws {

@@ -77,6 +77,39 @@ import Testing
         #expect(try bashOffers("reform run p.yaml --input orders=d", in: folder, script: script) == ["orders=data/"])
     }
 
+    /// `reform init` and `reform studio` hand their arguments to programs beside `reform`; Tab
+    /// still offers those programs' options, and paths after the options that take one (issue 39,
+    /// 42: it offered nothing). The options offered are the ones each program's `--help` lists.
+    @Test func bashCompletesInitAndStudioOptionsAndPaths() async throws {
+        let script = try await CLIRunner.run(["--generate-completion-script", "bash"]).stdout
+        let folder = Scratch.folder + "/completion-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder + "/outdir", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for name in ["spec.json", "spec.txt", "p.yaml", "p.txt"] {
+            try "".write(toFile: folder + "/" + name, atomically: true, encoding: .utf8)
+        }
+        #expect(try bashOffers("reform init --op", in: folder, script: script) == ["--openapi"])
+        #expect(try bashOffers("reform init --openapi sp", in: folder, script: script) == ["spec.json"])
+        #expect(try bashOffers("reform init --output o", in: folder, script: script) == ["outdir/"])
+        #expect(try bashOffers("reform init --url h", in: folder, script: script) == [], "a URL is typed, not a file")
+        #expect(try bashOffers("reform studio p", in: folder, script: script) == ["p.yaml"])
+        #expect(try bashOffers("reform studio p.yaml --s", in: folder, script: script) == ["--scratch"])
+        #expect(try bashOffers("reform studio p.yaml --scratch o", in: folder, script: script) == ["outdir/"])
+        for command in ["init", "studio"] {
+            let help = try await CLIRunner.run([command, "--help"])
+            #expect(help.status == 0, "\(help.stderr)")
+            let options =
+                help.stdout.components(separatedBy: "OPTIONS:").last?.split(separator: "\n").compactMap { line in
+                    line.split(separator: " ").first { $0.hasPrefix("--") }.map(String.init)
+                } ?? []
+            let listed = Set(options).subtracting(["--help"])
+            #expect(!listed.isEmpty)
+            // (--help and --version are offered for every command.)
+            let offered = Set(try bashOffers("reform \(command) --", in: folder, script: script)).subtracting(["--help", "--version"])
+            #expect(offered == listed, "reform \(command) --help lists \(listed); Tab offers \(offered)")
+        }
+    }
+
     /// Whether `shell` is installed; without it the shell's test is skipped, unless
     /// `REFORM_REQUIRE_SHELLS=1` (`.ci/run` installs zsh and fish and sets it).
     static func has(_ shell: String) -> Bool {
