@@ -34,7 +34,8 @@ extension ServiceClient {
             case .failure(let error): next = try await judge(error, of: call, context: context)
             }
             switch next {
-            case .done(let response):
+            case .done(var response):
+                response.sentHeaders = outgoing.headers.map { QueryItem(name: $0.name, value: redacted($0.value, call)) }
                 return response
             case .again:
                 call.attempt -= 1

@@ -105,6 +105,10 @@ public struct HTTPResponse: Sendable {
     public var bodyProblem: String?
     /// How many body bytes came back.
     public var byteCount: Int
+    /// The headers the request went out with (its last attempt's: the service's headers, the
+    /// credentials, what interceptors added), secrets redacted; empty for a replayed answer (a
+    /// cached one keeps those it was fetched with). What a ``RunWatch`` shows of a page's request.
+    public var sentHeaders: [QueryItem] = []
 
     /// A response with the given status, headers and body.
     public init(

@@ -57,8 +57,8 @@ public struct WatchedPage: Sendable {
     public let method: String
     /// The URL, query included, secrets redacted.
     public let url: String
-    /// The request's headers as the manager built them, secrets redacted (credentials are added
-    /// as it is sent, and never shown).
+    /// The request's headers as they went out (the service's, the credentials, the manager's),
+    /// secrets redacted as `--record` redacts them: `Authorization: Bearer ***`.
     public let requestHeaders: [QueryItem]
     /// The request body, when there is one, secrets redacted.
     public let requestBody: String?
@@ -92,7 +92,9 @@ public struct WatchedPage: Sendable {
         cached = landing.cached
         method = landing.request.method
         url = redact(WatchedPage.url(of: landing.request, baseURL: baseURL))
-        requestHeaders = landing.request.headers.map { QueryItem(name: $0.name, value: redact($0.value)) }
+        // As sent (credentials and the service's headers included, already redacted), else as built.
+        let sent = landing.response.sentHeaders
+        requestHeaders = (sent.isEmpty ? landing.request.headers : sent).map { QueryItem(name: $0.name, value: redact($0.value)) }
         requestBody = landing.request.body.flatMap { $0.isEmpty ? nil : redact(String(decoding: $0, as: UTF8.self)) }
         status = landing.response.status
         responseHeaders = landing.response.headers.map { QueryItem(name: $0.name, value: redact($0.value)) }

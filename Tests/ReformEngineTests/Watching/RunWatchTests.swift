@@ -195,6 +195,44 @@ import Testing
         #expect(steps[3].samples.map { $0.value.objectValue?["id"] } == [.int(3), .int(5)])
     }
 
+    /// A watched live page shows the request and response as `--record` would keep them: the
+    /// service's secrets (in a header, the auth, the query and the body the API echoes back)
+    /// are `***` wherever they appear.
+    @Test func aLivePagesSecretsAreRedactedAsARecordingRedactsThem() async throws {
+        let server = try TestServer()
+        let secret = "s3cret-\(UUID().uuidString.prefix(8))"
+        let pipeline = try server.pipeline(
+            service("headers: { X-Trace: \"t-${SECRET}\" }\nauth: { bearer: \"${SECRET}\" }")
+                + """
+
+                managers:
+                  echo:
+                    service: api
+                    method: POST
+                    path: /echo
+                    params: { note: "${SECRET}" }
+                    body: json
+                    records: headers
+                runs:
+                  default: { managers: [echo], output: { format: ndjson, path: /dev/null } }
+                """, environment: ["SECRET": secret])
+        let watch = RunWatch()
+        var options = RunOptions()
+        options.mode = .live
+        options.environment = ["TEST_URL": server.url, "SECRET": secret]
+        options.watch = watch
+        _ = try await Runner(pipeline: pipeline, options: options).run()
+        let page = try #require(watch.snapshot().pages.first)
+        var bytes: [UInt8] = []
+        JSON.write(page.json, into: &bytes)
+        let shown = String(decoding: bytes, as: UTF8.self)
+        #expect(!shown.contains(secret), "the page as the studio shows it: \(shown)")
+        #expect(page.body.contains("***"), "the echoed credentials are there, redacted: \(page.body)")
+        // The headers as they went out: the service's and the credentials, redacted.
+        let sent = Dictionary(page.requestHeaders.map { ($0.name.lowercased(), $0.value) }) { a, _ in a }
+        #expect(sent["x-trace"] == "t-***" && sent["authorization"] == "Bearer ***", "\(page.requestHeaders)")
+    }
+
     /// The whole snapshot of the property-list replay, as the studio's page reads it, against a
     /// golden file: `RECORD_GOLDENS=1 swift test --filter RunWatchTests` re-records it after an
     /// intended change.
