@@ -15,6 +15,7 @@ polling every 5 ms (the page polls every 250 ms); the CLI's is the process's, st
 import json
 import os
 import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -109,6 +110,7 @@ def main():
         studio.wait(timeout=30)
         server.terminate()
         server.wait(timeout=30)
+        shutil.rmtree(scratch, ignore_errors=True)
 
 
 if __name__ == "__main__":
