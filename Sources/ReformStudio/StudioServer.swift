@@ -59,7 +59,9 @@ public struct StudioServer: Sendable {
         let listening = Guarded(0)
         let router = makeRouter(session: session, port: { listening.withLock { $0 } })
         var logger = Logger(label: "reform-studio")
-        logger.logLevel = .warning
+        // A program that runs the studio in a task of its own stops it by cancelling the task, which
+        // Hummingbird reports as errors ("Waiting on child channel: CancellationError"): noise there.
+        logger.logLevel = stopsOnSignals ? .warning : .critical
         let app = Application(
             router: router,
             configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: port), serverName: nil),
