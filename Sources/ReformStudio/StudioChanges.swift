@@ -66,6 +66,16 @@ enum StudioChanges {
         }
         if old == nil { object["only"] = .string("new") }
         if new == nil { object["only"] = .string("old") }
+        // A database or another binary file: only whether it changed.
+        if oldLines.contains(where: { $0.contains("\u{0}") }) || newLines.contains(where: { $0.contains("\u{0}") }) {
+            object["kind"] = .string("binary")
+            let same =
+                old.flatMap { try? FilePaths.readAll($0, limit: maxBytes) } == new.flatMap { try? FilePaths.readAll($0, limit: maxBytes) }
+            object["added"] = .int(0)
+            object["removed"] = .int(0)
+            object["changed"] = .int(same ? 0 : 1)
+            return .object(object)
+        }
         // NDJSON when every line is JSON: records, compared as values; else lines, as text.
         let oldRecords = records(oldLines)
         let newRecords = records(newLines)

@@ -94,16 +94,44 @@ final class StudioRun: Sendable {
     static let fileBytes = 64 * 1024
 
     /// Each file under `folder` (outputs, the dead-letter file): its path below the folder, size
-    /// and first ``fileBytes`` as text.
+    /// and first ``fileBytes`` as text; an SQLite database (a `sqlite:` output) as its table's
+    /// first rows, read as `reform cat` reads them; another binary file as only its size.
     static func files(under folder: String) -> [Value] {
         StudioChanges.files(under: folder).map { name in
             let path = FilePaths.resolve(name, against: folder)
             let bytes = (try? FilePaths.readAll(path, limit: fileBytes)) ?? []
             let size = FilePaths.regularFileSize(path) ?? bytes.count
-            return .object([
-                "path": .string(name), "bytes": .int(size),
-                "text": .string(String(decoding: bytes.prefix(fileBytes), as: UTF8.self)), "cut": .bool(size > fileBytes),
-            ])
+            var object: Object = ["path": .string(name), "bytes": .int(size)]
+            if bytes.starts(with: Array("SQLite format 3\u{0}".utf8)) {
+                object["kind"] = "sqlite"
+                object["text"] = .string(tableRows(of: path))
+            } else if bytes.contains(0) {
+                object["kind"] = "binary"
+                object["text"] = ""
+            } else {
+                object["text"] = .string(String(decoding: bytes.prefix(fileBytes), as: UTF8.self))
+                object["cut"] = .bool(size > fileBytes)
+            }
+            return .object(object)
+        }
+    }
+
+    /// The most rows of a table shown.
+    static let tableRowsShown = 50
+
+    /// The table of the SQLite database at `path`: its name and columns, then its first rows as
+    /// NDJSON; or why it cannot be read (several tables name none).
+    static func tableRows(of path: String) -> String {
+        guard let address = TableAddress(TableAddress.scheme + path) else { return "not an SQLite address: \(path)" }
+        do {
+            let reader = try TableReader(address)
+            var lines = ["table \(reader.table) (\(reader.columns.joined(separator: ", "))):"]
+            while lines.count <= tableRowsShown, let row = try reader.next() {
+                lines.append(JSON.compactString(row))
+            }
+            return lines.joined(separator: "\n") + "\n"
+        } catch {
+            return "\(error)"
         }
     }
 }

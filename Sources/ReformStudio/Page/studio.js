@@ -435,8 +435,9 @@
     if (!run.files) { tab.appendChild(element("p", { className: "empty", text: "The files appear when the run ends." })); return; }
     if (!run.files.length) { tab.appendChild(element("p", { className: "empty", text: "The run wrote no file." })); return; }
     run.files.forEach(function (file) {
-      tab.appendChild(element("h2", { text: file.path + " · " + file.bytes + " bytes" + (file.cut ? " (the start)" : "") }));
-      tab.appendChild(element("pre", { className: "json", text: file.text }));
+      var what = file.kind === "sqlite" ? " (an SQLite database: its table's first rows)" : file.kind === "binary" ? " (binary)" : "";
+      tab.appendChild(element("h2", { text: file.path + " · " + file.bytes + " bytes" + (file.cut ? " (the start)" : "") + what }));
+      if (file.text) tab.appendChild(element("pre", { className: "json", text: file.text }));
     });
   }
 

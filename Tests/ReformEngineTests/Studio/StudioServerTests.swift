@@ -200,12 +200,30 @@ import Testing
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == [".scratch", "fixtures", "property-list.yaml"])
 
+        // A table output's database goes under the scratch folder too, and shows as its rows.
+        _ = try await studio.json("POST", "/api/runs", body: #"{"run": "sqlite"}"#)
+        let loaded = try await finished(studio)
+        #expect(loaded["phase"] == "done", "\(loaded)")
+        let database = loaded["files"]?.arrayValue?.compactMap(\.objectValue).first { $0["path"] == "out/property-list.db" }
+        #expect(database?["kind"] == "sqlite")
+        let rows = database?["text"]?.stringValue?.split(separator: "\n") ?? []
+        #expect(rows.first?.hasPrefix("table listings (kPropertyListDataKeyID") == true && rows.count == 18, "\(rows.prefix(3))")
+        #expect(FileManager.default.fileExists(atPath: scratch + "/run-2/out/property-list.db"))
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/out"), "nothing in the pipeline's folder")
+        // Loaded again: the database is binary, compared as a whole (its load log changed).
+        _ = try await studio.json("POST", "/api/runs", body: #"{"run": "sqlite"}"#)
+        #expect(try await finished(studio)["phase"] == "done")
+        let changed = try await studio.json("GET", "/api/runs/changes")["files"]?.arrayValue?.first?.objectValue
+        #expect(
+            changed?["path"] == "out/property-list.db" && changed?["kind"] == "binary" && changed?["changed"] == 1,
+            "\(changed.map { Value.object($0) } ?? .null)")
+
         // A run the pipeline cannot start says why, and the last run stays readable.
         let refused = try await studio.send("POST", "/api/runs", body: #"{"run": "nightly"}"#)
         #expect(refused.status == 422, "\(refused.body)")
         #expect(
             refused.body.contains("no run called 'nightly'") && refused.body.contains("(runs: default, rows, sqlite)"), "\(refused.body)")
-        #expect(try await studio.json("GET", "/api/runs/current")["id"] == 1, "the last run stays readable")
+        #expect(try await studio.json("GET", "/api/runs/current")["id"] == 3, "the last run stays readable")
     }
 
     @Test func theStateOfIncrementalManagersIsShownAndResetFromThePage() async throws {
