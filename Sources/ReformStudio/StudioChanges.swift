@@ -55,11 +55,11 @@ enum StudioChanges {
     static func compare(file: String, old: String?, new: String?, key: ValuePath?) -> Value {
         var object = Object()
         object["path"] = .string(file)
-        let oldLines: [String]
-        let newLines: [String]
+        let oldBytes: [UInt8]
+        let newBytes: [UInt8]
         do {
-            oldLines = try old.map(lines(of:)) ?? []
-            newLines = try new.map(lines(of:)) ?? []
+            oldBytes = try old.map(contents(of:)) ?? []
+            newBytes = try new.map(contents(of:)) ?? []
         } catch {
             object["error"] = .string(error.message)
             return .object(object)
@@ -67,15 +67,15 @@ enum StudioChanges {
         if old == nil { object["only"] = .string("new") }
         if new == nil { object["only"] = .string("old") }
         // A database or another binary file: only whether it changed.
-        if oldLines.contains(where: { $0.contains("\u{0}") }) || newLines.contains(where: { $0.contains("\u{0}") }) {
+        if isBinary(oldBytes) || isBinary(newBytes) {
             object["kind"] = .string("binary")
-            let same =
-                old.flatMap { try? FilePaths.readAll($0, limit: maxBytes) } == new.flatMap { try? FilePaths.readAll($0, limit: maxBytes) }
             object["added"] = .int(0)
             object["removed"] = .int(0)
-            object["changed"] = .int(same ? 0 : 1)
+            object["changed"] = .int(oldBytes == newBytes ? 0 : 1)
             return .object(object)
         }
+        let oldLines = lines(oldBytes)
+        let newLines = lines(newBytes)
         // NDJSON when every line is JSON: records, compared as values; else lines, as text.
         let oldRecords = records(oldLines)
         let newRecords = records(newLines)
@@ -158,8 +158,8 @@ enum StudioChanges {
         return (added, removed.reversed())
     }
 
-    /// The file's lines (without the last empty one).
-    static func lines(of path: String) throws(StudioError) -> [String] {
+    /// The file's bytes, up to ``maxBytes``.
+    static func contents(of path: String) throws(StudioError) -> [UInt8] {
         let bytes: [UInt8]
         do { bytes = try FilePaths.readAll(path, limit: maxBytes) } catch {
             throw StudioError(status: 500, "cannot read \(path): \(error)")
@@ -167,6 +167,14 @@ enum StudioChanges {
         guard bytes.count <= maxBytes else {
             throw StudioError(status: 413, "larger than \(maxBytes >> 20) MiB: not compared")
         }
+        return bytes
+    }
+
+    /// Whether `bytes` are a binary file's (a NUL byte, which no text the outputs write holds).
+    static func isBinary(_ bytes: some Collection<UInt8>) -> Bool { bytes.contains(0) }
+
+    /// The lines of `bytes` as text (without the last empty one).
+    static func lines(_ bytes: [UInt8]) -> [String] {
         var lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         if lines.last == "" { lines.removeLast() }
         return lines

@@ -16,10 +16,10 @@ final class StudioRun: Sendable {
     /// The folder its outputs and dead letters are written under.
     let folder: String
     let watch = RunWatch()
-    private let outcome = Guarded<(phase: Phase, summary: RunSummary?, error: String?)>((.running, nil, nil))
+    /// Where the run is, and once it has ended, its summary or error and when it ended.
+    private let outcome = Guarded<(phase: Phase, summary: RunSummary?, error: String?, ended: Double?)>((.running, nil, nil, nil))
     private let task = Guarded<Task<Void, Never>?>(nil)
     private let started = MonotonicClock.now()
-    private let finished = Guarded<Double?>(nil)
 
     /// Starts `pipeline`'s run with `options` (the watch added).
     init(id: Int, runName: String, mode: SourceMode, folder: String, pipeline: Pipeline, options: RunOptions) {
@@ -30,15 +30,14 @@ final class StudioRun: Sendable {
         var options = options
         options.watch = watch
         let runner = Runner(pipeline: pipeline, options: options)
-        let job = Task { [outcome, finished] in
+        let job = Task { [outcome] in
             do throws(RunError) {
                 let summary = try await runner.run()
-                outcome.withLock { $0 = (.done, summary, nil) }
+                outcome.withLock { $0 = (.done, summary, nil, MonotonicClock.now()) }
             } catch {
                 let phase: Phase = error.code == .interrupted ? .cancelled : .failed
-                outcome.withLock { $0 = (phase, nil, error.description) }
+                outcome.withLock { $0 = (phase, nil, error.description, MonotonicClock.now()) }
             }
-            finished.withLock { $0 = MonotonicClock.now() }
         }
         task.withLock { $0 = job }
     }
@@ -71,13 +70,13 @@ final class StudioRun: Sendable {
     /// The run as the page reads it: where it is, the summary or error, what the watch saw (pages
     /// without their bodies), and the start of each file it wrote.
     func json() -> Value {
-        let (phase, summary, error) = outcome.withLock { $0 }
+        let (phase, summary, error, ended) = outcome.withLock { $0 }
         var object = Object()
         object["id"] = .int(id)
         object["run"] = .string(runName)
         object["mode"] = .string(mode.rawValue)
         object["phase"] = .string(phase.rawValue)
-        object["seconds"] = .double((finished.withLock { $0 } ?? MonotonicClock.now()) - started)
+        object["seconds"] = .double((ended ?? MonotonicClock.now()) - started)
         if let error { object["error"] = .string(error) }
         if let summary {
             object["summary"] = .string(summary.description)
@@ -105,7 +104,7 @@ final class StudioRun: Sendable {
             if bytes.starts(with: Array("SQLite format 3\u{0}".utf8)) {
                 object["kind"] = "sqlite"
                 object["text"] = .string(tableRows(of: path))
-            } else if bytes.contains(0) {
+            } else if StudioChanges.isBinary(bytes) {
                 object["kind"] = "binary"
                 object["text"] = ""
             } else {

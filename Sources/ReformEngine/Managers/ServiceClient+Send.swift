@@ -93,6 +93,9 @@ extension ServiceClient {
 
     /// The most times one request waits for a rate limit to reset before it gives up.
     static let maxRateLimitWaits = 20
+    /// How long past a rate limit's reset a request that waited for it goes: a moment, so that the
+    /// refilled window is there when it arrives (a reset said to the second or the millisecond).
+    static let pastTheReset = 0.05
 
     /// Waits before sending while the service's rate limit runs low or is spent; throws
     /// `rate-limited` when the reset is further away than the retry policy waits.
@@ -125,7 +128,9 @@ extension ServiceClient {
             // For the reset, a moment past it (as a refused request waits), so that the refilled
             // window is there when the request arrives: a reset said to the millisecond, or rounded
             // down, otherwise lets the request in just before it and is refused.
-            do { try await clock.sleep(seconds: spent ? pause + 0.05 : pause) } catch { throw cancelled(call.manager, call.request) }
+            do { try await clock.sleep(seconds: spent ? pause + ServiceClient.pastTheReset : pause) } catch {
+                throw cancelled(call.manager, call.request)
+            }
             // A response that came meanwhile may have spent the budget: check again.
             guard let wait = rateLimit.spentWait(now: clock.now(), after: generation) else { return }
             generation = rateLimit.generation
@@ -183,7 +188,7 @@ extension ServiceClient {
         call.rateLimitWaits += 1
         call.attempt -= 1
         // A moment past the reset, so the refilled window is there when the request arrives.
-        return .wait(wait + 0.05)
+        return .wait(wait + ServiceClient.pastTheReset)
     }
 
     /// What to do after an attempt.

@@ -19,29 +19,13 @@ public enum RecordLanding {
         let declared = try run(of: pipeline, options: options)
         let scratch = try ScratchFolder(prefix: "reform-landing")
         defer { scratch.remove() }
-        guard let noOptions = try? PluginOptions(checking: [:], against: []) else {
-            throw RunError(.system, "internal error: a plugin without options refused none")
-        }
-        let tap = RecordTap.plan(named: "landed", at: declared.location, options: noOptions) { record in
+        let tap = RecordTap.plan(named: "landed", at: declared.location, options: try RecordTap.noOptions()) { record in
             each(record.origin.manager, record.value)
         }
-        let output = OutputPlan(
-            chain: [tap], rows: nil, format: .ndjson, path: nil, keys: nil, byteOrderMark: false, table: nil,
-            location: declared.location)
-        let run = RunPlan(
-            name: declared.name, managers: declared.managers, params: declared.params, outputs: [output], location: declared.location)
-        let landing = Pipeline(
-            file: pipeline.file, folder: pipeline.folder, name: pipeline.name, services: pipeline.services,
-            managers: pipeline.managers, reformers: pipeline.reformers, rows: pipeline.rows, runs: [run])
-        var options = options
-        options.runName = declared.name
-        options.outputPath = "/dev/null"
-        options.outputFolder = nil
-        options.deadLetterPath = scratch.file("dead-letter.ndjson")
-        options.ignoresState = true
-        options.directWrites = false
-        options.jobs = 1
-        return try Runner(pipeline: landing, options: options).run()
+        var landing = RecordTap.tapping(
+            pipeline, run: declared, outputs: [RecordTap.output([tap], at: declared.location)], options: options)
+        landing.options.deadLetterPath = scratch.file("dead-letter.ndjson")
+        return try Runner(pipeline: landing.pipeline, options: landing.options).run()
     }
 
     /// The run `options` name in `pipeline` (``RunOptions/runName``: the run called `default`, or

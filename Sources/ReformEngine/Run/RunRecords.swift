@@ -113,31 +113,15 @@ public final class RunRecords: AsyncSequence, Sendable {
         -> (pipeline: Pipeline, options: RunOptions)
     {
         let declared = try RecordLanding.run(of: pipeline, options: options)
-        guard let noOptions = try? PluginOptions(checking: [:], against: []) else {
-            throw RunError(.system, "internal error: a plugin without options refused none")
-        }
+        let noOptions = try RecordTap.noOptions()
         let stop = options.stop
         let outputs = declared.outputs.enumerated().map { index, output in
             let tap = RecordTap.plan(named: "records", at: output.location, options: noOptions) { record in
                 if !each(RunRecord(output: index, value: record.value, origin: record.origin)) { stop.cancel() }
             }
-            return OutputPlan(
-                chain: output.chain + [tap], rows: nil, format: .ndjson, path: "/dev/null", keys: nil, byteOrderMark: false, table: nil,
-                location: output.location)
+            return RecordTap.output(output.chain + [tap], at: output.location)
         }
-        let run = RunPlan(
-            name: declared.name, managers: declared.managers, params: declared.params, outputs: outputs, location: declared.location)
-        let tapped = Pipeline(
-            file: pipeline.file, folder: pipeline.folder, name: pipeline.name, services: pipeline.services, managers: pipeline.managers,
-            reformers: pipeline.reformers, rows: pipeline.rows, runs: [run])
-        var options = options
-        options.runName = declared.name
-        options.outputPath = nil
-        options.outputFolder = nil
-        options.ignoresState = true
-        options.directWrites = false
-        options.jobs = 1
-        return (tapped, options)
+        return RecordTap.tapping(pipeline, run: declared, outputs: outputs, options: options)
     }
 }
 

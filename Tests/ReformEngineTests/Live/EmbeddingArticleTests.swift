@@ -23,6 +23,16 @@ import Testing
               default: { managers: [items], output: { format: ndjson, path: /dev/null } }
             """
 
+    /// The article's pipeline with room for its 12 records, and options for a live run of it
+    /// against `server`.
+    static func liveRun(on server: TestServer) throws -> (Pipeline, RunOptions) {
+        let pipeline = try server.pipeline(yaml.replacingOccurrences(of: "max_pages: 2", with: "max_pages: 10"))
+        var options = RunOptions()
+        options.mode = .live
+        options.environment = ["TEST_URL": server.url]
+        return (pipeline, options)
+    }
+
     @Test func runAPipelineAndTellItsFailuresApart() async throws {
         let server = try TestServer()
         let folder = try TemporaryFolder()
@@ -51,10 +61,7 @@ import Testing
 
     @Test func useAPipelineWithoutFiles() async throws {
         let server = try TestServer()
-        let pipeline = try server.pipeline(Self.yaml.replacingOccurrences(of: "max_pages: 2", with: "max_pages: 10"))
-        var options = RunOptions()
-        options.mode = .live
-        options.environment = ["TEST_URL": server.url]
+        let (pipeline, options) = try Self.liveRun(on: server)
         // As in the article.
         var totals: [String: Double] = [:]
         let records = Runner(pipeline: pipeline, options: options).records()
@@ -67,10 +74,8 @@ import Testing
 
     @Test func watchARunAsItGoes() async throws {
         let server = try TestServer()
-        let pipeline = try server.pipeline(Self.yaml.replacingOccurrences(of: "max_pages: 2", with: "max_pages: 10"))
-        var options = RunOptions()
-        options.mode = .live
-        options.environment = ["TEST_URL": server.url]
+        let (pipeline, live) = try Self.liveRun(on: server)
+        var options = live
         // As in the article.
         let watch = RunWatch()
         options.watch = watch
