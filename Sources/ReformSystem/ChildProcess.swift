@@ -49,7 +49,16 @@ public enum ChildProcess {
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
         var child: pid_t = 0
-        let spawned = posix_spawnp(&child, arguments[0], &actions, &attributes, &argv, processEnvironment)
+        var spawned = posix_spawnp(&child, arguments[0], &actions, &attributes, &argv, processEnvironment)
+        // ETXTBSY: the program was just written, and a process forked meanwhile (by another thread,
+        // between its fork and its exec) still holds the file open for writing. That lasts a
+        // moment: try again a few times, as Go's and other launchers do.
+        var tries = 0
+        while spawned == ETXTBSY, tries < 50 {
+            tries += 1
+            usleep(10_000)
+            spawned = posix_spawnp(&child, arguments[0], &actions, &attributes, &argv, processEnvironment)
+        }
         close(toChild[0])
         close(fromOut[1])
         close(fromErr[1])
