@@ -77,6 +77,11 @@ struct RunReport {
         if let path = summary.deadLetterPath, summary.rejected > 0 { fields["dead_letter"] = .string(path) }
         let discarded = summary.discardedValues.reduce(0) { $0 + $1.count }
         if discarded > 0 { fields["discarded_values"] = .int(discarded) }
+        if !summary.childRows.isEmpty {
+            var children = Object()
+            for (table, count) in summary.childRows { children.appendNew(key: table, value: .int(count)) }
+            fields["child_rows"] = .object(children)
+        }
         let line = summary.description
         let message = line.hasPrefix("reform: ") ? String(line.dropFirst("reform: ".count)) : line
         Terminal.write(StandardErrorLogHandler.jsonLine(level: "info", message: message, fields: fields))

@@ -159,9 +159,10 @@ extension PipelineDecoder {
         }
         var keyColumns: [String] = []
         if let keyNode = settings["key"] {
-            if mode != .upsert {
+            if mode != .upsert && settings["child_tables"] == nil {
                 context.error(
-                    "'key' of \(what) is for mode: upsert (the rows it matches are updated); remove it, or set mode: upsert",
+                    "'key' of \(what) is for mode: upsert (the rows it matches are updated) or child_tables (the parent key their "
+                        + "rows carry); remove it, or set mode: upsert",
                     at: settings.entry("key")?.keyLocation ?? keyNode.location)
             }
             let items: [YAMLNode]
@@ -191,9 +192,90 @@ extension PipelineDecoder {
                 at: settings["mode"]?.location ?? databaseNode.location)
         }
         guard let database, let tableName else { return nil }
-        return TablePlan(
-            engine: engine, database: database, name: tableName, mode: mode, columns: columns, key: mode == .upsert ? keyColumns : [],
-            contract: contract, location: settings.node.location)
+        let children = childTables(settings, columns: columns, parentKey: keyColumns, table: tableName, engine: engine, what)
+        let childKeys = Set(children.map(\.source.name))
+        var plan = TablePlan(
+            engine: engine, database: database, name: tableName, mode: mode, columns: columns.filter { !childKeys.contains($0.name) },
+            key: mode == .upsert ? keyColumns : [], contract: contract, location: settings.node.location)
+        plan.children = children
+        return plan
+    }
+
+    /// The child tables `child_tables:` declares: `true` for every column typed `json`, or a list
+    /// of keys. Each needs the output's `key:` (the parent key each row carries), a key that is
+    /// not part of it, and a key the chain does not type as a scalar.
+    private func childTables(
+        _ settings: Mapping, columns: [TableColumn], parentKey: [String], table: String, engine: TablePlan.Engine, _ what: String
+    ) -> [ChildTablePlan] {
+        guard let entry = settings.entry("child_tables") else { return [] }
+        let node = entry.value
+        var chosen: [(column: TableColumn, location: SourceLocation)] = []
+        if case .scalar = node.content, let all = context.bool(node, "'child_tables' of \(what)") {
+            guard all else { return [] }
+            chosen = columns.filter { $0.isKnown && $0.type == .json }.map { ($0, node.location) }
+            if chosen.isEmpty {
+                context.error(
+                    "'child_tables: true' of \(what) takes every key typed json (a list), but none is; name the keys, as in "
+                        + "child_tables: [labels], or declare their type in 'types' (labels: json)",
+                    at: node.location)
+                return []
+            }
+        } else {
+            let items: [YAMLNode]
+            if case .sequence(let s) = node.content { items = s } else { items = [node] }
+            for item in items {
+                guard let name = context.string(item, "each entry of 'child_tables' of \(what)") else { continue }
+                guard let column = columns.first(where: { $0.key == name || $0.name == name }) else {
+                    context.error(
+                        "'child_tables' of \(what) names '\(name)', which is not one of the chain's keys"
+                            + Suggestions.hint(for: name, in: columns.map(\.key))
+                            + " (its keys: \(columns.map(\.key).joined(separator: ", ")))",
+                        at: item.location)
+                    continue
+                }
+                if chosen.contains(where: { $0.column.name == column.name }) {
+                    context.error("'child_tables' of \(what) names '\(name)' twice", at: item.location)
+                    continue
+                }
+                if column.isKnown && column.type != .json {
+                    context.error(
+                        "'child_tables' of \(what) names '\(column.key)', but the chain makes it \(column.type.rawValue), not a list; "
+                            + "a child table takes a list's elements (a mapping rule's array: list, the default for a path with [])",
+                        at: item.location)
+                    continue
+                }
+                chosen.append((column, item.location))
+            }
+        }
+        guard !chosen.isEmpty else { return [] }
+        guard !parentKey.isEmpty else {
+            context.error(
+                "'child_tables' of \(what) needs 'key': the keys that identify a row of '\(table)', which each child row carries "
+                    + "(as in key: [\(columns.first?.key ?? "id")])",
+                at: entry.keyLocation)
+            return []
+        }
+        let keyColumns = parentKey.compactMap { name in columns.first { $0.name == name } }
+        var children: [ChildTablePlan] = []
+        for (column, location) in chosen {
+            if parentKey.contains(column.name) {
+                context.error(
+                    "'child_tables' of \(what) names '\(column.key)', which is part of 'key'; a parent's key stays in its row",
+                    at: location)
+                continue
+            }
+            let child = ChildTablePlan(source: column, parent: table, parentKey: keyColumns)
+            let bare = engine == .postgres ? TablePlan.schemaAndTable(child.name)?.table ?? child.name : child.name
+            if engine == .postgres, bare.utf8.count > PipelineDecoder.postgresNameBytes {
+                context.error(
+                    "the child table of '\(column.key)' of \(what) would be '\(bare)', \(bare.utf8.count) bytes long, but PostgreSQL "
+                        + "keeps only the first \(PipelineDecoder.postgresNameBytes) bytes of a name; give the table a shorter name",
+                    at: location)
+                continue
+            }
+            children.append(child)
+        }
+        return children
     }
 
     /// What the chain is known to make of each key (by constant), from its last reformer that

@@ -54,6 +54,14 @@ extension OutputPlan {
     /// Where the output goes as declared, for dead-letter entries: its `path`, or `DATABASE#TABLE`;
     /// `nil` for standard output.
     var destination: String? {
-        path ?? table.map { ($0.engine == .postgres ? PostgresURL($0.database).displayName : $0.database) + "#" + $0.name }
+        path ?? table.map { $0.address(of: $0.name) }
+    }
+}
+
+extension TablePlan {
+    /// `DATABASE#NAME` as declared (a PostgreSQL URL with its secrets hidden): the table `name`
+    /// of this table's database, for dead-letter entries.
+    func address(of name: String) -> String {
+        (engine == .postgres ? PostgresURL(database).displayName : database) + "#" + name
     }
 }

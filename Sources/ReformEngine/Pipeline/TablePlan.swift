@@ -55,12 +55,23 @@ public struct TablePlan: Sendable {
     public let mode: Mode
     /// The columns in order.
     public let columns: [TableColumn]
-    /// The columns an upsert matches rows on (names of ``columns``); empty for other modes.
+    /// The columns an upsert matches rows on (names of ``columns``); empty for other modes, but
+    /// for a child table, its parent's key.
     public let key: [String]
     /// What a run does when the table differs from ``columns``.
     public let contract: Contract
     /// Where the output is declared.
     public let location: SourceLocation
+    /// The child tables the lists of some keys go to (`child_tables:`), one per key; those keys
+    /// are not columns of this table.
+    public internal(set) var children: [ChildTablePlan] = []
+    /// The columns of a (not unique) index made with the table when the run creates it: a child
+    /// table's parent key, which an upsert deletes a parent's old rows by.
+    var lookupIndex: [String] = []
+    /// Whether the columns were found from the run's records (a child table's) rather than
+    /// declared: the table's columns the records lack then load as null under every contract,
+    /// and a column whose type holds the values loads as it is.
+    var columnsFromRecords = false
 
     /// The schema and the table a PostgreSQL table's qualified name (`analytics.issues`) names:
     /// split at its first dot; `nil` for a name without one.
@@ -72,9 +83,13 @@ public struct TablePlan: Sendable {
     /// The same table loaded with `columns` instead (the columns a run settled on with the
     /// table already there, ``TableSettlement``).
     func loading(_ columns: [TableColumn]) -> TablePlan {
-        TablePlan(
+        var plan = TablePlan(
             engine: engine, database: database, name: name, mode: mode, columns: columns, key: key, contract: contract,
             location: location)
+        plan.children = children
+        plan.lookupIndex = lookupIndex
+        plan.columnsFromRecords = columnsFromRecords
+        return plan
     }
 }
 

@@ -247,8 +247,17 @@ struct OutputRuntime {
             try table.finish()
             try deadLetterRefused(by: table, into: deadLetter)
             try table.logLoad(rows: written)
+            childLoads = try table.loadChildren { rejection throws(OutputError) in
+                try deadLetter.add(
+                    manager: rejection.manager, sequence: rejection.sequence, input: rejection.input,
+                    stage: "table \(table.plan.address(of: rejection.table))",
+                    error: rejection.error, record: rejection.row)
+            }
         }
     }
+
+    /// What the run loaded into the table's child tables (``TablePlan/children``).
+    private(set) var childLoads: [TableLoader.ChildLoad] = []
 
     /// Sends the rows `table`'s database refused after they were handed on (a batch it loads
     /// while the run goes on) to the dead-letter file; they are no longer counted as written.
@@ -298,7 +307,9 @@ struct OutputRuntime {
             rowList = list
         } else if let table {
             for record in produced {
-                if let rejection = try table.write(record.value, origin: record.origin, input: inputName) {
+                if let rejection = try table.write(
+                    record.value, origin: record.origin, input: inputName, describedInput: input(record.origin, inputName, position))
+                {
                     try deadLetter.add(
                         manager: record.origin.manager.name, sequence: record.origin.sequence,
                         input: input(record.origin, inputName, position),

@@ -47,6 +47,8 @@ public struct RunSummary: Sendable, CustomStringConvertible {
     public var tableChanges: [String] = []
     /// Values `schema: discard_value` left out of loaded rows, per table output that left any out.
     public var discardedValues: [(output: String, count: Int)] = []
+    /// Rows loaded into each child table (`child_tables:`), as `DATABASE#TABLE`.
+    public var childRows: [(table: String, count: Int)] = []
 
     /// Records landed in all.
     public var recordsIn: Int { landed.reduce(0) { $0 + $1.count } }
@@ -62,6 +64,7 @@ public struct RunSummary: Sendable, CustomStringConvertible {
         var line = "reform: \(recordsIn) in, \(out), \(rejected) rejected"
         if rejected > 0, let deadLetterPath { line += " → \(deadLetterPath)" }
         if !otherShard.isEmpty { line += " (\(otherShard.joined(separator: ", ")): shard 0's to land)" }
+        for (table, count) in childRows { line += "; \(count) row\(count == 1 ? "" : "s") to child table \(table)" }
         for (output, count) in discardedValues {
             line += "; \(count) value\(count == 1 ? "" : "s") left out of \(output) (schema: discard_value)"
         }

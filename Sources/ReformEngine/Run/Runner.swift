@@ -415,6 +415,13 @@ public struct Runner: Sendable {
                     "\(output.displayName): added column \(column.name) (\(table.declaredType(of: column))), schema: evolve")
             }
             if table.discardedValues > 0 { summary.discardedValues.append((output.displayName, table.discardedValues)) }
+            for child in output.childLoads {
+                for column in child.added {
+                    summary.tableChanges.append("\(child.table): added column \(column.name) (\(column.type)), schema: evolve")
+                }
+                summary.childRows.append((child.table, child.rows))
+                if child.discardedValues > 0 { summary.discardedValues.append((child.table, child.discardedValues)) }
+            }
         }
         summary.rejected = state.deadLetter.count
         summary.deadLetterPath = state.deadLetter.count > 0 ? state.deadLetter.path : nil

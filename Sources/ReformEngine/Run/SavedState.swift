@@ -118,7 +118,9 @@ public struct SavedState: Sendable {
         let store = TableStateStore(
             engine: first.engine, database: database, pipeline: StateStore.stateName(of: pipeline, options: options))
         var names: [String] = []
-        for table in tables where !names.contains(table.name) { names.append(table.name) }
+        for table in tables {
+            for name in [table.name] + table.children.map(\.name) where !names.contains(name) { names.append(name) }
+        }
         try store.forget(manager: nil, dropping: names)
         return DroppedState(place: store.displayName + "#" + TableStateStore.table, managers: nil, tables: names)
     }

@@ -12,10 +12,13 @@ package struct SpillError: Error, Sendable, CustomStringConvertible {
 
     package var description: String { message }
 
-    /// The failure of `operation` on a spill file in `folder`, from `errno`.
-    init(_ operation: String, folder: String, errno code: Int32) {
+    /// Why a sort needs a spill file, for messages.
+    static let sorting = "sorting needs a temporary file when records exceed its memory budget"
+
+    /// The failure of `operation` on a spill file in `folder` needed for `purpose`, from `errno`.
+    init(_ operation: String, folder: String, errno code: Int32, purpose: String = SpillError.sorting) {
         message =
-            "sorting needs a temporary file in \(folder) when records exceed its memory budget, and \(operation) failed: "
+            "\(purpose) (in \(folder)), and \(operation) failed: "
             + "\(String(cString: strerror(code))); free space there or set TMPDIR to a folder with room"
     }
 

@@ -8,18 +8,21 @@ import ReformSystem
 final class SpillFile {
     /// The folder the file was made in (for messages).
     let folder: String
+    /// Who needs the file and when, for messages (``SpillError/sorting``).
+    let purpose: String
     private let descriptor: Int32
     /// Bytes written so far: where the next run starts.
     private(set) var size = 0
 
-    /// A new, already unlinked, file in `TMPDIR` or `/tmp`.
-    init() throws(SpillError) {
+    /// A new, already unlinked, file in `TMPDIR` or `/tmp`, for `purpose` (said in messages).
+    init(purpose: String = SpillError.sorting) throws(SpillError) {
+        self.purpose = purpose
         let folder = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
         var template = Array(((folder.hasSuffix("/") ? folder : folder + "/") + "reform-sort-XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { buffer in
             buffer.baseAddress.map { mkstemp($0) } ?? -1
         }
-        guard fd >= 0 else { throw SpillError("creating it", folder: folder, errno: errno) }
+        guard fd >= 0 else { throw SpillError("creating it", folder: folder, errno: errno, purpose: purpose) }
         template.withUnsafeBufferPointer { buffer in
             if let path = buffer.baseAddress { _ = unlink(path) }
         }
@@ -49,7 +52,7 @@ final class SpillFile {
             let count = pwrite(descriptor, base + done, bytes.count - done, off_t(size + done))
             if count < 0 {
                 if errno == EINTR { continue }
-                throw SpillError("writing it", folder: folder, errno: errno)
+                throw SpillError("writing it", folder: folder, errno: errno, purpose: purpose)
             }
             done += count
         }
@@ -85,7 +88,7 @@ final class SpillFile {
         while true {
             let got = pread(descriptor, buffer, count, off_t(offset))
             if got >= 0 { return got }
-            if errno != EINTR { throw SpillError("reading it back", folder: folder, errno: errno) }
+            if errno != EINTR { throw SpillError("reading it back", folder: folder, errno: errno, purpose: purpose) }
         }
     }
 }

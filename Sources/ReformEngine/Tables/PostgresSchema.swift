@@ -7,7 +7,8 @@ enum PostgresSchema {
         kind(of: type) == (column.isKnown ? column.type : .text)
     }
 
-    /// Creates `plan`'s table when it is missing (with a unique index on the upsert key), or
+    /// Creates `plan`'s table when it is missing (with a unique index on the upsert key, and an
+    /// index on a child table's parent key), or
     /// settles its columns with the table's by the output's contract (``TableSettlement``),
     /// adding the new ones for `schema: evolve` and logging them (`pipeline` names the run in the
     /// log); for upsert, checks a unique index on the key. Returns the columns rows are loaded into.
@@ -30,6 +31,12 @@ enum PostgresSchema {
             if plan.mode == .upsert { parts.append("UNIQUE (\(plan.key.map(PostgresConnection.quoted).joined(separator: ", ")))") }
             try connection.execute(
                 "CREATE TABLE \(table) (\(parts.joined(separator: ", ")))", doing: "cannot create table '\(plan.name)'")
+            if !plan.lookupIndex.isEmpty {
+                // Named by PostgreSQL (a name made from the table's could pass 63 bytes).
+                try connection.execute(
+                    "CREATE INDEX ON \(table) (\(plan.lookupIndex.map(PostgresConnection.quoted).joined(separator: ", ")))",
+                    doing: "cannot index table '\(plan.name)'")
+            }
             return TableSettlement.created(plan)
         }
         guard kind == "r" || kind == "p" else {

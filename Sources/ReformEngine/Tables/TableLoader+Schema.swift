@@ -10,7 +10,8 @@ extension TableLoader {
         let hasDefault: Bool
     }
 
-    /// Creates `plan`'s table when it is missing (with a unique index on the upsert key), or
+    /// Creates `plan`'s table when it is missing (with a unique index on the upsert key, and an
+    /// index on a child table's parent key), or
     /// settles its columns with the table's by the output's contract (``TableSettlement``),
     /// adding the new ones for `schema: evolve` and logging them (`pipeline` names the run in the
     /// log); for upsert, checks a unique index on the key. Returns the columns rows are loaded into.
@@ -24,6 +25,12 @@ extension TableLoader {
             if plan.mode == .upsert { parts.append("UNIQUE (\(plan.key.map(SQLiteConnection.quoted).joined(separator: ", ")))") }
             try connection.execute(
                 "CREATE TABLE \(table) (\(parts.joined(separator: ", ")))", doing: "cannot create table '\(plan.name)'")
+            if !plan.lookupIndex.isEmpty {
+                try connection.execute(
+                    "CREATE INDEX \(SQLiteConnection.quoted(plan.name + "_by_parent")) ON \(table) "
+                        + "(\(plan.lookupIndex.map(SQLiteConnection.quoted).joined(separator: ", ")))",
+                    doing: "cannot index table '\(plan.name)'")
+            }
             return TableSettlement.created(plan)
         }
         guard kind == "table" else {

@@ -37,6 +37,21 @@ final class TableLoader {
     private var slots: [Slot]
     /// Whether a column is part of the upsert key, by column index.
     private let isKey: [Bool]
+    /// The rows of each child table (``TablePlan/children``), held until this table's are loaded.
+    let children: [ChildTableRows]
+    /// The index in ``plan``'s columns of each column of its key, which child rows carry.
+    private let keyIndex: [Int]
+    /// Rows handed to the database so far: each one's number, which a child table's rows carry
+    /// until they are loaded.
+    private(set) var ordinal = 0
+    /// The numbers of rows the database refused after they were handed on (PostgreSQL), whose
+    /// child rows are left out.
+    private(set) var refusedOrdinals: Set<Int> = []
+    /// What a child table is loaded with: the database (resolved) and the run's transactions.
+    let database: String
+    let transactions: DatabaseTransactions
+    /// The run's name in the load and schema logs.
+    var pipelineName: String { pipeline }
 
     /// Where rows go: a prepared insert, or a COPY buffer.
     private enum Sink {
@@ -95,12 +110,31 @@ final class TableLoader {
         }
         plan = declared.loading(settlement.loaded)
         self.pipeline = pipeline
+        self.database = database
+        self.transactions = transactions
         absent = settlement.absent
         added = settlement.added
-        loadsDeclaredColumns = settlement.absent.isEmpty && settlement.loaded == declared.columns
+        loadsDeclaredColumns = settlement.absent.isEmpty && settlement.loaded == declared.columns && declared.children.isEmpty
         slots = Array(repeating: .null, count: plan.columns.count)
         isKey = plan.columns.map { declared.key.contains($0.name) }
+        children = declared.children.map(ChildTableRows.init)
+        let keyNames = declared.children.first?.parentKey.map(\.name) ?? []
+        keyIndex = keyNames.compactMap { name in declared.columns.firstIndex { $0.name == name } }
         text.reserveCapacity(4096)
+    }
+
+    /// Whether this loader's database has the table `name` (in the run's transaction).
+    func hasTable(_ name: String) throws(OutputError) -> Bool {
+        switch connection {
+        case .sqlite(let connection):
+            do throws(SQLiteError) { return try connection.hasTable(name) } catch {
+                throw OutputError(path: databaseName, message: DatabaseTransactions.explain(error))
+            }
+        case .postgres(let connection):
+            do throws(PostgresError) { return try connection.hasTable(PostgresConnection.quotedTable(name)) } catch {
+                throw OutputError(path: databaseName, message: error.message)
+            }
+        }
     }
 
     /// The type `column` is declared with in this loader's database (`REAL`, `double precision`).
@@ -168,6 +202,8 @@ final class TableLoader {
         let origin: Origin
         let input: Int
         let direct: Bool
+        /// The row's number among those handed to the database (``ordinal``).
+        let ordinal: Int
     }
 
     /// A row the database refused after the run had handed it on, to dead-letter.
@@ -189,9 +225,9 @@ final class TableLoader {
 
     /// `origin` from `input`, as a row keeps it.
     private func rowOrigin(_ origin: Origin, input: String?, direct: Bool) -> RowOrigin {
-        guard let input else { return RowOrigin(origin: origin, input: -1, direct: direct) }
+        guard let input else { return RowOrigin(origin: origin, input: -1, direct: direct, ordinal: ordinal) }
         if inputNames.last != input { inputNames.append(input) }
-        return RowOrigin(origin: origin, input: inputNames.count - 1, direct: direct)
+        return RowOrigin(origin: origin, input: inputNames.count - 1, direct: direct, ordinal: ordinal)
     }
 
     /// The rows the database refused since the last call (PostgreSQL: in the batches it has
@@ -199,7 +235,8 @@ final class TableLoader {
     func takeRefused() -> [Refused] {
         guard case .postgres(let copy) = sink else { return [] }
         return copy.takeRefused().map { refused in
-            Refused(
+            if !children.isEmpty { refusedOrdinals.insert(refused.origin.ordinal) }
+            return Refused(
                 origin: refused.origin.origin, input: refused.origin.input >= 0 ? inputNames[refused.origin.input] : nil,
                 error: RecordError(code: "refused", message: "table '\(plan.name)' refused the row: \(refused.reason)"),
                 record: PostgresCopy.decode(refused.row, columns: plan.columns), direct: refused.origin.direct)
@@ -207,10 +244,14 @@ final class TableLoader {
     }
 
     /// Inserts (or upserts) `record`, from `origin` in `input`; returns why it was rejected
-    /// instead, when a value does not fit its column, an upsert key is null or the row breaks a
-    /// constraint (SQLite; PostgreSQL's refusals come later, ``takeRefused()``). Throws when the
+    /// instead, when a value does not fit its column, an upsert key is null, a child table's key
+    /// holds no list, or the row breaks a constraint (SQLite; PostgreSQL's refusals come later,
+    /// ``takeRefused()``). The lists of child tables' keys are held for ``loadChildren(deadLetter:)``,
+    /// with `describedInput` (where the record was read, for their dead letters). Throws when the
     /// database fails as a whole (the run then fails and rolls back).
-    func write(_ record: Value, origin: Origin, input: String?) throws(OutputError) -> RecordError? {
+    func write(_ record: Value, origin: Origin, input: String?, describedInput: @autoclosure () -> String? = nil) throws(OutputError)
+        -> RecordError?
+    {
         guard case .object(let object) = record else {
             return RecordError(
                 code: "not-an-object", message: "table '\(plan.name)' takes records (objects), not \(record.kindName)")
@@ -248,8 +289,23 @@ final class TableLoader {
                         + "every row needs a key (give it a default in the reformer, or filter such records out)")
             }
         }
+        var lists: [[Value]] = []
+        for child in children {
+            guard let elements = ChildTableRows.elements(of: object[child.plan.source.name]) else {
+                return RecordError(
+                    code: "not-a-list",
+                    message: "'\(child.plan.source.key)' goes to child table '\(child.plan.name)', and holds "
+                        + "\(object[child.plan.source.name]?.kindName ?? "nothing"), not a list; make it a list in the reformer "
+                        + "(a path with [] and array: list), or leave it out of child_tables")
+            }
+            lists.append(elements)
+        }
         let rejection = try insertRow(line: nil, origin: origin, input: input)
-        if rejection == nil { discardedValues += leftOut }
+        if rejection == nil {
+            discardedValues += leftOut
+            if !children.isEmpty { try holdChildRows(lists, of: object, origin: origin, input: describedInput()) }
+            ordinal += 1
+        }
         return rejection
     }
 
@@ -373,13 +429,85 @@ final class TableLoader {
             if isKey[index], case .null = slot { return false }
             slots[index] = slot
         }
-        return try insertRow(line: line, origin: origin, input: input) == nil
+        guard try insertRow(line: line, origin: origin, input: input) == nil else { return false }
+        ordinal += 1
+        return true
+    }
+
+    /// Deletes the rows whose first columns (a child table's parent key) hold one of `keys`,
+    /// each converted to its column's type as a row's value is. SQLite deletes key by key
+    /// through the parent-key index; PostgreSQL up to 1,000 keys a statement.
+    func deleteRows(keyedBy keys: [[Value]]) throws(OutputError) {
+        guard let width = keys.first?.count, width > 0 else { return }
+        let keyColumns = Array(plan.columns.prefix(width))
+        switch connection {
+        case .sqlite(let connection):
+            do throws(SQLiteError) {
+                let delete = try connection.prepare(
+                    "DELETE FROM \(SQLiteConnection.quoted(plan.name)) WHERE "
+                        + keyColumns.enumerated().map { "\(SQLiteConnection.quoted($1.name)) = ?\($0 + 1)" }.joined(separator: " AND "),
+                    doing: "cannot delete from '\(plan.name)'")
+                for key in keys {
+                    var bound: [Value] = []
+                    for (value, column) in zip(key, keyColumns) {
+                        do throws(RecordError) { bound.append(try TableLoader.converted(value, in: column, table: plan.name)) } catch {
+                            continue
+                        }
+                    }
+                    guard bound.count == width else { continue }
+                    for (index, value) in bound.enumerated() {
+                        let parameter = Int32(index + 1)
+                        switch value {
+                        case .int(let i): delete.bind(parameter, i)
+                        case .double(let d): delete.bind(parameter, d)
+                        case .bool(let b): delete.bind(parameter, b ? 1 : 0)
+                        case .string(let text): delete.bindText(parameter, text)
+                        default: delete.bindText(parameter, JSON.compactString(value))
+                        }
+                    }
+                    try delete.step(doing: "cannot delete from '\(plan.name)'")
+                    delete.reset()
+                }
+            } catch {
+                throw OutputError(path: databaseName, message: DatabaseTransactions.explain(error))
+            }
+        case .postgres(let connection):
+            let types = keyColumns.map(PostgresSchema.columnType)
+            var start = 0
+            while start < keys.count {
+                let part = keys[start..<min(keys.count, start + 1000)]
+                start += part.count
+                var rows: [String] = []
+                var parameters: [String?] = []
+                for key in part {
+                    var texts: [String] = []
+                    for (value, column) in zip(key, keyColumns) {
+                        guard let converted = try? TableLoader.converted(value, in: column, table: plan.name) else { break }
+                        texts.append(converted.stringValue ?? JSON.compactString(converted))
+                    }
+                    guard texts.count == width else { continue }
+                    let first = parameters.count
+                    parameters += texts
+                    rows.append("(" + types.enumerated().map { "$\(first + $0 + 1)::\($1)" }.joined(separator: ", ") + ")")
+                }
+                guard !rows.isEmpty else { continue }
+                do throws(PostgresError) {
+                    _ = try connection.query(
+                        "DELETE FROM \(PostgresConnection.quotedTable(plan.name)) WHERE ("
+                            + keyColumns.map { PostgresConnection.quoted($0.name) }.joined(separator: ", ") + ") IN (VALUES "
+                            + rows.joined(separator: ", ") + ")",
+                        parameters, doing: "cannot delete from '\(plan.name)'")
+                } catch {
+                    throw OutputError(path: databaseName, message: error.message)
+                }
+            }
+        }
     }
 
     /// What `value` becomes in `column`: converted to its type as `convert:` would (a value that
     /// cannot be is rejected), or, in a column nothing declared, text as it is and anything else
     /// as its JSON text.
-    private func slot(for value: Value, in column: TableColumn) throws(RecordError) -> Slot {
+    func slot(for value: Value, in column: TableColumn) throws(RecordError) -> Slot {
         if case .null = value { return .null }
         guard column.isKnown else {
             if case .string(let s) = value { return appendText(s) }
@@ -394,6 +522,24 @@ final class TableLoader {
         case (.json, _): return appendJSON(value)
         default: break
         }
+        switch try TableLoader.converted(value, in: column, table: plan.name) {
+        case .int(let i): return .int(i)
+        case .double(let d): return .double(d)
+        case .bool(let b): return .int(b ? 1 : 0)
+        case .string(let s): return appendText(s)
+        case let converted: return appendJSON(converted)
+        }
+    }
+
+    /// `value` converted to `column`'s type (of table `table`) as `convert:` converts it, the
+    /// one meaning of a column's type for rows and keys alike: a JSON column keeps the value,
+    /// and a column nothing declared takes text as it is and anything else as its JSON text.
+    static func converted(_ value: Value, in column: TableColumn, table: String) throws(RecordError) -> Value {
+        if case .null = value { return .null }
+        guard column.isKnown else {
+            if case .string = value { return value }
+            return .string(JSON.compactString(value))
+        }
         let conversion: Conversion
         switch column.type {
         case .int: conversion = .int
@@ -401,20 +547,11 @@ final class TableLoader {
         case .bool: conversion = .bool
         case .text: conversion = .string
         case .date: conversion = .date
-        case .json: return appendJSON(value)
+        case .json: return value
         }
-        let converted: Value
-        do { converted = try conversion.apply(value, key: column.key) } catch {
+        do { return try conversion.apply(value, key: column.key) } catch {
             throw RecordError(
-                code: "column-type",
-                message: "column \(column.name) of table '\(plan.name)' holds \(column.type.rawValue): \(error.message)")
-        }
-        switch converted {
-        case .int(let i): return .int(i)
-        case .double(let d): return .double(d)
-        case .bool(let b): return .int(b ? 1 : 0)
-        case .string(let s): return appendText(s)
-        default: return appendJSON(converted)
+                code: "column-type", message: "column \(column.name) of table '\(table)' holds \(column.type.rawValue): \(error.message)")
         }
     }
 

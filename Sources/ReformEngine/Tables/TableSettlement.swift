@@ -47,6 +47,7 @@ struct TableSettlement {
         _ plan: TablePlan, existing: [Existing], accepts: (TableColumn, String) -> Bool, describe: (TableColumn) -> String,
         quotedName: String
     ) throws(Refusal) -> TableSettlement {
+        if plan.columnsFromRecords { return try settleFound(plan, existing: existing, describe: describe, quotedName: quotedName) }
         let columns = existing.map { TableSchemaCheck.Column(name: $0.name, type: $0.type) }
         if plan.contract == .freeze {
             guard TableSchemaCheck.agrees(columns, with: plan, accepts: accepts) else {
@@ -96,6 +97,54 @@ struct TableSettlement {
                     + "so schema: \(plan.contract.rawValue) would load empty rows; load another table (table: NAME), or set "
                     + "schema: evolve to add the columns")
         }
+        try settlement.checkRequired(existing, plan: plan, quotedName: quotedName)
+        return settlement
+    }
+
+    /// Settles columns found from the run's records (a child table's) with the table's: a column
+    /// the table has loads as the table types it (a value that cannot be converted is
+    /// dead-lettered, as for a declared type), and columns the records lack load as null, under
+    /// every contract. Only a column the table lacks is the contract's: `freeze` refuses it,
+    /// `evolve` adds it, a discarding contract leaves its values out (or their rows).
+    private static func settleFound(
+        _ plan: TablePlan, existing: [Existing], describe: (TableColumn) -> String, quotedName: String
+    ) throws(Refusal) -> TableSettlement {
+        var settlement = TableSettlement()
+        var new: [TableColumn] = []
+        for column in plan.columns {
+            if let found = existing.first(where: { $0.name == column.name }) {
+                settlement.loaded.append(
+                    found.kind.map { TableColumn(name: column.name, key: column.key, type: $0, isKnown: true) } ?? column)
+            } else {
+                new.append(column)
+            }
+        }
+        if !new.isEmpty {
+            let names = new.map { "\($0.name) (\(describe($0)))" }.joined(separator: ", ")
+            switch plan.contract {
+            case .evolve:
+                settlement.added = new
+                settlement.loaded += new
+            case .freeze:
+                throw Refusal(
+                    message: "table '\(plan.name)' has no column\(new.count == 1 ? "" : "s") \(names), which the run's records have; "
+                        + "schema: freeze (the default) never changes a table: set schema: evolve to add new columns, or discard_value "
+                        + "to load the rows without such values")
+            case .discardRow, .discardValue:
+                if let leading = new.first(where: { plan.key.contains($0.name) || $0.name == ChildTablePlan.positionColumn }) {
+                    throw Refusal(
+                        message: "table '\(plan.name)' has no column \(leading.name), which every row of it needs; "
+                            + "schema: \(plan.contract.rawValue) never changes the table: add the column, or set schema: evolve")
+                }
+                settlement.absent = new
+            }
+        }
+        try settlement.checkRequired(existing, plan: plan, quotedName: quotedName)
+        return settlement
+    }
+
+    /// Refuses a table with a column the pipeline lacks that every row must give a value.
+    private func checkRequired(_ existing: [Existing], plan: TablePlan, quotedName: String) throws(Refusal) {
         let required = existing.filter { found in found.required && !plan.columns.contains { $0.name == found.name } }
         if !required.isEmpty {
             let names = required.map(\.name).joined(separator: ", ")
@@ -104,7 +153,6 @@ struct TableSettlement {
                     + "which the pipeline does not have (its rows could not be loaded); give \(required.count == 1 ? "it" : "them") "
                     + "a default or drop NOT NULL (ALTER TABLE \(quotedName) ALTER COLUMN …), or add the key back to the reformer")
         }
-        return settlement
     }
 
     /// Whether a column declared as `kind` holds the values of `column` as the pipeline makes them

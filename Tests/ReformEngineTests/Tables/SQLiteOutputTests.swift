@@ -358,8 +358,8 @@ import Testing
                 "p.yaml:11:100: error: 'types' of run 'default' names 'idd', which is not one of the chain's keys; did you mean 'id'? "
                     + "(its keys: id, name)",
                 "p.yaml:11:116: error: unknown column type 'number'; expected one of: int, double, bool, text, date, json",
-                "p.yaml:12:58: error: 'key' of run 'default' is for mode: upsert (the rows it matches are updated); remove it, "
-                    + "or set mode: upsert",
+                "p.yaml:12:58: error: 'key' of run 'default' is for mode: upsert (the rows it matches are updated) or child_tables "
+                    + "(the parent key their rows carry); remove it, or set mode: upsert",
                 "p.yaml:12:69: error: 'format' does not apply to the sqlite output of run 'default': it writes rows into a table "
                     + "(its columns are the chain's keys); declare a separate output for a file",
                 "p.yaml:13:38: error: output path '../l.db' of run 'default' leads outside the working folder; give a relative "

@@ -115,6 +115,9 @@ extension PipelineSchema {
         SchemaKey(
             "schema", .choice(of: TablePlan.Contract.self),
             "What a run does when the table there differs from the pipeline's columns (default freeze: stop and say how)."),
+        SchemaKey(
+            "child_tables", .oneOf([.bool, .list(.string())]),
+            "List-valued keys whose elements go to child tables (TABLE__KEY, linked by 'key'); true: every key typed json."),
     ]
 
     static let fileKeys = [
