@@ -8,25 +8,30 @@ import ReformSDK
 /// one database share its connection (and transaction) and take turns. A row the server refuses
 /// (a unique index, a value out of an `integer` column's range) is set aside with the server's
 /// message (``takeRefused()``), and the batch's other rows load. An upsert copies into a temporary table, with
-/// each row's arrival number, and merges it at the end (``finish()``): the latest record of a key
-/// wins, the rest of the key's records are gone.
+/// each row's arrival number and origin, and merges it at the end (``finish()``): the latest record
+/// of a key wins, the rest of the key's records are gone, and a row the merge refuses is set aside
+/// too (``merge()``).
 final class PostgresCopy {
-    private let plan: TablePlan
-    private let connection: PostgresConnection
+    let plan: TablePlan
+    let connection: PostgresConnection
     /// `COPY target (columns) FROM STDIN`.
     private let copySQL: String
-    /// The temporary table of an upsert and its arrival-order column (both quoted).
-    private let staging: (table: String, arrival: String)?
+    /// The temporary table of an upsert, its arrival-order column, and the column holding where
+    /// each row came from (all quoted; ``originText(_:)``), which a row the merge refuses is
+    /// dead-lettered by.
+    let staging: (table: String, arrival: String, origin: String)?
     private var buffer: [UInt8] = []
     /// Where each row of ``buffer`` came from, in order.
     private var origins: [TableLoader.RowOrigin] = []
     /// Batches sent, with where their rows came from, that may still be loading.
     private var sent: [(batch: PostgresConnection.CopyBatch, origins: [TableLoader.RowOrigin])] = []
-    /// Rows the server refused in batches it has loaded, not yet taken.
-    private var refused: [(origin: TableLoader.RowOrigin, reason: String, row: [UInt8])] = []
+    /// Rows the server refused in batches it has loaded (or in the merge), not yet taken.
+    var refused: [(origin: TableLoader.RowOrigin, reason: String, row: [UInt8])] = []
+    /// The names of the managers rows came from, by index (for rows the merge refuses).
+    var managerNames: [Int: String] = [:]
     /// Whether a column is jsonb (by index): its text is JSON, where `\u0000` is a NUL.
     private let isJSON: [Bool]
-    private var arrival = 0
+    private(set) var arrival = 0
     /// Send when the buffer holds this much.
     private static let batchBytes = 1 << 20
 
@@ -50,13 +55,14 @@ final class PostgresCopy {
             copySQL = "COPY \(table) (\(columns)) FROM STDIN"
         case .upsert:
             let temporary = PostgresConnection.quoted(connection.temporaryTableName())
-            let arrival = PostgresConnection.quoted(PostgresCopy.arrivalColumn(besides: plan.columns))
+            let arrival = PostgresConnection.quoted(PostgresCopy.columnName("_reform_arrival", besides: plan.columns))
+            let origin = PostgresConnection.quoted(PostgresCopy.columnName("_reform_origin", besides: plan.columns))
             try connection.execute(
                 "CREATE TEMPORARY TABLE \(temporary) ON COMMIT DROP AS SELECT \(columns) FROM \(table) WITH NO DATA; "
-                    + "ALTER TABLE \(temporary) ADD COLUMN \(arrival) bigint",
+                    + "ALTER TABLE \(temporary) ADD COLUMN \(arrival) bigint, ADD COLUMN \(origin) text",
                 doing: "cannot make the upsert's temporary table for '\(plan.name)'")
-            staging = (temporary, arrival)
-            copySQL = "COPY \(temporary) (\(columns), \(arrival)) FROM STDIN"
+            staging = (temporary, arrival, origin)
+            copySQL = "COPY \(temporary) (\(columns), \(arrival), \(origin)) FROM STDIN"
         }
         buffer.reserveCapacity(PostgresCopy.batchBytes + 64 * 1024)
     }
@@ -67,7 +73,7 @@ final class PostgresCopy {
     func append(
         _ slots: [TableLoader.Slot], text: UnsafeBufferPointer<UInt8>, line: UnsafeRawBufferPointer?, origin: TableLoader.RowOrigin
     ) throws(PostgresError) -> RecordError? {
-        if let rejection = encode(slots, text: text, line: line) { return rejection }
+        if let rejection = encode(slots, text: text, line: line, origin: origin) { return rejection }
         origins.append(origin)
         if buffer.count >= PostgresCopy.batchBytes { try flush() }
         return nil
@@ -97,7 +103,9 @@ final class PostgresCopy {
     }
 
     /// Appends one row to the buffer, or returns why it cannot be loaded (appending nothing).
-    private func encode(_ slots: [TableLoader.Slot], text: UnsafeBufferPointer<UInt8>, line: UnsafeRawBufferPointer?) -> RecordError? {
+    private func encode(
+        _ slots: [TableLoader.Slot], text: UnsafeBufferPointer<UInt8>, line: UnsafeRawBufferPointer?, origin: TableLoader.RowOrigin
+    ) -> RecordError? {
         // The row is encoded into the buffer taken out of the object: each access to a stored
         // property of a class is checked for exclusivity at run time (perf: a tenth of the run).
         var out: [UInt8] = []
@@ -130,6 +138,11 @@ final class PostgresCopy {
             arrival += 1
             out.append(9)
             PostgresCopy.appendInt(arrival, into: &out)
+            out.append(9)
+            PostgresCopy.appendOrigin(origin, into: &out)
+            if managerNames[origin.origin.manager.index] == nil {
+                managerNames[origin.origin.manager.index] = origin.origin.manager.name
+            }
         }
         out.append(10)
         return nil
@@ -158,22 +171,15 @@ final class PostgresCopy {
     func finish() throws(PostgresError) {
         try flush()
         try connection.endCopy()
-        guard let staging else { return }
-        let columns = plan.columns.map { PostgresConnection.quoted($0.name) }
-        let key = plan.key.map(PostgresConnection.quoted).joined(separator: ", ")
-        let others = columns.filter { !plan.key.map(PostgresConnection.quoted).contains($0) }
-        let update = others.isEmpty ? "NOTHING" : "UPDATE SET " + others.map { "\($0) = EXCLUDED.\($0)" }.joined(separator: ", ")
-        try connection.execute(
-            "INSERT INTO \(PostgresConnection.quotedTable(plan.name)) (\(columns.joined(separator: ", "))) "
-                + "SELECT DISTINCT ON (\(key)) \(columns.joined(separator: ", ")) FROM \(staging.table) "
-                + "ORDER BY \(key), \(staging.arrival) DESC ON CONFLICT (\(key)) DO \(update)",
-            doing: "cannot upsert the run's rows into '\(plan.name)'")
+        guard staging != nil else { return }
+        try merge()
     }
 
-    /// The name of the upsert's arrival-order column: `_reform_arrival`, with `_` added until it
-    /// is none of the table's columns (a key's constant may be anything).
-    static func arrivalColumn(besides columns: [TableColumn]) -> String {
-        var name = "_reform_arrival"
+    /// The name of one of the upsert's own columns in its temporary table (`_reform_arrival`,
+    /// `_reform_origin`), with `_` added until it is none of the table's columns (a key's constant
+    /// may be anything).
+    static func columnName(_ base: String, besides columns: [TableColumn]) -> String {
+        var name = base
         while columns.contains(where: { $0.name == name }) { name += "_" }
         return name
     }
@@ -222,9 +228,9 @@ final class PostgresCopy {
     }
 
     /// `\N`: NULL in COPY's text format.
-    private static let null: [UInt8] = [92, 78]
+    static let null: [UInt8] = [92, 78]
 
-    private static func appendInt(_ value: Int, into buffer: inout [UInt8]) {
+    static func appendInt(_ value: Int, into buffer: inout [UInt8]) {
         if value < 0 {
             buffer.append(UInt8(ascii: "-"))
             if value == Int.min {
@@ -252,7 +258,7 @@ final class PostgresCopy {
 
     /// Appends `bytes` with COPY's escapes (backslash, tab, newline, carriage return); `false`
     /// for a NUL byte, or in `json` text the escape of one (`\u0000`), which jsonb refuses.
-    private static func appendEscaped(_ bytes: UnsafeRawBufferPointer, json: Bool, into buffer: inout [UInt8]) -> Bool {
+    static func appendEscaped(_ bytes: UnsafeRawBufferPointer, json: Bool, into buffer: inout [UInt8]) -> Bool {
         var start = 0
         for (offset, byte) in bytes.enumerated() {
             let escape: UInt8

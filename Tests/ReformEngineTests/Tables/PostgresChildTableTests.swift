@@ -89,4 +89,24 @@ struct PostgresChildTableTests {
         #expect(codes == ["refused table ${PG_URL}#issues", "column-type table ${PG_URL}#issues__labels"])
         #expect(try db.rows(#"SELECT "kIssueKeyID", name FROM issues__labels ORDER BY 1"#) == ["1|bug"])
     }
+
+    @Test func theRowsOfAParentAnUpsertsMergeRefusesAreLeftOut() async throws {
+        let database = try PostgresServer.database()
+        let db = try database.client()
+        try db.execute(#"CREATE TABLE issues ("kIssueKeyID" bigint PRIMARY KEY, "kIssueKeyTitle" text CHECK ("kIssueKeyTitle" <> 'bad'))"#)
+        let harness = try RunHarness()
+        try harness.write(
+            "p.yaml",
+            ChildTableTests.withoutNames(
+                ChildTableTests.pipeline(settings: "mode: upsert, key: [id], child_tables: [labels]", database: #"postgres: "${PG_URL}""#)))
+        let summary = try await ChildTableTests.run(
+            harness,
+            [
+                #"{"id": 1, "title": "fine", "labels": [{"name": "a"}]}"#, #"{"id": 2, "title": "bad", "labels": [{"name": "b"}]}"#,
+                #"{"id": 3, "title": "also fine", "labels": [{"name": "c"}]}"#,
+            ], environment: ["PG_URL": database.url])
+        #expect(summary.rejected == 1)
+        #expect(try db.rows(#"SELECT "kIssueKeyID" FROM issues ORDER BY 1"#) == ["1", "3"])
+        #expect(try db.rows(#"SELECT "kIssueKeyID", name FROM issues__labels ORDER BY 1"#) == ["1|a", "3|c"])
+    }
 }

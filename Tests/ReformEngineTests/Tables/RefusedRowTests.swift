@@ -142,6 +142,41 @@ struct RefusedRowTests {
         #expect(try Self.deadLetters(harness).first?.contains("value \"70000\" is out of range for type smallint") == true)
     }
 
+    /// An upsert copies into a temporary table without the table's checks, so a check or foreign
+    /// key refuses a row only when the run's rows are merged at the end: that row goes to the
+    /// dead-letter file (from its record's line), and the others merge, the latest of a key winning.
+    @Test(
+        .enabled(if: PostgresServer.isUsable, "no PostgreSQL server (install postgresql, or set REFORM_TEST_POSTGRES_URL)"),
+        arguments: [true, false])
+    func postgresUpsertRowsTheMergeRefusesAreDeadLetteredAndTheRestMerge(direct: Bool) async throws {
+        let database = try PostgresServer.database()
+        let db = try database.client()
+        try db.execute(
+            #"CREATE TABLE owners (id bigint PRIMARY KEY); INSERT INTO owners SELECT generate_series(1, 3000); "#
+                + #"CREATE TABLE listings ("kId" bigint PRIMARY KEY REFERENCES owners (id), "kName" text, "#
+                + #""kRooms" integer CHECK ("kRooms" > 0)); INSERT INTO listings VALUES (1, 'kept', 1)"#)
+        let harness = try RunHarness()
+        let lines =
+            Self.lines([2, 1]) + [#"{"id": 5, "name": "none", "rooms": 0}"#, #"{"id": 6, "name": "early", "rooms": 0}"#]
+            + Self.lines([9000, 3]) + Self.lines([6]) + Self.lines(Array(10...2000))
+        let summary = try await Self.run(
+            harness, lines, database: #"postgres: "${PG_URL}""#, mode: "mode: upsert, key: [id]", direct: direct, url: database.url)
+        #expect(summary.rejected == 2)
+        #expect(summary.written.map(\.count) == [lines.count - 2])
+        #expect(
+            try db.rows(#"SELECT * FROM listings WHERE "kId" < 10 ORDER BY 1"#) == ["1|home 1|2", "2|home 2|2", "3|home 3|2", "6|home 6|2"])
+        #expect(try db.rows(#"SELECT count(*) FROM listings"#) == ["1995"])
+        #expect(
+            try Self.deadLetters(harness) == [
+                "3 rent.ndjson:3 refused: table 'listings' refused the row: new row for relation \"listings\" violates check "
+                    + #"constraint "listings_kRooms_check" (Failing row contains (5, none, 0).) {"kId":5,"kName":"none","kRooms":0}"#,
+                "5 rent.ndjson:5 refused: table 'listings' refused the row: insert or update on table \"listings\" violates foreign key "
+                    + #"constraint "listings_kId_fkey" (Key (kId)=(9000) is not present in table "owners".) "#
+                    + #"{"kId":9000,"kName":"home 9000","kRooms":2}"#,
+            ])
+        #expect(summary.writtenDirectly == (direct ? lines.count - 2 : 0))
+    }
+
     @Test(arguments: [true, false]) func sqliteRefusedRowsAreDeadLetteredAndTheRestLoads(direct: Bool) async throws {
         let harness = try RunHarness()
         try harness.write("out/keep.txt", "")
