@@ -198,6 +198,14 @@ extension PipelineDecoder {
             engine: engine, database: database, name: tableName, mode: mode, columns: columns.filter { !childKeys.contains($0.name) },
             key: mode == .upsert ? keyColumns : [], contract: contract, location: settings.node.location)
         plan.children = children
+        if let entry = settings.entry("widen"), let widens = context.bool(entry.value, "'widen' of \(what)") {
+            if widens && contract != .evolve {
+                context.error(
+                    "'widen' of \(what) is for schema: evolve, which may change the table; set schema: evolve, or remove widen",
+                    at: entry.keyLocation)
+            }
+            plan.widens = widens
+        }
         return plan
     }
 

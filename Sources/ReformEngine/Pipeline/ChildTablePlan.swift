@@ -41,6 +41,7 @@ public struct ChildTablePlan: Sendable {
             columns: leadingColumns + elementColumns, key: parentKey.map(\.name), contract: parent.contract,
             location: parent.location)
         plan.lookupIndex = parentKey.map(\.name)
+        plan.widens = parent.widens
         plan.columnsFromRecords = true
         return plan
     }

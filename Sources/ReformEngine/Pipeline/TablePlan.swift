@@ -62,6 +62,9 @@ public struct TablePlan: Sendable {
     public let contract: Contract
     /// Where the output is declared.
     public let location: SourceLocation
+    /// Whether `schema: evolve` may widen a column whose type cannot hold the pipeline's values
+    /// (`widen: true`): integer → bigint → double → text, never narrower.
+    public internal(set) var widens = false
     /// The child tables the lists of some keys go to (`child_tables:`), one per key; those keys
     /// are not columns of this table.
     public internal(set) var children: [ChildTablePlan] = []
@@ -87,6 +90,7 @@ public struct TablePlan: Sendable {
             engine: engine, database: database, name: name, mode: mode, columns: columns, key: key, contract: contract,
             location: location)
         plan.children = children
+        plan.widens = widens
         plan.lookupIndex = lookupIndex
         plan.columnsFromRecords = columnsFromRecords
         return plan

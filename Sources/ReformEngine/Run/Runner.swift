@@ -410,12 +410,21 @@ public struct Runner: Sendable {
         summary.written = state.outputs.map { ($0.displayName, $0.written) }
         for output in state.outputs {
             guard let table = output.table else { continue }
+            for (column, from) in table.widened {
+                summary.tableChanges.append(
+                    "\(output.displayName): widened column \(column.name) from \(from) to \(table.declaredType(of: column)), "
+                        + "schema: evolve, widen: true")
+            }
             for column in table.added {
                 summary.tableChanges.append(
                     "\(output.displayName): added column \(column.name) (\(table.declaredType(of: column))), schema: evolve")
             }
             if table.discardedValues > 0 { summary.discardedValues.append((output.displayName, table.discardedValues)) }
             for child in output.childLoads {
+                for column in child.widened {
+                    summary.tableChanges.append(
+                        "\(child.table): widened column \(column.name) from \(column.from) to \(column.to), schema: evolve, widen: true")
+                }
                 for column in child.added {
                     summary.tableChanges.append("\(child.table): added column \(column.name) (\(column.type)), schema: evolve")
                 }

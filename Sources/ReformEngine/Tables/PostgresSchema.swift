@@ -50,20 +50,28 @@ enum PostgresSchema {
         do throws(TableSettlement.Refusal) {
             settlement = try TableSettlement.settle(
                 plan, existing: existing, accepts: { accepts($0, declared: $1) },
-                describe: columnType, quotedName: table)
+                describe: columnType, quotedName: table, narrowInteger: { ["integer", "smallint"].contains($0.lowercased()) })
         } catch {
             throw PostgresError(sqlState: "42P16", message: error.message)
+        }
+        for (column, _) in settlement.widened {
+            let name = PostgresConnection.quoted(column.name)
+            try connection.execute(
+                "ALTER TABLE \(table) ALTER COLUMN \(name) TYPE \(columnType(column)) USING \(name)::\(columnType(column))",
+                doing: "cannot widen column \(column.name) of '\(plan.name)'")
         }
         for column in settlement.added {
             try connection.execute(
                 "ALTER TABLE \(table) ADD COLUMN \(PostgresConnection.quoted(column.name)) \(columnType(column))",
                 doing: "cannot add column \(column.name) to '\(plan.name)'")
         }
-        if !settlement.added.isEmpty {
+        let changes =
+            settlement.widened.map { (TableSchemaLog.widenColumn, $0.column) } + settlement.added.map { (TableSchemaLog.addColumn, $0) }
+        if !changes.isEmpty {
             try connection.execute(TableSchemaLog.createPostgres, doing: "cannot make \(TableSchemaLog.table)")
-            for column in settlement.added {
+            for (change, column) in changes {
                 _ = try connection.query(
-                    TableSchemaLog.insertPostgres, [pipeline, plan.name, TableSchemaLog.addColumn, column.name, columnType(column)],
+                    TableSchemaLog.insertPostgres, [pipeline, plan.name, change, column.name, columnType(column)],
                     doing: "cannot write \(TableSchemaLog.table)")
             }
         }

@@ -25,6 +25,8 @@ extension TableLoader {
         let rows: Int
         /// The columns `schema: evolve` added to it, with their declared types.
         let added: [(name: String, type: String)]
+        /// The columns `widen: true` gave a wider type: name, old type, new type.
+        let widened: [(name: String, from: String, to: String)]
         /// Values `schema: discard_value` left out of its rows.
         let discardedValues: Int
     }
@@ -96,6 +98,7 @@ extension TableLoader {
             loads.append(
                 ChildLoad(
                     table: loader.displayName, rows: loaded, added: loader.added.map { ($0.name, loader.declaredType(of: $0)) },
+                    widened: loader.widened.map { ($0.column.name, $0.from, loader.declaredType(of: $0.column)) },
                     discardedValues: loader.discardedValues))
         }
         return loads

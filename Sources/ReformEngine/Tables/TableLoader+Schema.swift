@@ -53,13 +53,20 @@ extension TableLoader {
         } catch {
             throw SQLiteError(code: 1, message: error.message)
         }
+        if !settlement.widened.isEmpty {
+            try SQLiteWidening.widen(
+                plan.name, to: Dictionary(settlement.widened.map { ($0.column.name, $0.column.type.sqlType) }) { first, _ in first },
+                on: connection)
+        }
         for column in settlement.added {
             try connection.execute(
                 "ALTER TABLE \(table) ADD COLUMN \(SQLiteConnection.quoted(column.name)) \(column.type.sqlType)",
                 doing: "cannot add column \(column.name) to '\(plan.name)'")
         }
-        if !settlement.added.isEmpty {
-            try logAdded(settlement.added, to: plan, pipeline: pipeline, on: connection)
+        let changes =
+            settlement.widened.map { (TableSchemaLog.widenColumn, $0.column) } + settlement.added.map { (TableSchemaLog.addColumn, $0) }
+        if !changes.isEmpty {
+            try log(changes, to: plan, pipeline: pipeline, on: connection)
         }
         if plan.mode == .upsert, try !hasUniqueIndex(on: plan.key, of: plan.name, existing: existing, connection: connection) {
             throw SQLiteError(code: 1, message: TableSchemaCheck.noUniqueIndex(plan, quote: SQLiteConnection.quoted))
@@ -67,17 +74,17 @@ extension TableLoader {
         return settlement
     }
 
-    /// Writes one row per column `schema: evolve` added to `_reform_schema_log`, in the run's
-    /// transaction (made when missing).
-    private static func logAdded(_ added: [TableColumn], to plan: TablePlan, pipeline: String, on connection: SQLiteConnection)
-        throws(SQLiteError)
-    {
+    /// Writes one row per change `schema: evolve` made (a column widened or added) to
+    /// `_reform_schema_log`, in the run's transaction (made when missing).
+    private static func log(
+        _ changes: [(change: String, column: TableColumn)], to plan: TablePlan, pipeline: String, on connection: SQLiteConnection
+    ) throws(SQLiteError) {
         try connection.execute(TableSchemaLog.createSQLite, doing: "cannot make \(TableSchemaLog.table)")
         let insert = try connection.prepare(TableSchemaLog.insertSQLite, doing: "cannot write \(TableSchemaLog.table)")
-        for column in added {
+        for (change, column) in changes {
             insert.bindText(1, pipeline)
             insert.bindText(2, plan.name)
-            insert.bindText(3, TableSchemaLog.addColumn)
+            insert.bindText(3, change)
             insert.bindText(4, column.name)
             insert.bindText(5, column.type.sqlType)
             try insert.step(doing: "cannot write \(TableSchemaLog.table)")

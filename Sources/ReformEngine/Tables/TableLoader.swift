@@ -16,6 +16,8 @@ final class TableLoader {
     private let absent: [TableColumn]
     /// The columns `schema: evolve` added to the table, for the run's summary.
     let added: [TableColumn]
+    /// The columns `widen: true` gave a wider type, with the type each had, for the run's summary.
+    let widened: [(column: TableColumn, from: String)]
     /// Values `schema: discard_value` left out of rows that loaded.
     private(set) var discardedValues = 0
     /// Whether rows are loaded into exactly the pipeline's columns (no column left out or
@@ -114,6 +116,7 @@ final class TableLoader {
         self.transactions = transactions
         absent = settlement.absent
         added = settlement.added
+        widened = settlement.widened
         loadsDeclaredColumns = settlement.absent.isEmpty && settlement.loaded == declared.columns && declared.children.isEmpty
         slots = Array(repeating: .null, count: plan.columns.count)
         isKey = plan.columns.map { declared.key.contains($0.name) }

@@ -8,6 +8,8 @@ enum TableSchemaLog {
     static let table = "_reform_schema_log"
     /// The `change` of a column added.
     static let addColumn = "add column"
+    /// The `change` of a column given a wider type (`widen: true`); the log's type is the new one.
+    static let widenColumn = "widen column"
     /// The `change` of a table dropped with its state (`reform state drop --with-tables`).
     static let dropTable = "drop table"
 

@@ -27,6 +27,9 @@ struct TableSettlement {
 
     /// The pipeline's columns to add to the table (`evolve`), in the pipeline's order.
     private(set) var added: [TableColumn] = []
+    /// The table's columns to give the pipeline's wider type (`evolve` with `widen: true`), with
+    /// the type each had.
+    private(set) var widened: [(column: TableColumn, from: String)] = []
     /// The columns rows are loaded into, in the pipeline's order, each with the type its values
     /// are converted to (the table's, where a discarding contract keeps a column the pipeline
     /// types differently).
@@ -45,7 +48,7 @@ struct TableSettlement {
     /// type a column is created with (for messages); `quotedName` is the table's quoted name.
     static func settle(
         _ plan: TablePlan, existing: [Existing], accepts: (TableColumn, String) -> Bool, describe: (TableColumn) -> String,
-        quotedName: String
+        quotedName: String, narrowInteger: (String) -> Bool = { _ in false }
     ) throws(Refusal) -> TableSettlement {
         if plan.columnsFromRecords { return try settleFound(plan, existing: existing, describe: describe, quotedName: quotedName) }
         let columns = existing.map { TableSchemaCheck.Column(name: $0.name, type: $0.type) }
@@ -74,7 +77,14 @@ struct TableSettlement {
                 }
                 continue
             }
-            if accepts(column, found.type) || holds(found.kind, column) {
+            if plan.widens, found.kind == .int, column.isKnown, column.type == .int, narrowInteger(found.type) {
+                // A 64-bit integer into a narrower integer column: wider, as asked.
+                settlement.widened.append((column, found.type))
+                settlement.loaded.append(column)
+            } else if accepts(column, found.type) || holds(found.kind, column) {
+                settlement.loaded.append(column)
+            } else if plan.widens, widens(found.kind, to: column) {
+                settlement.widened.append((column, found.type))
                 settlement.loaded.append(column)
             } else if plan.contract == .evolve {
                 changedTypes.append("\(column.name) is \(found.type) in the table, but the pipeline's values are \(describe(column))")
@@ -87,9 +97,12 @@ struct TableSettlement {
         if !changedTypes.isEmpty {
             throw Refusal(
                 message: "table '\(plan.name)': " + changedTypes.joined(separator: "; ")
-                    + "; schema: evolve adds columns but never changes a column's type: convert the key to the table's type "
-                    + "in the reformer, load another table, or rename the column (ALTER TABLE \(quotedName) RENAME COLUMN …) "
-                    + "and the run adds the pipeline's")
+                    + (plan.widens
+                        ? "; widen: true changes a type only to a wider one (integer → bigint → double → text): convert the key "
+                        : "; schema: evolve adds columns but never changes a column's type (unless widen: true, to a wider one): "
+                            + "convert the key ")
+                    + "to the table's type in the reformer, load another table, or rename the column (ALTER TABLE \(quotedName) "
+                    + "RENAME COLUMN …) and the run adds the pipeline's")
         }
         if settlement.loaded.isEmpty {
             throw Refusal(
@@ -113,6 +126,11 @@ struct TableSettlement {
         var new: [TableColumn] = []
         for column in plan.columns {
             if let found = existing.first(where: { $0.name == column.name }) {
+                if plan.widens, !holds(found.kind, column), widens(found.kind, to: column) {
+                    settlement.widened.append((column, found.type))
+                    settlement.loaded.append(column)
+                    continue
+                }
                 settlement.loaded.append(
                     found.kind.map { TableColumn(name: column.name, key: column.key, type: $0, isKnown: true) } ?? column)
             } else {
@@ -152,6 +170,19 @@ struct TableSettlement {
                 message: "table '\(plan.name)' has the column\(required.count == 1 ? "" : "s") \(names), NOT NULL without a default, "
                     + "which the pipeline does not have (its rows could not be loaded); give \(required.count == 1 ? "it" : "them") "
                     + "a default or drop NOT NULL (ALTER TABLE \(quotedName) ALTER COLUMN …), or add the key back to the reformer")
+        }
+    }
+
+    /// Whether `widen: true` may change a column declared as `kind` to `column`'s type: an integer
+    /// to a double, a scalar to text.
+    private static func widens(_ kind: ColumnType?, to column: TableColumn) -> Bool {
+        guard let kind else { return false }
+        // A column nothing types takes text as it is and anything else as its JSON text.
+        let type = column.isKnown ? column.type : .text
+        switch type {
+        case .double: return kind == .int
+        case .text: return [.int, .double, .bool, .date].contains(kind)
+        default: return false
         }
     }
 

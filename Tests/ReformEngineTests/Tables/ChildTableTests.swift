@@ -198,6 +198,22 @@ import Testing
         #expect(dead.first?.contains(#""stage":"table out/gh.db#issues__labels""#) == true)
     }
 
+    @Test func widenGivesAChildColumnTheWiderTypeItsNewValuesNeed() async throws {
+        let harness = try RunHarness()
+        try harness.write("p.yaml", Self.pipeline(settings: "mode: upsert, key: [id], schema: evolve, widen: true, child_tables: [labels]"))
+        try await Self.run(harness, Self.firstRun)
+        let summary = try await Self.run(
+            harness, [#"{"id": 7, "title": "odd", "labels": [{"name": "odd", "id": "thirteen", "score": 3}]}"#])
+        let gh = harness.path("out/gh.db")
+        #expect(summary.tableChanges == ["\(gh)#issues__labels: widened column id from INTEGER to TEXT, schema: evolve, widen: true"])
+        #expect(summary.rejected == 0)
+        let db = try SQLiteFile(harness.path("out/gh.db"))
+        #expect(
+            try db.rows("SELECT kIssueKeyID, id, typeof(id), score FROM issues__labels WHERE kIssueKeyID IN (1, 7) ORDER BY 1, _position")
+                == ["1|'10'|'text'|NULL", "1|'11'|'text'|NULL", "7|'thirteen'|'text'|3.0"],
+            "a REAL column holds the integer score as it is")
+    }
+
     @Test func discardValueLeavesANewFieldOutAndCountsIt() async throws {
         let harness = try RunHarness()
         try harness.write("p.yaml", Self.pipeline(settings: "mode: append, key: [id], schema: discard_value, child_tables: [labels]"))

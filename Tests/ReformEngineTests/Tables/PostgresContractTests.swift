@@ -49,6 +49,36 @@ struct PostgresContractTests {
                 == ["homes|listings|add column|kArea|double precision", "homes|listings|add column|kSeen|timestamptz"])
     }
 
+    @Test func widenChangesIntegerToBigintDoubleOrTextInTheRunsTransaction() async throws {
+        let database = try PostgresServer.database()
+        let db = try database.client()
+        try db.execute(
+            #"CREATE TABLE listings ("kId" integer PRIMARY KEY, "kRooms" smallint, "kArea" integer, "kTag" integer); "#
+                + "INSERT INTO listings VALUES (1, 2, 90, 7)")
+        let harness = try RunHarness()
+        try harness.write(
+            "p.yaml",
+            Self.pipeline(
+                keys: ["id", "rooms", "area", "tag"], settings: "mode: upsert, key: [id], schema: evolve, widen: true, types: { id: int }",
+                converting: ["rooms": "int", "area": "double", "tag": "string"]))
+        let summary = try await SQLiteContractTests.run(
+            harness, [#"{"id": 3000000000, "rooms": 70000, "area": 31.5, "tag": "corner"}"#], environment: ["PG_URL": database.url])
+        #expect(summary.rejected == 0)
+        #expect(
+            summary.tableChanges == [
+                "\(database.url)#listings: widened column kId from integer to bigint, schema: evolve, widen: true",
+                "\(database.url)#listings: widened column kRooms from smallint to bigint, schema: evolve, widen: true",
+                "\(database.url)#listings: widened column kArea from integer to double precision, schema: evolve, widen: true",
+                "\(database.url)#listings: widened column kTag from integer to text, schema: evolve, widen: true",
+            ])
+        #expect(
+            try db.rows(
+                "SELECT column_name, data_type FROM information_schema.columns WHERE table_name = 'listings' ORDER BY ordinal_position")
+                == ["kId|bigint", "kRooms|bigint", "kArea|double precision", "kTag|text"])
+        #expect(try db.rows(#"SELECT * FROM listings ORDER BY 1"#) == ["1|2|90|7", "3000000000|70000|31.5|corner"])
+        #expect(try db.rows("SELECT count(*) FROM _reform_schema_log WHERE change = 'widen column'") == ["4"])
+    }
+
     @Test func discardRowAndDiscardValueKeepTheTableAsItIs() async throws {
         let database = try PostgresServer.database()
         let db = try database.client()

@@ -254,6 +254,69 @@ import Testing
         }
     }
 
+    @Test func widenGivesAColumnTheWiderTypeItsValuesNeedKeepingItsConstraintsIndexesAndRows() async throws {
+        let harness = try RunHarness()
+        try harness.write("out/keep.txt", "")
+        let db = try SQLiteFile(harness.path("out/l.db"))
+        try db.execute(
+            #"CREATE TABLE listings ("kId" INTEGER NOT NULL UNIQUE, "kName" TEXT COLLATE NOCASE, "kArea" INT DEFAULT 0 "#
+                + #"CHECK ("kArea" >= 0), "kOpen" BOOLEAN); CREATE INDEX by_area ON listings ("kArea"); "#
+                + #"CREATE TRIGGER stamp AFTER INSERT ON listings BEGIN SELECT 1; END; CREATE VIEW areas AS SELECT "kArea" FROM listings; "#
+                + "INSERT INTO listings VALUES (1, 'loft', 90, 1)")
+        try harness.write(
+            "p.yaml",
+            Self.pipeline(
+                keys: ["id", "name", "area", "open"], settings: "mode: upsert, key: [id], schema: evolve, widen: true, types: { id: int }",
+                converting: ["area": "double", "open": "string"]))
+        let summary = try await Self.run(harness, [#"{"id": 2, "name": "studio", "area": 31.5, "open": "weekends"}"#])
+        let table = harness.path("out/l.db") + "#listings"
+        #expect(
+            summary.tableChanges == [
+                "\(table): widened column kArea from INT to REAL, schema: evolve, widen: true",
+                "\(table): widened column kOpen from BOOLEAN to TEXT, schema: evolve, widen: true",
+            ])
+        #expect(
+            try db.rows("SELECT sql FROM sqlite_master WHERE name = 'listings'") == [
+                #"'CREATE TABLE "listings" ("kId" INTEGER NOT NULL UNIQUE, "kName" TEXT COLLATE NOCASE, "kArea" REAL DEFAULT 0 "#
+                    + #"CHECK ("kArea" >= 0), "kOpen" TEXT)'"#
+            ])
+        #expect(
+            try db.rows("SELECT *, typeof(kArea), typeof(kOpen) FROM listings ORDER BY 1") == [
+                "1|'loft'|90.0|'1'|'real'|'text'", "2|'studio'|31.5|'weekends'|'real'|'text'",
+            ], "the rows there take the wider types too")
+        #expect(
+            try db.rows("SELECT type, name FROM sqlite_master WHERE tbl_name = 'listings' AND sql IS NOT NULL ORDER BY 2") == [
+                "'index'|'by_area'", "'table'|'listings'", "'trigger'|'stamp'",
+            ])
+        #expect(try db.rows("SELECT * FROM areas ORDER BY 1") == ["31.5", "90.0"])
+        #expect(
+            try db.rows("SELECT change, column_name, column_type FROM _reform_schema_log") == [
+                "'widen column'|'kArea'|'REAL'", "'widen column'|'kOpen'|'TEXT'",
+            ])
+        // The table's check is still there: it refuses a row.
+        let refused = try await Self.run(harness, [#"{"id": 3, "name": "barn", "area": -1, "open": "no"}"#])
+        #expect(refused.rejected == 1)
+        let dead = try Self.deadLetters(harness)
+        #expect(dead.first?.contains("CHECK constraint failed") == true, "\(dead)")
+        // Never narrower: a bool key into the TEXT column is refused, naming the rule.
+        try harness.write(
+            "p.yaml",
+            Self.pipeline(
+                keys: ["id", "area"], settings: "mode: upsert, key: [id], schema: evolve, widen: true, types: { id: int }",
+                converting: ["area": "bool"]))
+        await #expect {
+            try await Self.run(harness, [#"{"id": 4, "area": true}"#])
+        } throws: { error in
+            (error as? RunError)?.message.contains(
+                "kArea is REAL in the table, but the pipeline's values are BOOLEAN; widen: true changes a type only to a wider one "
+                    + "(integer → bigint → double → text)") == true
+        }
+        #expect(
+            try loadDiagnostics(Self.pipeline(keys: ["id"], settings: "widen: true")).contains {
+                $0.contains("'widen' of run 'default' is for schema: evolve")
+            })
+    }
+
     @Test func anUnknownContractIsAnErrorWithTheChoices() throws {
         let harness = try RunHarness()
         try harness.write("p.yaml", Self.pipeline(keys: ["id"], settings: "schema: evolved"))

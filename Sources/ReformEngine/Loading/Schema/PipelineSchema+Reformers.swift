@@ -116,6 +116,9 @@ extension PipelineSchema {
             "schema", .choice(of: TablePlan.Contract.self),
             "What a run does when the table there differs from the pipeline's columns (default freeze: stop and say how)."),
         SchemaKey(
+            "widen", .bool,
+            "With schema: evolve, change a column's type to a wider one the values need (integer → bigint → double → text)."),
+        SchemaKey(
             "child_tables", .oneOf([.bool, .list(.string())]),
             "List-valued keys whose elements go to child tables (TABLE__KEY, linked by 'key'); true: every key typed json."),
     ]
