@@ -64,13 +64,15 @@ extension TableLoader {
             if plan.mode == .upsert {
                 try rows.readEach { entry throws(OutputError) in
                     guard !refusedOrdinals.contains(entry.ordinal) else { return }
-                    lastOfKey[entry.key] = entry.ordinal
+                    lastOfKey[identity(of: entry.key, in: child)] = entry.ordinal
                 }
                 try loader.deleteRows(keyedBy: Array(lastOfKey.keys))
             }
             var loaded = 0
             try rows.readEach { entry throws(OutputError) in
-                guard !refusedOrdinals.contains(entry.ordinal), plan.mode != .upsert || lastOfKey[entry.key] == entry.ordinal else {
+                guard !refusedOrdinals.contains(entry.ordinal),
+                    plan.mode != .upsert || lastOfKey[identity(of: entry.key, in: child)] == entry.ordinal
+                else {
                     return
                 }
                 for (position, element) in entry.elements.enumerated() {
@@ -102,6 +104,12 @@ extension TableLoader {
                     discardedValues: loader.discardedValues))
         }
         return loads
+    }
+
+    /// A parent key as its columns hold it (`"7"` and `7` are one key of an integer column), so
+    /// that the last record of each key is found as the table sees keys.
+    private func identity(of key: [Value], in child: ChildTablePlan) -> [Value] {
+        zip(key, child.parentKey).map { value, column in (try? TableLoader.converted(value, in: column, table: child.name)) ?? value }
     }
 
     /// The element columns `rows` found, checked against the columns every row has before them

@@ -99,7 +99,7 @@ import Testing
         let summary = try await Self.run(
             harness,
             [
-                #"{"id": 1, "title": "crash", "labels": [{"name": "wontfix"}]}"#,
+                #"{"id": "1", "title": "crash", "labels": [{"name": "wontfix"}]}"#,
                 #"{"id": 4, "title": "slow", "labels": [{"name": "a"}, {"name": "b"}]}"#,
                 #"{"id": 1, "title": "crash again", "labels": [{"name": "bug"}, {"name": "regression"}]}"#,
                 #"{"id": 4, "title": "slow", "labels": []}"#,
