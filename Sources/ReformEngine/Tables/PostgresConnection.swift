@@ -19,7 +19,7 @@ final class PostgresConnection: @unchecked Sendable {
     private let pq: LibPQ
 
     /// Connects to `url`; the session's time zone is UTC, so that date-times are written and read
-    /// back as the UTC ISO 8601 text `convert: date` makes.
+    /// back as the UTC ISO 8601 text `convert: date` makes, and the server sends no notices.
     init(url: PostgresURL) throws(PostgresError) {
         self.url = url
         displayName = url.displayName
@@ -35,7 +35,9 @@ final class PostgresConnection: @unchecked Sendable {
                 message: "cannot connect to \(url.displayName): \(reason) (is the server running, and the URL's host, port, "
                     + "user, password and database right?)")
         }
-        try execute("SET TIME ZONE 'UTC'", doing: "cannot set the session's time zone")
+        // Notices (`relation … already exists, skipping`) would go to standard error through
+        // libpq's default notice processor, past --quiet; warnings still do.
+        try execute("SET TIME ZONE 'UTC'; SET client_min_messages TO warning", doing: "cannot set up the session")
     }
 
     deinit {

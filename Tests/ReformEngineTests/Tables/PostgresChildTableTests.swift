@@ -63,6 +63,24 @@ struct PostgresChildTableTests {
         #expect(try db.rows("SELECT count(*) FROM pg_tables WHERE schemaname = 'analytics'") == ["0"])
     }
 
+    /// The server's notices (`relation "_reform_loads" already exists, skipping`) are not
+    /// printed: libpq writes them to standard error, where a quiet run says nothing.
+    @Test func aQuietRunPrintsNothingOnItsSecondLoad() async throws {
+        let database = try PostgresServer.database()
+        let folder = try TemporaryFolder()
+        try folder.write(
+            "p.yaml",
+            ChildTableTests.pipeline(
+                settings: "mode: upsert, key: [id], schema: evolve, child_tables: [labels]", database: #"postgres: "${PG_URL}""#))
+        try folder.write("issues.ndjson", ChildTableTests.firstRun.map { $0 + "\n" }.joined())
+        for _ in 0..<2 {
+            let outcome = try await ReformBinary.run(
+                ["run", "p.yaml", "--input", "issues=issues.ndjson", "--quiet"], environment: ["PG_URL": database.url], in: folder.path)
+            #expect(outcome.status == 0)
+            #expect(outcome.stderr.isEmpty, "\(outcome.stderr)")
+        }
+    }
+
     @Test func theRowsOfAParentTheServerRefusesAreLeftOut() async throws {
         let database = try PostgresServer.database()
         let db = try database.client()
