@@ -28,23 +28,8 @@ case "$n$runs" in *[!0-9]*|'') die "N and RUNS must be whole numbers" ;; esac
 
 source "$root/Benchmarks/reform-binary.sh"
 [ -x /usr/bin/time ] || die "GNU time (/usr/bin/time) is needed for peak memory"
-bin="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)"
-[ -x "$bin/initdb" ] || die "no PostgreSQL server (apt-get install postgresql)"
-command -v psql >/dev/null || die "no psql (apt-get install postgresql-client)"
-
-work="$(mktemp -d "${TMPDIR:-/tmp}/reform-pg.XXXXXX")"
-as_owner=()
-if [ "$(id -u)" = 0 ]; then chown postgres "$work"; as_owner=(runuser -u postgres --); fi
-cleanup() {
-    "${as_owner[@]}" "$bin/pg_ctl" -D "$work/data" -m immediate stop >/dev/null 2>&1 || true
-    if [ "${KEEP:-0}" = 1 ]; then echo "kept $work" >&2; else rm -rf "$work"; fi
-}
-trap cleanup EXIT
-"${as_owner[@]}" "$bin/initdb" -D "$work/data" -A trust -U postgres --no-sync -E UTF8 --locale=C >/dev/null
-"${as_owner[@]}" "$bin/pg_ctl" -D "$work/data" -l "$work/server.log" -w \
-    -o "-c listen_addresses='' -k $work -c fsync=off -c full_page_writes=off -c synchronous_commit=off" start >/dev/null
-export PG_URL="postgresql://postgres@/postgres?host=$work"
-q() { psql "$PG_URL" -X -q -t -A -v ON_ERROR_STOP=1 "$@"; }
+cluster_name=reform-pg
+source "$root/Benchmarks/postgres-cluster.sh"
 
 echo "generating $n records per manager..." >&2
 mkdir -p "$work/in" && chmod 777 "$work/in"
