@@ -249,7 +249,8 @@ struct OutputRuntime {
             try table.logLoad(rows: written)
             childLoads = try table.loadChildren { rejection throws(OutputError) in
                 try deadLetter.add(
-                    manager: rejection.manager, sequence: rejection.sequence, input: rejection.input,
+                    manager: rejection.origin.manager.name, sequence: rejection.origin.sequence,
+                    input: input(rejection.origin, rejection.input, nil),
                     stage: "table \(table.plan.address(of: rejection.table))",
                     error: rejection.error, record: rejection.row)
             }
@@ -308,7 +309,7 @@ struct OutputRuntime {
         } else if let table {
             for record in produced {
                 if let rejection = try table.write(
-                    record.value, origin: record.origin, input: inputName, describedInput: input(record.origin, inputName, position))
+                    record.value, origin: record.origin, input: inputName)
                 {
                     try deadLetter.add(
                         manager: record.origin.manager.name, sequence: record.origin.sequence,

@@ -31,10 +31,9 @@ final class ChildTableRows {
         let key: [Value]
         /// The list's elements (none for a missing or null list).
         let elements: [Value]
-        /// The manager of the parent's record, its sequence, and the input it was read from
-        /// (`file:line`), for dead-letter entries.
-        let manager: String
-        let sequence: Int
+        /// Where the parent's record came from, and the input it was read from (its name), for
+        /// dead-letter entries.
+        let origin: Origin
         let input: String?
     }
 
@@ -55,13 +54,16 @@ final class ChildTableRows {
 
     /// Holds the rows of one loaded parent row: its number, key and elements, and its record's
     /// origin.
-    func hold(ordinal: Int, key: [Value], elements: [Value], manager: String, sequence: Int, input: String?) throws(SpillError) {
+    func hold(ordinal: Int, key: [Value], elements: [Value], origin: Origin, input: String?) throws(SpillError) {
         for element in elements { columns.see(element) }
         elementCount += elements.count
         entry.bytes.removeAll(keepingCapacity: true)
         entry.int(ordinal)
-        entry.string(manager)
-        entry.int(sequence)
+        entry.int(origin.manager.index)
+        entry.string(origin.manager.name)
+        entry.int(origin.sequence)
+        entry.int(origin.line)
+        entry.int(origin.page)
         entry.value(.bool(input != nil))
         if let input { entry.string(input) }
         entry.value(.array(key))
@@ -93,12 +95,12 @@ final class ChildTableRows {
                 guard let bytes = try reader.nextEntry() else { return }
                 var decoder = SpillReader(bytes)
                 let ordinal = try decoder.int()
-                let manager = try decoder.string()
-                let sequence = try decoder.int()
+                let manager = ManagerRef(index: try decoder.int(), name: try decoder.string())
+                let origin = Origin(manager: manager, sequence: try decoder.int(), line: try decoder.int(), page: try decoder.int())
                 let input = try decoder.value() == .bool(true) ? try decoder.string() : nil
                 read = Entry(
                     ordinal: ordinal, key: try decoder.value().arrayValue ?? [], elements: try decoder.value().arrayValue ?? [],
-                    manager: manager, sequence: sequence, input: input)
+                    origin: origin, input: input)
             } catch {
                 throw OutputError(path: plan.name, message: error.message)
             }

@@ -7,9 +7,8 @@ extension TableLoader {
     struct ChildRejection {
         /// The child table's name.
         let table: String
-        /// The manager of the parent's record, its sequence, and where it was read.
-        let manager: String
-        let sequence: Int
+        /// Where the parent's record came from, and the input it was read from (its name).
+        let origin: Origin
         let input: String?
         /// Why.
         let error: RecordError
@@ -38,7 +37,7 @@ extension TableLoader {
         for (child, elements) in zip(children, lists) {
             do throws(SpillError) {
                 try child.hold(
-                    ordinal: ordinal, key: key, elements: elements, manager: origin.manager.name, sequence: origin.sequence, input: input)
+                    ordinal: ordinal, key: key, elements: elements, origin: origin, input: input)
             } catch {
                 throw OutputError(path: displayName, message: error.message)
             }
@@ -77,11 +76,10 @@ extension TableLoader {
                 }
                 for (position, element) in entry.elements.enumerated() {
                     let row = TableLoader.childRow(key: entry.key, of: child, position: position, element: element)
-                    let origin = Origin(manager: ManagerRef(index: 0, name: entry.manager), sequence: entry.sequence)
-                    if let rejection = try loader.write(row, origin: origin, input: entry.input) {
+                    if let rejection = try loader.write(row, origin: entry.origin, input: entry.input) {
                         try deadLetter(
                             ChildRejection(
-                                table: child.name, manager: entry.manager, sequence: entry.sequence, input: entry.input,
+                                table: child.name, origin: entry.origin, input: entry.input,
                                 error: rejection, row: row))
                     } else {
                         loaded += 1
@@ -93,8 +91,7 @@ extension TableLoader {
                 loaded -= 1
                 try deadLetter(
                     ChildRejection(
-                        table: child.name, manager: refused.origin.manager.name, sequence: refused.origin.sequence,
-                        input: refused.input, error: refused.error, row: refused.record))
+                        table: child.name, origin: refused.origin, input: refused.input, error: refused.error, row: refused.record))
             }
             try loader.logLoad(rows: loaded)
             loads.append(

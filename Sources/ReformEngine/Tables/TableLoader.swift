@@ -250,11 +250,9 @@ final class TableLoader {
     /// instead, when a value does not fit its column, an upsert key is null, a child table's key
     /// holds no list, or the row breaks a constraint (SQLite; PostgreSQL's refusals come later,
     /// ``takeRefused()``). The lists of child tables' keys are held for ``loadChildren(deadLetter:)``,
-    /// with `describedInput` (where the record was read, for their dead letters). Throws when the
-    /// database fails as a whole (the run then fails and rolls back).
-    func write(_ record: Value, origin: Origin, input: String?, describedInput: @autoclosure () -> String? = nil) throws(OutputError)
-        -> RecordError?
-    {
+    /// with the record's origin and input. Throws when the database fails as a whole (the run then
+    /// fails and rolls back).
+    func write(_ record: Value, origin: Origin, input: String?) throws(OutputError) -> RecordError? {
         guard case .object(let object) = record else {
             return RecordError(
                 code: "not-an-object", message: "table '\(plan.name)' takes records (objects), not \(record.kindName)")
@@ -306,7 +304,7 @@ final class TableLoader {
         let rejection = try insertRow(line: nil, origin: origin, input: input)
         if rejection == nil {
             discardedValues += leftOut
-            if !children.isEmpty { try holdChildRows(lists, of: object, origin: origin, input: describedInput()) }
+            if !children.isEmpty { try holdChildRows(lists, of: object, origin: origin, input: input) }
             ordinal += 1
         }
         return rejection
@@ -439,7 +437,7 @@ final class TableLoader {
 
     /// Deletes the rows whose first columns (a child table's parent key) hold one of `keys`,
     /// each converted to its column's type as a row's value is. SQLite deletes key by key
-    /// through the parent-key index; PostgreSQL up to 1,000 keys a statement.
+    /// through the parent-key index; PostgreSQL up to 10,000 keys a statement, as arrays.
     func deleteRows(keyedBy keys: [[Value]]) throws(OutputError) {
         guard let width = keys.first?.count, width > 0 else { return }
         let keyColumns = Array(plan.columns.prefix(width))
@@ -475,13 +473,21 @@ final class TableLoader {
                 throw OutputError(path: databaseName, message: DatabaseTransactions.explain(error))
             }
         case .postgres(let connection):
+            // One array per key column: `= ANY` (or `IN unnest`) keeps to the parent-key index
+            // where a list of row values may scan the table once a statement.
             let types = keyColumns.map(PostgresSchema.columnType)
+            let names = keyColumns.map { PostgresConnection.quoted($0.name) }
+            let condition =
+                width == 1
+                ? "\(names[0]) = ANY($1::\(types[0])[])"
+                : "(\(names.joined(separator: ", "))) IN (SELECT * FROM unnest("
+                    + types.enumerated().map { "$\($0 + 1)::\($1)[]" }.joined(separator: ", ") + "))"
             var start = 0
             while start < keys.count {
-                let part = keys[start..<min(keys.count, start + 1000)]
+                let part = keys[start..<min(keys.count, start + 10_000)]
                 start += part.count
-                var rows: [String] = []
-                var parameters: [String?] = []
+                var arrays = Array(repeating: [UInt8(ascii: "{")], count: width)
+                var count = 0
                 for key in part {
                     var texts: [String] = []
                     for (value, column) in zip(key, keyColumns) {
@@ -489,22 +495,34 @@ final class TableLoader {
                         texts.append(converted.stringValue ?? JSON.compactString(converted))
                     }
                     guard texts.count == width else { continue }
-                    let first = parameters.count
-                    parameters += texts
-                    rows.append("(" + types.enumerated().map { "$\(first + $0 + 1)::\($1)" }.joined(separator: ", ") + ")")
+                    for (index, text) in texts.enumerated() {
+                        if count > 0 { arrays[index].append(UInt8(ascii: ",")) }
+                        TableLoader.appendArrayElement(text, into: &arrays[index])
+                    }
+                    count += 1
                 }
-                guard !rows.isEmpty else { continue }
+                guard count > 0 else { continue }
                 do throws(PostgresError) {
                     _ = try connection.query(
-                        "DELETE FROM \(PostgresConnection.quotedTable(plan.name)) WHERE ("
-                            + keyColumns.map { PostgresConnection.quoted($0.name) }.joined(separator: ", ") + ") IN (VALUES "
-                            + rows.joined(separator: ", ") + ")",
-                        parameters, doing: "cannot delete from '\(plan.name)'")
+                        "DELETE FROM \(PostgresConnection.quotedTable(plan.name)) WHERE \(condition)",
+                        arrays.map { String(decoding: $0 + [UInt8(ascii: "}")], as: UTF8.self) }, doing: "cannot delete from '\(plan.name)'"
+                    )
                 } catch {
                     throw OutputError(path: databaseName, message: error.message)
                 }
             }
         }
+    }
+
+    /// Appends `text` as an element of a PostgreSQL array literal: quoted, with `"` and `\`
+    /// escaped by a backslash.
+    private static func appendArrayElement(_ text: String, into bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { bytes.append(UInt8(ascii: "\\")) }
+            bytes.append(byte)
+        }
+        bytes.append(UInt8(ascii: "\""))
     }
 
     /// What `value` becomes in `column`: converted to its type as `convert:` would (a value that

@@ -63,6 +63,30 @@ struct PostgresChildTableTests {
         #expect(try db.rows("SELECT count(*) FROM pg_tables WHERE schemaname = 'analytics'") == ["0"])
     }
 
+    /// A key of two columns: the parent's old rows are deleted by both (text with a quote and a
+    /// backslash included), through arrays of each.
+    @Test func anUpsertOnAKeyOfTwoColumnsReplacesEachParentsRows() async throws {
+        let database = try PostgresServer.database()
+        let environment = ["PG_URL": database.url]
+        let harness = try RunHarness()
+        try harness.write(
+            "p.yaml",
+            ChildTableTests.pipeline(
+                settings: "mode: upsert, key: [id, title], child_tables: [names]", database: #"postgres: "${PG_URL}""#))
+        let odd = #"say \"hi\" \\ there"#
+        try await ChildTableTests.run(
+            harness,
+            ChildTableTests.firstRun + [#"{"id": 1, "title": "\#(odd)", "labels": [{"name": "x"}]}"#], environment: environment)
+        let second = try await ChildTableTests.run(
+            harness,
+            [#"{"id": 1, "title": "\#(odd)", "labels": [{"name": "y"}]}"#, #"{"id": 4, "title": "slow", "labels": []}"#],
+            environment: environment)
+        #expect(second.rejected == 0 && second.childRows.map(\.count) == [1], "\(second.description)")
+        let db = try database.client()
+        let names = try db.rows(#"SELECT "kIssueKeyID", "kIssueKeyTitle", value FROM issues__names ORDER BY 1, 2, _position"#)
+        #expect(names == ["1|crash|bug", "1|crash|ui", #"1|say "hi" \ there|y"#], "\(names)")
+    }
+
     /// The server's notices (`relation "_reform_loads" already exists, skipping`) are not
     /// printed: libpq writes them to standard error, where a quiet run says nothing.
     @Test func aQuietRunPrintsNothingOnItsSecondLoad() async throws {
