@@ -4,7 +4,8 @@ import ReformSystem
 
 /// What changed in the files a run wrote since the last run of the same run: per file, the
 /// records (or, in a file that is not NDJSON, the lines) added and removed, and with a `key`, the
-/// records whose key stayed but whose value changed.
+/// records whose key stayed but whose value changed; per table of an SQLite database (a `sqlite:`
+/// output's, its child tables too), the rows, as records.
 ///
 /// Without a key, records are compared whole, as a multiset: a record the new file has one more
 /// time than the old is added, one fewer removed, whatever their order. With a key (a path such as
@@ -30,11 +31,62 @@ enum StudioChanges {
         var names = after
         for name in before where !names.contains(name) { names.append(name) }
         return .array(
-            names.map { name in
-                compare(
-                    file: name, old: before.contains(name) ? FilePaths.resolve(name, against: old) : nil,
-                    new: after.contains(name) ? FilePaths.resolve(name, against: new) : nil, key: path)
+            names.flatMap { name in
+                let oldPath = before.contains(name) ? FilePaths.resolve(name, against: old) : nil
+                let newPath = after.contains(name) ? FilePaths.resolve(name, against: new) : nil
+                if [oldPath, newPath].contains(where: { $0.map(isDatabase) ?? false }) {
+                    return compare(database: name, old: oldPath, new: newPath, key: path)
+                }
+                return [compare(file: name, old: oldPath, new: newPath, key: path)]
             })
+    }
+
+    /// Whether the file at `path` is an SQLite database (a `sqlite:` output's).
+    static func isDatabase(_ path: String) -> Bool {
+        ((try? FilePaths.readAll(path, limit: 16)) ?? []).starts(with: Array("SQLite format 3\u{0}".utf8))
+    }
+
+    /// The most rows of a table compared.
+    static let maxRows = 200_000
+
+    /// An SQLite database's changes, table by table (`out/l.db#listings`, and child tables): its
+    /// rows, read as `reform cat` reads them, compared as a file's records are.
+    static func compare(database file: String, old: String?, new: String?, key: ValuePath?) -> [Value] {
+        func tables(_ path: String?) -> [String] {
+            guard let path, isDatabase(path) else { return [] }
+            return (try? TableReader.sqliteTables(at: path)) ?? []
+        }
+        func rows(_ path: String?, _ table: String) throws(InputError) -> [Value] {
+            guard let path, tables(path).contains(table), let address = TableAddress(TableAddress.scheme + path + "#" + table) else {
+                return []
+            }
+            let reader = try TableReader(address)
+            var rows: [Value] = []
+            while rows.count < maxRows, let row = try reader.next() { rows.append(row) }
+            return rows
+        }
+        let before = tables(old)
+        let after = tables(new)
+        var names = after
+        for name in before where !names.contains(name) { names.append(name) }
+        return names.map { table in
+            var object = Object()
+            object["path"] = .string(file + "#" + table)
+            if !before.contains(table) { object["only"] = .string("new") }
+            if !after.contains(table) { object["only"] = .string("old") }
+            object["kind"] = .string("records")
+            let oldRows: [Value]
+            let newRows: [Value]
+            do throws(InputError) {
+                oldRows = try rows(old, table)
+                newRows = try rows(new, table)
+            } catch {
+                object["error"] = .string(error.message)
+                return .object(object)
+            }
+            for member in records(old: oldRows, new: newRows, key: key).members { object[member.key] = member.value }
+            return .object(object)
+        }
     }
 
     /// The files under `folder` (a run's), as paths below it, sorted; symbolic links are not followed.
@@ -66,7 +118,7 @@ enum StudioChanges {
         }
         if old == nil { object["only"] = .string("new") }
         if new == nil { object["only"] = .string("old") }
-        // A database or another binary file: only whether it changed.
+        // A binary file (not a database): only whether it changed.
         if isBinary(oldBytes) || isBinary(newBytes) {
             object["kind"] = .string("binary")
             object["added"] = .int(0)
@@ -89,16 +141,22 @@ enum StudioChanges {
             return .object(object)
         }
         object["kind"] = .string("records")
+        for member in records(old: oldRecords, new: newRecords, key: key).members { object[member.key] = member.value }
+        return .object(object)
+    }
+
+    /// Records compared by `key`, or whole as a multiset without one.
+    static func records(old: [Value], new: [Value], key: ValuePath?) -> Object {
         guard let key else {
-            let (added, removed) = multisetDifference(old: oldRecords, new: newRecords)
+            let (added, removed) = multisetDifference(old: old, new: new)
+            var object = Object()
             object["added"] = .int(added.count)
             object["removed"] = .int(removed.count)
             object["added_items"] = .array(Array(added.prefix(shown)))
             object["removed_items"] = .array(Array(removed.prefix(shown)))
-            return .object(object)
+            return object
         }
-        for member in keyed(old: oldRecords, new: newRecords, key: key).members { object[member.key] = member.value }
-        return .object(object)
+        return keyed(old: old, new: new, key: key)
     }
 
     /// Records matched by the value at `key` (a record without it is counted as unkeyed).

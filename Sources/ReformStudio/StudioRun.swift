@@ -118,17 +118,21 @@ final class StudioRun: Sendable {
     /// The most rows of a table shown.
     static let tableRowsShown = 50
 
-    /// The table of the SQLite database at `path`: its name and columns, then its first rows as
-    /// NDJSON; or why it cannot be read (several tables name none).
+    /// Each table of the SQLite database at `path` (a table output's, and its child tables): its
+    /// name and columns, then its first rows as NDJSON; or why it cannot be read.
     static func tableRows(of path: String) -> String {
-        guard let address = TableAddress(TableAddress.scheme + path) else { return "not an SQLite address: \(path)" }
         do {
-            let reader = try TableReader(address)
-            var lines = ["table \(reader.table) (\(reader.columns.joined(separator: ", "))):"]
-            while lines.count <= tableRowsShown, let row = try reader.next() {
-                lines.append(JSON.compactString(row))
+            var blocks: [String] = []
+            for table in try TableReader.sqliteTables(at: path) {
+                guard let address = TableAddress(TableAddress.scheme + path + "#" + table) else { continue }
+                let reader = try TableReader(address)
+                var lines = ["table \(reader.table) (\(reader.columns.joined(separator: ", "))):"]
+                while lines.count <= tableRowsShown, let row = try reader.next() {
+                    lines.append(JSON.compactString(row))
+                }
+                blocks.append(lines.joined(separator: "\n") + "\n")
             }
-            return lines.joined(separator: "\n") + "\n"
+            return blocks.isEmpty ? "no tables\n" : blocks.joined(separator: "\n")
         } catch {
             return "\(error)"
         }

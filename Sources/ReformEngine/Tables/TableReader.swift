@@ -27,6 +27,17 @@ package final class TableReader {
         }
     }
 
+    /// The tables of the SQLite database file at `path`, in the order they were made, Reform's
+    /// own (`_reform_state`, `_reform_loads`, `_reform_schema_log`) left out: a table output's
+    /// table and its child tables.
+    package static func sqliteTables(at path: String) throws(InputError) -> [String] {
+        do throws(SQLiteError) {
+            return try SQLiteTableRows.tables(on: try SQLiteConnection(path: path, create: false))
+        } catch {
+            throw InputError(path: path, message: error.message)
+        }
+    }
+
     /// The next row as a record; `nil` after the last.
     package func next() throws(InputError) -> Value? {
         guard let record = try rows.next() else { return nil }

@@ -210,13 +210,13 @@ import Testing
         #expect(rows.first?.hasPrefix("table listings (kPropertyListDataKeyID") == true && rows.count == 18, "\(rows.prefix(3))")
         #expect(FileManager.default.fileExists(atPath: scratch + "/run-2/out/property-list.db"))
         #expect(!FileManager.default.fileExists(atPath: folder.path + "/out"), "nothing in the pipeline's folder")
-        // Loaded again: the database is binary, compared as a whole (its load log changed).
         _ = try await studio.json("POST", "/api/runs", body: #"{"run": "sqlite"}"#)
         #expect(try await finished(studio)["phase"] == "done")
+        // Loaded again: the table is compared by its rows (the same), not as a file (its load log changed).
         let changed = try await studio.json("GET", "/api/runs/changes")["files"]?.arrayValue?.first?.objectValue
         #expect(
-            changed?["path"] == "out/property-list.db" && changed?["kind"] == "binary" && changed?["changed"] == 1,
-            "\(changed.map { Value.object($0) } ?? .null)")
+            changed?["path"] == "out/property-list.db#listings" && changed?["kind"] == "records" && changed?["added"] == 0
+                && changed?["removed"] == 0, "\(changed.map { Value.object($0) } ?? .null)")
 
         // A run the pipeline cannot start says why, and the last run stays readable.
         let refused = try await studio.send("POST", "/api/runs", body: #"{"run": "nightly"}"#)
@@ -332,6 +332,57 @@ import Testing
         }
         let unknown = try await studio.send("POST", "/api/runs", body: #"{"inputs": {"itms": "data/items.ndjson"}}"#)
         #expect(unknown.status == 422 && unknown.body.contains("no manager 'itms'"), "\(unknown.body)")
+    }
+
+    /// A table output with a child table: the Output tab shows each table's first rows, and
+    /// Changes compares each table's rows, by the key asked for.
+    @Test func eachTableOfADatabaseIsShownAndComparedByItsRows() async throws {
+        let folder = try TemporaryFolder()
+        let path = try folder.write(
+            "issues.yaml",
+            """
+            reform: 1
+            managers: { issues: {} }
+            reformers:
+              issue:
+                keys: { id: kIssueKeyID, title: kIssueKeyTitle, labels: kIssueKeyLabels }
+                map: { id: id, title: title, labels: "labels?" }
+            runs:
+              default:
+                outputs:
+                  - { reform: [issue], sqlite: out/gh.db, table: issues, mode: upsert, key: [id], types: { id: int },
+                      schema: evolve, child_tables: [labels] }
+            """)
+        try folder.write(
+            "data/issues.ndjson",
+            #"{"id": 1, "title": "crash", "labels": [{"name": "bug"}]}"# + "\n" + #"{"id": 2, "title": "docs", "labels": []}"# + "\n")
+        let studio = try await StudioUnderTest(pipeline: path, scratch: folder.path + "/.scratch")
+        _ = try await studio.json("POST", "/api/runs", body: #"{"inputs": {"issues": "data/issues.ndjson"}}"#)
+        let first = try await finished(studio)
+        #expect(first["phase"] == "done", "\(first)")
+        let text = first["files"]?.arrayValue?.compactMap(\.objectValue).first { $0["path"] == "out/gh.db" }?["text"]?.stringValue
+        #expect(
+            text == "table issues (kIssueKeyID, kIssueKeyTitle):\n{\"kIssueKeyID\":1,\"kIssueKeyTitle\":\"crash\"}\n"
+                + "{\"kIssueKeyID\":2,\"kIssueKeyTitle\":\"docs\"}\n\ntable issues__labels (kIssueKeyID, _position, name):\n"
+                + "{\"kIssueKeyID\":1,\"_position\":0,\"name\":\"bug\"}\n", "\(text ?? "")")
+
+        try folder.write(
+            "data/issues.ndjson",
+            #"{"id": 1, "title": "crash!", "labels": [{"name": "bug", "color": "red"}, {"name": "ui"}]}"# + "\n"
+                + #"{"id": 2, "title": "docs", "labels": []}"# + "\n")
+        _ = try await studio.json("POST", "/api/runs", body: #"{"inputs": {"issues": "data/issues.ndjson"}}"#)
+        #expect(try await finished(studio)["phase"] == "done")
+        let changes = try await studio.json("GET", "/api/runs/changes?key=kIssueKeyID")["files"]?.arrayValue?.compactMap(\.objectValue)
+        let byTable = Dictionary(uniqueKeysWithValues: (changes ?? []).map { ($0["path"]?.stringValue ?? "", $0) })
+        #expect(Array(byTable.keys).sorted() == ["out/gh.db#issues", "out/gh.db#issues__labels"])
+        let issues = byTable["out/gh.db#issues"]
+        #expect(issues?["changed"] == 1 && issues?["added"] == 0 && issues?["removed"] == 0, "\(issues.map(Value.object) ?? .null)")
+        let labels = byTable["out/gh.db#issues__labels"]
+        // Keyed by the parent key, both of issue 1's rows have it: the later one is compared.
+        #expect(labels?["kind"] == "records" && labels?["changed"] == 1, "\(labels.map(Value.object) ?? .null)")
+        let whole = try await studio.json("GET", "/api/runs/changes")["files"]?.arrayValue?.compactMap(\.objectValue)
+        let labelRows = whole?.first { $0["path"] == "out/gh.db#issues__labels" }
+        #expect(labelRows?["added"] == 2 && labelRows?["removed"] == 1, "\(labelRows.map(Value.object) ?? .null)")
     }
 
     @Test func aRunningLiveRunIsCancelledFromThePage() async throws {
