@@ -79,6 +79,10 @@ struct StudioBrowserTests {
         #expect(found["fourthOrigin"] as? String == "from zufang · record 4 · page 2")
         #expect(found["originButton"] as? String == "Open page 2: GET /zufang/list?city=shanghai&page_size=3&page=2")
         #expect((found["originLanded"] as? [String: Any])?["id"] as? Int == 110)
+        // Its path: what the reformer made of it.
+        let path = found["originPath"] as? [String] ?? []
+        #expect(path.count == 2 && path.first?.hasPrefix("Output 1") == true, "\(path)")
+        #expect(path.last?.hasPrefix("1 property-list → ") == true && path.last?.hasSuffix(" keys") == true, "\(path)")
         #expect(found["pagesVisibleAfterOrigin"] as? Bool == true)
         #expect(found["selectedPage"] as? String == "zufang||2")
         #expect(found["originPageTitle"] as? String == "GET /zufang/list?city=shanghai&page_size=3&page=2")

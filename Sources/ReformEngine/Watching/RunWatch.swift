@@ -85,6 +85,7 @@ public final class RunWatch: Sendable {
             snapshot.managers[index].records += 1
             if snapshot.managers[index].samples.count < limit {
                 snapshot.managers[index].samples.append(WatchedRecord(record, partition: partition))
+                snapshot.traced.insert(.init(manager: record.origin.manager.name, sequence: record.origin.sequence))
             }
         }
     }
@@ -113,17 +114,22 @@ public final class RunWatch: Sendable {
         var step: Int? = nil
     }
 
-    /// The stage or step at `place`, changed by `body`, when the run registered it.
-    private func change(at place: Place, _ body: (inout WatchedStage) -> Void) {
+    /// The stage or step at `place`, changed by `body` (told whether the record at hand is
+    /// traced), when the run registered it.
+    private func change(at place: Place, of record: Record? = nil, _ body: (inout WatchedStage, Bool) -> Void) {
         change { snapshot in
+            let traced =
+                record.map {
+                    snapshot.traced.contains(.init(manager: $0.origin.manager.name, sequence: $0.origin.sequence))
+                } ?? false
             guard snapshot.outputs.indices.contains(place.output),
                 snapshot.outputs[place.output].stages.indices.contains(place.stage)
             else { return }
             if let step = place.step {
                 guard snapshot.outputs[place.output].stages[place.stage].steps.indices.contains(step) else { return }
-                body(&snapshot.outputs[place.output].stages[place.stage].steps[step])
+                body(&snapshot.outputs[place.output].stages[place.stage].steps[step], traced)
             } else {
-                body(&snapshot.outputs[place.output].stages[place.stage])
+                body(&snapshot.outputs[place.output].stages[place.stage], traced)
             }
         }
     }
@@ -131,29 +137,39 @@ public final class RunWatch: Sendable {
     /// The reformer or step at `place` took a record (what it made comes through
     /// ``made(_:at:)``, what it refused through ``rejected(_:at:error:)``).
     func took(at place: Place) {
-        change(at: place) { $0.recordsIn += 1 }
+        change(at: place) { stage, _ in stage.recordsIn += 1 }
     }
 
     /// The reformer or step at `place` made `record`.
     func made(_ record: Record, at place: Place) {
         let limit = limits.recordsPerStep
-        change(at: place) { stage in
+        change(at: place, of: record) { stage, traced in
             stage.recordsOut += 1
-            if stage.samples.count < limit { stage.samples.append(WatchedRecord(record, partition: nil)) }
+            if stage.samples.count < limit {
+                stage.samples.append(WatchedRecord(record, partition: nil))
+            } else if traced, stage.traced.count < RunWatch.tracedPerStep * limit {
+                stage.traced.append(WatchedRecord(record, partition: nil))
+            }
         }
     }
 
     /// The reformer or step at `place` rejected `record` with `error`.
     func rejected(_ record: Record, at place: Place, error: RecordError) {
         let limit = limits.rejectionsPerStep
-        change(at: place) { stage in
+        change(at: place, of: record) { stage, traced in
             stage.rejected += 1
+            let rejection = WatchedRejection(record: WatchedRecord(record, partition: nil), code: error.code, message: error.message)
             if stage.rejections.count < limit {
-                stage.rejections.append(
-                    WatchedRejection(record: WatchedRecord(record, partition: nil), code: error.code, message: error.message))
+                stage.rejections.append(rejection)
+            } else if traced, stage.tracedRejections.count < RunWatch.tracedPerStep * limits.recordsPerStep {
+                stage.tracedRejections.append(rejection)
             }
         }
     }
+
+    /// How many traced records a step keeps beyond its samples, per record it samples: a step
+    /// may make several records of one (`explode`), but never keeps more than this.
+    static let tracedPerStep = 4
 
     /// A service event of the run (a retry's wait, a rate limit, a token refresh).
     func event(_ event: ServiceEvent) {

@@ -14,6 +14,16 @@ public struct RunWatchSnapshot: Sendable {
     public internal(set) var outputs: [WatchedOutput] = []
     /// The services' events (a 429's wait, an unreachable host, a token fetched), oldest first.
     public internal(set) var events: [String] = []
+    /// The records whose path through every reformer and step is kept (``WatchedStage/traced``):
+    /// each manager's first landed records (its ``WatchedManager/samples``), by manager and
+    /// sequence.
+    var traced: Set<TracedOrigin> = []
+
+    /// A landed record's identity: its manager and its place among that manager's records.
+    struct TracedOrigin: Hashable, Sendable {
+        let manager: String
+        let sequence: Int
+    }
 
     mutating func managerIndex(_ name: String) -> Int {
         if let index = managers.firstIndex(where: { $0.name == name }) { return index }
@@ -236,6 +246,12 @@ public struct WatchedStage: Sendable {
     public internal(set) var samples: [WatchedRecord] = []
     /// The first records it rejected, with why.
     public internal(set) var rejections: [WatchedRejection] = []
+    /// Records it made from a traced record (each manager's first landed ones) that are not
+    /// among ``samples``, so that each traced record's path through the chain is whole: with
+    /// the samples, every record it made from one.
+    public internal(set) var traced: [WatchedRecord] = []
+    /// Traced records it rejected that are not among ``rejections``.
+    public internal(set) var tracedRejections: [WatchedRejection] = []
 
     init(name: String, line: Int? = nil) {
         self.name = name
@@ -253,6 +269,8 @@ public struct WatchedStage: Sendable {
         object["rejected"] = .int(rejected)
         object["samples"] = .array(samples.map(\.json))
         object["rejections"] = .array(rejections.map(\.json))
+        if !traced.isEmpty { object["traced"] = .array(traced.map(\.json)) }
+        if !tracedRejections.isEmpty { object["traced_rejections"] = .array(tracedRejections.map(\.json)) }
         return .object(object)
     }
 }

@@ -363,10 +363,50 @@
       }
       if (landed) {
         box.appendChild(element("h3", { text: "As landed" }));
-        box.appendChild(element("pre", { className: "json", text: pretty(landed.value) }));
+        box.appendChild(element("pre", { className: "json", id: "origin-landed", text: pretty(landed.value) }));
+        box.appendChild(element("h3", { text: "Its path through the chain" }));
+        box.appendChild(pathOf(record, run));
+      } else {
+        box.appendChild(element("p", { className: "empty", text: "Its path is kept for each manager's first records (see Landed)." }));
       }
       box.scrollIntoView({ block: "nearest" });
     }
+  }
+
+  // What each reformer (or, in a steps reformer, each step) made of a landed record, in order,
+  // until one rejects it or makes nothing of it (a filter, a dedupe, a limit).
+  function pathOf(record, run) {
+    var mine = function (r) { return r.manager === record.manager && r.sequence === record.sequence; };
+    var list = element("ol", { className: "record-path" });
+    run.watch.outputs.forEach(function (output, index) {
+      var ended = false;
+      function visit(stage, label) {
+        if (ended) return;
+        var made = stage.samples.concat(stage.traced || []).filter(mine);
+        var refused = stage.rejections.concat(stage.traced_rejections || []).filter(function (r) { return mine(r.record); });
+        var item = element("li", { className: "path-stage" }, [
+          element("div", { className: "path-name", text: label + " " + stage.name + (stage.line ? " (line " + stage.line + ")" : "") })]);
+        if (refused.length) {
+          item.appendChild(element("div", { className: "rejection", text: "rejected: " + refused[0].code + ": " + refused[0].message }));
+          ended = true;
+        } else if (!made.length) {
+          item.appendChild(element("div", { className: "empty", text: "made nothing of it: the record stops here" }));
+          ended = true;
+        } else {
+          made.forEach(function (r) { item.appendChild(element("pre", { className: "json", text: pretty(r.value) })); });
+        }
+        list.appendChild(item);
+      }
+      list.appendChild(element("li", { className: "path-output", text: "Output " + (index + 1) + ": " + output.name }));
+      output.stages.forEach(function (stage, position) {
+        if (stage.steps && stage.steps.length) {
+          stage.steps.forEach(function (step, number) { visit(step, (position + 1) + "." + (number + 1)); });
+        } else {
+          visit(stage, String(position + 1));
+        }
+      });
+    });
+    return list;
   }
 
   function renderSteps(run) {

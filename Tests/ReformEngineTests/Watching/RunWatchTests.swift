@@ -195,6 +195,48 @@ import Testing
         #expect(steps[3].samples.map { $0.value.objectValue?["id"] } == [.int(3), .int(5)])
     }
 
+    /// Each manager's first landed records are traced: every step keeps what it made of them (or
+    /// its rejection) beyond its first records, so that each one's path through the chain is
+    /// whole; a record a filter drops is in no later step.
+    @Test func eachManagersFirstRecordsAreTracedThroughEveryStep() async throws {
+        let folder = try TemporaryFolder()
+        try folder.write("a.ndjson", (10...14).map { #"{"id": "a\#($0)", "price": \#($0)}"# + "\n" }.joined())
+        try folder.write(
+            "b.ndjson",
+            [#"{"id": "b1", "price": "x"}"#, #"{"id": "b2", "price": 1}"#, #"{"id": "b3", "price": 20}"#, #"{"id": "b4", "price": 21}"#]
+                .map { $0 + "\n" }.joined())
+        let yaml = """
+            reform: 1
+            managers: { a: {}, b: {} }
+            reformers:
+              chain:
+                steps:
+                  - convert: { price: double }
+                  - filter: "price > 5"
+            runs:
+              default: { managers: [a, b], reform: [chain], output: { format: ndjson } }
+            """
+        let pipeline = try PipelineLoader(environment: [:]).load(bytes: Array(yaml.utf8), file: "p.yaml", folder: folder.path)
+        var limits = RunWatch.Limits()
+        limits.recordsPerStep = 3
+        limits.rejectionsPerStep = 0
+        let watch = RunWatch(limits: limits)
+        var options = RunOptions()
+        options.inputs = [("a", folder.path + "/a.ndjson"), ("b", folder.path + "/b.ndjson")]
+        options.outputPath = folder.path + "/out.ndjson"
+        options.deadLetterPath = folder.path + "/dead.ndjson"
+        options.watch = watch
+        _ = try await Runner(pipeline: pipeline, options: options).run()
+        let steps = try #require(watch.snapshot().outputs.first?.stages.first?.steps)
+        func ids(_ records: [WatchedRecord]) -> [String] { records.map { $0.value.objectValue?["id"]?.stringValue ?? "?" } }
+        #expect(ids(steps[0].samples) == ["a10", "a11", "a12"])
+        #expect(ids(steps[0].traced) == ["b2", "b3"], "b's first three, but b1, rejected; a13 and b4 are not traced")
+        #expect(steps[0].rejections.isEmpty && ids(steps[0].tracedRejections.map(\.record)) == ["b1"])
+        #expect(ids(steps[1].traced) == ["b3"], "the filter made nothing of b2")
+        let json = try #require(steps[0].json.objectValue)
+        #expect(json["traced"]?.arrayValue?.count == 2 && json["traced_rejections"]?.arrayValue?.count == 1)
+    }
+
     /// A watched live page shows the request and response as `--record` would keep them: the
     /// service's secrets (in a header, the auth, the query and the body the API echoes back)
     /// are `***` wherever they appear.

@@ -56,8 +56,12 @@
   origin.click();
   var open = await until("the record's origin", function () { return document.querySelector("#origin button"); });
   found.originButton = open.textContent;
-  var landed = document.querySelector("#origin pre");
+  var landed = document.querySelector("#origin-landed");
   found.originLanded = landed ? JSON.parse(landed.textContent) : null;
+  found.originPath = Array.prototype.map.call(document.querySelectorAll("#origin .record-path > li"), function (item) {
+    var value = item.querySelector("pre");
+    return (item.querySelector(".path-name") || item).textContent + (value ? " → " + Object.keys(JSON.parse(value.textContent)).length + " keys" : "");
+  });
   open.click();
   found.pagesVisibleAfterOrigin = !$("tab-pages").hidden;
   await until("the record's page", function () { return document.querySelector("#page-detail h2"); });
