@@ -25,7 +25,7 @@ import ReformSystem
 /// - `GET /api/runs/changes?key=PATH`: what changed in the current run's files since the last
 ///   run of the same run (``StudioChanges``).
 /// - `GET /api/state?run=R`: what its incremental managers remember (`reform state show`'s
-///   columns); `POST /api/state/reset` (`{"run", "manager"}`) forgets it, as `reform state reset`.
+///   columns); `POST /api/state/reset` (`{"run", "manager", "partition"}`) forgets it, as `reform state reset`.
 public struct StudioServer: Sendable {
     /// The pipeline file.
     public let pipelinePath: String
@@ -164,7 +164,8 @@ public struct StudioServer: Sendable {
         router.post("/api/state/reset") { request, _ in
             try await Self.answer {
                 let asked = try await Self.object(of: request)
-                return try await session.resetState(run: asked["run"]?.stringValue, manager: asked["manager"]?.stringValue)
+                return try await session.resetState(
+                    run: asked["run"]?.stringValue, manager: asked["manager"]?.stringValue, partition: asked["partition"]?.stringValue)
             }
         }
         router.delete("/api/runs/current") { _, _ in

@@ -177,14 +177,15 @@ actor StudioSession {
         ])
     }
 
-    /// Forgets what `manager` (every manager when `nil`) of `run` remembers, as `reform state
-    /// reset` does: the next run fetches it all again.
-    func resetState(run: String?, manager: String?) throws(StudioError) -> Value {
+    /// Forgets what `manager` (every manager when `nil`), or only its `partition`, of `run`
+    /// remembers, as `reform state reset` does: the next run fetches it all again.
+    func resetState(run: String?, manager: String?, partition: String? = nil) throws(StudioError) -> Value {
         let pipeline = try loaded()
         let options = try options(for: run, of: pipeline)
         do {
-            let place = try SavedState.forget(manager: manager, of: pipeline, options: options)
-            return .object(["reset": .string("state of \(manager.map { "manager '\($0)'" } ?? "every manager") reset in \(place)")])
+            let place = try SavedState.forget(manager: manager, partition: manager == nil ? nil : partition, of: pipeline, options: options)
+            let what = (manager == nil ? nil : partition).map { "partition '\($0)' of " } ?? ""
+            return .object(["reset": .string("state of \(what)\(manager.map { "manager '\($0)'" } ?? "every manager") reset in \(place)")])
         } catch {
             throw StudioError(status: 500, error.description)
         }

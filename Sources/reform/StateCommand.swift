@@ -102,7 +102,16 @@ struct StateCommand: ParsableCommand {
         @Option(help: "Only this manager (its outputs are then fetched again in full on the next run).")
         var manager: String?
 
-        func run() throws { try StateCommand.forget(manager: manager, place: place) }
+        @Option(help: "Only this partition of --manager, as 'reform state show' lists it (repo=widgets).")
+        var partition: String?
+
+        func validate() throws {
+            if partition != nil && manager == nil {
+                throw ValidationError("--partition needs --manager: the manager whose partition to forget")
+            }
+        }
+
+        func run() throws { try StateCommand.forget(manager: manager, partition: partition, place: place) }
     }
 
     /// `reform state drop`.
@@ -139,9 +148,25 @@ struct StateCommand: ParsableCommand {
         }
     }
 
-    /// Forgets `manager`'s state (every manager's when `nil`) where `place` says it is kept.
-    static func forget(manager: String?, place: Where) throws {
+    /// Forgets `manager`'s state (every manager's when `nil`), or only its `partition`, where
+    /// `place` says it is kept.
+    static func forget(manager: String?, partition: String? = nil, place: Where) throws {
         let (loaded, options) = try place.pipelineAndOptions()
+        if let manager, let partition {
+            let saved: SavedState
+            do { saved = try SavedState.read(loaded, options: options) } catch {
+                Terminal.error("reform: error: \(error.description)")
+                throw ExitCode(ExitStatus.runFailed.rawValue)
+            }
+            let known = saved.partitions.filter { $0.manager == manager }.map(\.partition)
+            guard known.contains(partition) else {
+                throw ValidationError(
+                    "no partition '\(partition)' of manager '\(manager)' in the saved state"
+                        + (known.isEmpty
+                            ? " (it has none saved)"
+                            : Suggestions.hint(for: partition, in: known) + " (its partitions: \(known.joined(separator: ", ")))"))
+            }
+        }
         // A manager the pipeline no longer has (renamed, removed) can still be shown and forgotten.
         if let manager, loaded.manager(named: manager) == nil {
             let saved: SavedState
@@ -155,10 +180,11 @@ struct StateCommand: ParsableCommand {
             }
         }
         let kept: String
-        do { kept = try SavedState.forget(manager: manager, of: loaded, options: options) } catch {
+        do { kept = try SavedState.forget(manager: manager, partition: partition, of: loaded, options: options) } catch {
             Terminal.error("reform: error: \(error.description)")
             throw ExitCode(ExitStatus.runFailed.rawValue)
         }
-        Terminal.error("reform: state of \(manager.map { "manager '\($0)'" } ?? "every manager") reset in \(kept)")
+        let what = partition.map { "partition '\($0)' of " } ?? ""
+        Terminal.error("reform: state of \(what)\(manager.map { "manager '\($0)'" } ?? "every manager") reset in \(kept)")
     }
 }

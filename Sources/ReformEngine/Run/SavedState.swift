@@ -74,12 +74,14 @@ public struct SavedState: Sendable {
         return SavedState(place: store.path, inTable: false, document: store.document)
     }
 
-    /// Forgets what `pipeline`'s run keeps in a table for `manager` (every manager when `nil`):
-    /// deletes its rows of `_reform_state`. `nil` when the run keeps its state in a file (see
-    /// ``StateStore/reset(manager:)``); else where it was kept.
-    public static func forgetInTable(manager: String?, of pipeline: Pipeline, options: RunOptions) throws(RunError) -> String? {
+    /// Forgets what `pipeline`'s run keeps in a table for `manager` (every manager when `nil`), or
+    /// only its `partition`: deletes its rows of `_reform_state`. `nil` when the run keeps its
+    /// state in a file (see ``StateStore/reset(manager:partition:)``); else where it was kept.
+    public static func forgetInTable(manager: String?, partition: String? = nil, of pipeline: Pipeline, options: RunOptions)
+        throws(RunError) -> String?
+    {
         guard let table = try tableStore(of: pipeline, options: options) else { return nil }
-        try table.forget(manager: manager)
+        try table.forget(manager: manager, partition: partition)
         return table.displayName + "#" + TableStateStore.table
     }
 
@@ -168,15 +170,18 @@ public struct SavedState: Sendable {
         return table
     }
 
-    /// Forgets the state of `pipeline`'s run for `manager` (every manager when `nil`) where the
-    /// run keeps it: its rows of `_reform_state` when its outputs are tables, else its state file
-    /// (forgetting everything needs nothing of the old file, which may be damaged or edited).
-    /// Returns where it was kept. `reform state reset` and `reform studio` both forget so.
-    public static func forget(manager: String?, of pipeline: Pipeline, options: RunOptions) throws(RunError) -> String {
-        if let table = try forgetInTable(manager: manager, of: pipeline, options: options) { return table }
+    /// Forgets the state of `pipeline`'s run for `manager` (every manager when `nil`), or only
+    /// its `partition` (the label `reform state show` lists), where the run keeps it: its rows of
+    /// `_reform_state` when its outputs are tables, else its state file (forgetting everything
+    /// needs nothing of the old file, which may be damaged or edited). Returns where it was kept.
+    /// `reform state reset` and `reform studio` both forget so.
+    public static func forget(manager: String?, partition: String? = nil, of pipeline: Pipeline, options: RunOptions) throws(RunError)
+        -> String
+    {
+        if let table = try forgetInTable(manager: manager, partition: partition, of: pipeline, options: options) { return table }
         let path = StateStore.path(of: pipeline, options: options)
         var store = manager == nil ? StateStore(path: path) : try StateStore.load(path: path)
-        store.reset(manager: manager)
+        store.reset(manager: manager, partition: partition)
         try store.save()
         return store.path
     }

@@ -148,15 +148,20 @@ public struct StateStore: Sendable {
         document["managers"] = .object(managers)
     }
 
-    /// Forgets `manager` (every manager when `nil`), and the outputs with it, so the next run
-    /// starts from nothing.
-    public mutating func reset(manager: String?) {
+    /// Forgets `manager` (every manager when `nil`), or only its `partition` (the label `reform
+    /// state show` lists), and the outputs with it, so the next run starts from nothing.
+    public mutating func reset(manager: String?, partition: String? = nil) {
         guard let manager else {
             document = Object()
             return
         }
         var managers = document["managers"]?.objectValue ?? Object()
-        managers[manager] = nil
+        if let partition, var partitions = managers[manager]?.objectValue {
+            partitions[partition] = nil
+            managers[manager] = partitions.isEmpty ? nil : .object(partitions)
+        } else {
+            managers[manager] = nil
+        }
         document["managers"] = .object(managers)
         document["outputs"] = nil
         document["running"] = nil

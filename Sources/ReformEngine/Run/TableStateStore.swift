@@ -100,10 +100,11 @@ struct TableStateStore {
     /// of `_reform_state`; and drops the tables `dropping` names (each logged as `drop table` in
     /// `_reform_schema_log`), all in one transaction of its own. The state table being absent is
     /// nothing to forget; a dropped table being absent is nothing to drop.
-    func forget(manager: String?, dropping tables: [String] = []) throws(RunError) {
+    func forget(manager: String?, partition: String? = nil, dropping tables: [String] = []) throws(RunError) {
         let transactions = DatabaseTransactions()
         defer { transactions.rollbackAll() }
         let filter = manager == nil ? "" : " AND manager = "
+        let partitionFilter = manager != nil && partition != nil
         do throws(OutputError) {
             switch engine {
             case .sqlite:
@@ -112,10 +113,12 @@ struct TableStateStore {
                 do throws(SQLiteError) {
                     if try connection.hasTable(TableStateStore.table) {
                         let delete = try connection.prepare(
-                            "DELETE FROM \(TableStateStore.table) WHERE pipeline = ?1" + (manager == nil ? "" : filter + "?2"),
+                            "DELETE FROM \(TableStateStore.table) WHERE pipeline = ?1" + (manager == nil ? "" : filter + "?2")
+                                + (partitionFilter ? " AND \"partition\" = ?3" : ""),
                             doing: "cannot forget the saved state")
                         delete.bindText(1, pipeline)
                         if let manager { delete.bindText(2, manager) }
+                        if partitionFilter, let partition { delete.bindText(3, partition) }
                         try delete.step(doing: "cannot forget the saved state")
                     }
                     for table in tables where try connection.hasTable(table) {
@@ -136,8 +139,10 @@ struct TableStateStore {
                 do throws(PostgresError) {
                     if try connection.hasTable(TableStateStore.table) {
                         _ = try connection.query(
-                            "DELETE FROM \(TableStateStore.table) WHERE pipeline = $1" + (manager == nil ? "" : filter + "$2"),
-                            [pipeline] + (manager.map { [$0] } ?? []), doing: "cannot forget the saved state")
+                            "DELETE FROM \(TableStateStore.table) WHERE pipeline = $1" + (manager == nil ? "" : filter + "$2")
+                                + (partitionFilter ? " AND \"partition\" = $3" : ""),
+                            [pipeline] + (manager.map { [$0] } ?? []) + (partitionFilter ? [partition] : []),
+                            doing: "cannot forget the saved state")
                     }
                     for table in tables where try connection.hasTable(PostgresConnection.quotedTable(table)) {
                         _ = try connection.query(

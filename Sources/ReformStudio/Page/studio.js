@@ -545,6 +545,11 @@
           reset.addEventListener("click", function () { resetState(cells[0]); });
           action.appendChild(reset);
         }
+        if (cells[1] !== "-") {
+          var one = element("button", { type: "button", className: "reset-partition", text: "Reset " + cells[1] });
+          one.addEventListener("click", function () { resetState(cells[0], cells[1]); });
+          action.appendChild(one);
+        }
         row.appendChild(action);
         body.appendChild(row);
       });
@@ -560,8 +565,9 @@
     });
   }
 
-  function resetState(manager) {
-    return api("POST", "/api/state/reset", { run: $("run-name").value || null, manager: manager }).then(function (answer) {
+  function resetState(manager, partition) {
+    var asked = { run: $("run-name").value || null, manager: manager, partition: partition || null };
+    return api("POST", "/api/state/reset", asked).then(function (answer) {
       return renderState().then(function () {
         $("tab-state").insertBefore(element("p", { id: "state-reset", className: "badge ok", text: answer.reset }), $("tab-state").firstChild);
       });

@@ -250,6 +250,12 @@ import Testing
         // The pipeline's own state file (beside its output) is not the studio's.
         #expect(!FileManager.default.fileExists(atPath: folder.path + "/out"))
 
+        let one = try await studio.json("POST", "/api/state/reset", body: #"{"manager": "issues", "partition": "repo=widgets"}"#)
+        #expect(one["reset"] == .string("state of partition 'repo=widgets' of manager 'issues' reset in \(scratch)/state.json"))
+        let left = try await studio.json("GET", "/api/state")["rows"]?.arrayValue?.compactMap {
+            $0.arrayValue?.first(where: { $0 != "issues" })
+        }
+        #expect(left == ["repo=gadgets"], "\(left ?? [])")
         let reset = try await studio.json("POST", "/api/state/reset", body: #"{"manager": "issues"}"#)
         #expect(reset["reset"] == .string("state of manager 'issues' reset in \(scratch)/state.json"))
         #expect(try await studio.json("GET", "/api/state")["rows"] == .array([]))

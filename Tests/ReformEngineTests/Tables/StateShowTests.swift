@@ -72,14 +72,15 @@ struct StateShowTests {
             #"CREATE TABLE _reform_state (pipeline TEXT NOT NULL, manager TEXT NOT NULL, "partition" TEXT NOT NULL, state TEXT NOT NULL, "#
                 + #"PRIMARY KEY (pipeline, manager, "partition")); "#
                 + #"INSERT INTO _reform_state VALUES ('tracked', 'issues', '', '{"bookmark": "2026-11-25T10:00:00Z", "edge": []}'), "#
-                + #"('tracked', 'repos', 'org-1', '{"bookmark": 17, "edge": []}'), ('other', 'issues', '', '{"bookmark": 1, "edge": []}')"#)
+                + #"('tracked', 'repos', 'org-1', '{"bookmark": 17, "edge": []}'), ('other', 'issues', '', '{"bookmark": 1, "edge": []}'), "#
+                + #"('tracked', 'repos', 'org-2', '{"bookmark": 18, "edge": []}')"#)
         let show = try await ReformBinary.run(["state", "show", "p.yaml"], environment: [:], in: folder.path)
         #expect(show.status == 0, "\(show.stderr)")
         let lines = show.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first == "kept in out/issues.db#_reform_state")
         #expect(lines.dropFirst().first?.hasPrefix("MANAGER  PARTITION  BOOKMARK") == true)
-        #expect(lines.count == 4, "\(show.stdout)")
-        #expect(lines.last?.hasPrefix("repos    org-1      17") == true, "\(show.stdout)")
+        #expect(lines.count == 5, "\(show.stdout)")
+        #expect(lines.last?.hasPrefix("repos    org-2      18") == true, "\(show.stdout)")
         let json = try await ReformBinary.run(
             ["state", "show", "p.yaml", "--json", "--manager", "repos"], environment: [:], in: folder.path)
         let document = try JSON.parse(Array(json.stdout.utf8)).objectValue
@@ -88,7 +89,25 @@ struct StateShowTests {
         let reset = try await ReformBinary.run(["state", "reset", "p.yaml", "--manager", "issues"], environment: [:], in: folder.path)
         #expect(reset.status == 0, "\(reset.stderr)")
         #expect(reset.stderr.contains("reform: state of manager 'issues' reset in out/issues.db#_reform_state"))
-        #expect(try db.rows("SELECT pipeline, manager FROM _reform_state ORDER BY 1, 2") == ["'other'|'issues'", "'tracked'|'repos'"])
+        #expect(
+            try db.rows("SELECT pipeline, manager FROM _reform_state ORDER BY 1, 2") == [
+                "'other'|'issues'", "'tracked'|'repos'", "'tracked'|'repos'",
+            ])
+        // One partition of a manager.
+        let one = try await ReformBinary.run(
+            ["state", "reset", "p.yaml", "--manager", "repos", "--partition", "org-1"], environment: [:], in: folder.path)
+        #expect(one.status == 0, "\(one.stderr)")
+        #expect(one.stderr.contains("reform: state of partition 'org-1' of manager 'repos' reset in out/issues.db#_reform_state"))
+        #expect(try db.rows(#"SELECT manager, "partition" FROM _reform_state WHERE pipeline = 'tracked'"#) == ["'repos'|'org-2'"])
+        let unknown = try await ReformBinary.run(
+            ["state", "reset", "p.yaml", "--manager", "repos", "--partition", "org-3"], environment: [:], in: folder.path)
+        #expect(unknown.status == 64)
+        #expect(
+            unknown.stderr.contains(
+                "no partition 'org-3' of manager 'repos' in the saved state; did you mean 'org-2'? (its partitions: org-2)"),
+            "\(unknown.stderr)")
+        let alone = try await ReformBinary.run(["state", "reset", "p.yaml", "--partition", "org-2"], environment: [:], in: folder.path)
+        #expect(alone.status == 64 && alone.stderr.contains("--partition needs --manager"), "\(alone.stderr)")
         let all = try await ReformBinary.run(["state", "reset", "p.yaml"], environment: [:], in: folder.path)
         #expect(all.status == 0, "\(all.stderr)")
         #expect(try db.rows("SELECT pipeline FROM _reform_state") == ["'other'"], "another pipeline's state is not this one's")
