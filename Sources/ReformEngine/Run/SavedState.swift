@@ -91,7 +91,7 @@ public struct SavedState: Sendable {
     /// them forgets every manager's state, `manager` or not: a manager whose state stayed would
     /// fetch only what changed into an empty table. Each dropped table is logged in
     /// `_reform_schema_log`. Returns what it did; `nil` when the run keeps its state in a file and
-    /// no table is to be dropped (forget it with ``StateStore/reset(manager:)``). Throws when
+    /// no table is to be dropped (forget it with ``StateStore/reset(manager:partition:)``). Throws when
     /// tables are to be dropped and the run loads none, or loads tables of several databases.
     public static func drop(manager: String?, withTables: Bool, of pipeline: Pipeline, options: RunOptions) throws(RunError)
         -> DroppedState?
