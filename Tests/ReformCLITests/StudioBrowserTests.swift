@@ -92,6 +92,15 @@ struct StudioBrowserTests {
         #expect(found["changesAgainst"] as? String == "Run 2 against run 1 (default)")
         #expect(found["changes"] as? [String] == ["standard-output: +0 −0"], "\(found["changes"] ?? "")")
         #expect(found["reloadedFromDisk"] as? Bool == true)
+        // The rows run: the first row written (sorted by id) and the record that filled it.
+        #expect(found["writtenRows"] as? Int == 17)
+        #expect(found["writtenHeading"] as? String == "Rows of listing-row: the first 17 of 17 written")
+        let firstRow = found["firstRow"] as? [String] ?? []
+        #expect(firstRow.count == 4 && firstRow.last?.contains(" · record ") == true, "\(firstRow)")
+        let landed = found["firstRowLanded"] as? [String: Any] ?? [:]
+        #expect(
+            [landed["id"], landed["xinfang_id"], landed["esf_id"]].compactMap { $0 as? Int }.map(String.init) == [firstRow.first ?? ""],
+            "\(landed)")
         let onDisk = try String(contentsOfFile: folder + "/property-list.yaml", encoding: .utf8)
         #expect(onDisk.hasPrefix("# changed by another editor\n# yaml-language-server"))
 

@@ -6,6 +6,15 @@ extension Row: Spillable {
         writer.string(style.colour?.rawValue ?? "")
         for value in values { writer.value(value) }
         for cell in cells { writer.value(cell) }
+        // A watched run's rows keep their origin through the spill file.
+        writer.value(.bool(origin != nil))
+        if let origin {
+            writer.int(origin.manager.index)
+            writer.string(origin.manager.name)
+            writer.int(origin.sequence)
+            writer.int(origin.line)
+            writer.int(origin.page)
+        }
     }
 
     init(unspilling reader: inout SpillReader, context shape: RowShape) throws(SpillError) {
@@ -17,7 +26,12 @@ extension Row: Spillable {
         cells.reserveCapacity(shape.columns.count)
         for _ in shape.columns { values.append(try reader.value()) }
         for _ in shape.columns { cells.append(try reader.value()) }
-        self.init(shape: shape, values: values, cells: cells, style: style)
+        var origin: Origin?
+        if try reader.value() == .bool(true) {
+            let manager = ManagerRef(index: try reader.int(), name: try reader.string())
+            origin = Origin(manager: manager, sequence: try reader.int(), line: try reader.int(), page: try reader.int())
+        }
+        self.init(shape: shape, values: values, cells: cells, style: style, origin: origin)
     }
 
     var estimatedBytes: Int {

@@ -11,6 +11,19 @@ public struct Row: Sendable {
     public private(set) var cells: [Value]
     /// How the row stands out.
     public var style: RowStyle = .plain
+    /// Where the record that filled it came from, when the run is watched (``RunWatch``): a
+    /// row's provenance in `reform studio`; `nil` otherwise.
+    public internal(set) var origin: Origin? {
+        get { provenance?.origin }
+        set { provenance = newValue.map(Provenance.init) }
+    }
+    /// ``origin``, boxed: a row that is not watched (most) pays one reference for it.
+    private var provenance: Provenance?
+
+    private final class Provenance: Sendable {
+        let origin: Origin
+        init(_ origin: Origin) { self.origin = origin }
+    }
 
     /// An empty row of `shape`.
     public init(shape: RowShape) {
@@ -20,11 +33,12 @@ public struct Row: Sendable {
     }
 
     /// A row of `shape` with these values, cells and style (read back from a sort's spill file).
-    init(shape: RowShape, values: [Value], cells: [Value], style: RowStyle) {
+    init(shape: RowShape, values: [Value], cells: [Value], style: RowStyle, origin: Origin? = nil) {
         self.shape = shape
         self.values = values
         self.cells = cells
         self.style = style
+        provenance = origin.map(Provenance.init)
     }
 
     /// Sets the column called `column`, written with `format` (or the column's own format).

@@ -20,6 +20,11 @@ public struct RowList: RowContext {
     private var sort: ExternalSort<Row>?
     /// The rows kept and not written yet.
     public var count: Int { sort?.count ?? arrived.count }
+    /// The origin the next row is given (``Row/origin``): set by a watched run before each record
+    /// gives its data, so that a row written says which record filled it.
+    var nextOrigin: Origin?
+    /// Told each row as it is written, with its origin (a watched run's rows, ``RunWatch``).
+    var rowWritten: (@Sendable (Row) -> Void)?
 
     /// An empty list of rows of `shape`; a sorted shape keeps about `memoryBudget` bytes of rows
     /// in memory and spills the rest to an unlinked temporary file in `TMPDIR` (or `/tmp`).
@@ -37,6 +42,7 @@ public struct RowList: RowContext {
     public mutating func getData<Model: RowModel>(_ model: Model) throws(RecordError) {
         var row = Row(shape: shape)
         row.style = model.rowStyle
+        row.origin = nextOrigin
         try model.fill(&row)
         if let column = shape.sortColumn {
             do { try sort?.append(row, key: row.values[column]) } catch { throw error.recordError }
@@ -59,9 +65,13 @@ public struct RowList: RowContext {
                 do { next = try rows.next() } catch { throw OutputError(path: "sorted rows", message: error.message) }
                 guard let row = next else { return }
                 try writer.write(cells: row.cells, of: shape, style: row.style)
+                rowWritten?(row)
             }
         }
-        for row in arrived { try writer.write(cells: row.cells, of: shape, style: row.style) }
+        for row in arrived {
+            try writer.write(cells: row.cells, of: shape, style: row.style)
+            rowWritten?(row)
+        }
         arrived.removeAll()
     }
 }

@@ -169,9 +169,16 @@ struct OutputRuntime {
     /// Lets `watch` see what each reformer of the chain takes, makes and rejects; the output is
     /// the run's `index`-th.
     mutating func watch(by watch: RunWatch, as index: Int) {
-        watch.output(index, name: plan.destination ?? displayName, stages: chain.stageOutline)
+        watch.output(
+            index, name: plan.destination ?? displayName, stages: chain.stageOutline,
+            rowShape: plan.rows.map { ($0.name, $0.shape.columns.map(\.name)) })
         chain.watch = (watch, index)
+        rowList?.rowWritten = { row in watch.wrote(row, output: index) }
+        watchesRows = rowList != nil
     }
+
+    /// Whether each row is given its record's origin (a watched run's rows, ``RunWatch``).
+    private var watchesRows = false
 
     /// The chain's reformers, in order.
     var stageNames: [String] { chain.stageNames + (heldLines.map { [$0.reformer] } ?? []) }
@@ -293,6 +300,7 @@ struct OutputRuntime {
             rowList = nil
             for record in produced {
                 let rules = rowRules.byManager[record.origin.manager.index] ?? rowRules.other
+                if watchesRows { list.nextOrigin = record.origin }
                 do { try PipelineRecord(value: record.value, rules: rules).giveData(to: &list) } catch {
                     if error.isSpillFailure { throw OutputError(path: displayName, message: error.message) }
                     try deadLetter.add(

@@ -91,8 +91,12 @@ public final class RunWatch: Sendable {
     }
 
     /// Output `output` (named `name`, for messages) runs the reformers `stages`, in order, each
-    /// with its steps when it is a `steps:` reformer (their names and lines).
-    func output(_ output: Int, name: String, stages: [(name: String, steps: [(name: String, line: Int)])]) {
+    /// with its steps when it is a `steps:` reformer (their names and lines), and renders rows of
+    /// `rowShape` when it has one.
+    func output(
+        _ output: Int, name: String, stages: [(name: String, steps: [(name: String, line: Int)])],
+        rowShape: (name: String, columns: [String])? = nil
+    ) {
         change { snapshot in
             while snapshot.outputs.count <= output {
                 snapshot.outputs.append(WatchedOutput(name: "", stages: []))
@@ -104,6 +108,19 @@ public final class RunWatch: Sendable {
                     watched.steps = stage.steps.map { WatchedStage(name: $0.name, line: $0.line) }
                     return watched
                 })
+            snapshot.outputs[output].rowShape = rowShape
+        }
+    }
+
+    /// Output `output` wrote `row`, filled by the record at its origin.
+    func wrote(_ row: Row, output: Int) {
+        let limit = limits.recordsPerStep
+        change { snapshot in
+            guard snapshot.outputs.indices.contains(output) else { return }
+            snapshot.outputs[output].rowsWritten += 1
+            if snapshot.outputs[output].rows.count < limit, let origin = row.origin {
+                snapshot.outputs[output].rows.append(WatchedRecord(Record(.array(row.cells), origin: origin), partition: nil))
+            }
         }
     }
 

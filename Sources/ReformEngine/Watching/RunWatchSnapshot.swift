@@ -220,10 +220,24 @@ public struct WatchedOutput: Sendable {
     public let name: String
     /// Its chain's reformers, in order.
     public internal(set) var stages: [WatchedStage]
+    /// Its row shape's name and columns, when it renders rows.
+    public internal(set) var rowShape: (name: String, columns: [String])?
+    /// The first rows it wrote, in the order written (after a sorted shape's sort): each one's
+    /// cells as the value (a list), with the origin of the record that filled it.
+    public internal(set) var rows: [WatchedRecord] = []
+    /// Rows it wrote.
+    public internal(set) var rowsWritten = 0
 
     /// The output as a JSON object.
     public var json: Value {
-        .object(["name": .string(name), "stages": .array(stages.map(\.json))])
+        var object: Object = ["name": .string(name), "stages": .array(stages.map(\.json))]
+        if let rowShape {
+            object["rows"] = .object([
+                "shape": .string(rowShape.name), "columns": .array(rowShape.columns.map { .string($0) }),
+                "written": .int(rowsWritten), "first": .array(rows.map(\.json)),
+            ])
+        }
+        return .object(object)
     }
 }
 

@@ -409,6 +409,22 @@
     return list;
   }
 
+  // The first rows an output wrote (after a sorted shape's sort), each with the record that filled it.
+  function writtenRows(rows, run) {
+    var box = element("div", { className: "written-rows" }, [
+      element("h3", { text: "Rows of " + rows.shape + ": the first " + rows.first.length + " of " + rows.written + " written" })]);
+    var body = element("tbody");
+    rows.first.forEach(function (row) {
+      var cells = row.value.map(function (cell) { return element("td", { text: typeof cell === "string" ? cell : JSON.stringify(cell) }); });
+      var from = element("td", { className: "origin", text: row.manager + " · record " + row.sequence, title: "Show where it came from" });
+      from.addEventListener("click", function () { showOrigin(row, run); });
+      body.appendChild(element("tr", {}, cells.concat([from])));
+    });
+    box.appendChild(element("table", { className: "written" }, [
+      element("thead", {}, [element("tr", {}, rows.columns.concat(["from"]).map(function (h) { return element("th", { text: h }); }))]), body]));
+    return box;
+  }
+
   function renderSteps(run) {
     var tab = $("tab-steps");
     tab.textContent = "";
@@ -438,6 +454,7 @@
         element("thead", {}, [element("tr", {}, ["#", "reformer / step", "in", "out", "rejected"].map(function (h, i) {
           return element("th", { className: i > 1 ? "number" : "", text: h });
         }))]), body]));
+      if (output.rows) tab.appendChild(writtenRows(output.rows, run));
     });
     // The chosen reformer or step; by default the last reformer of the first output.
     var chosen = current.selectedStage ? current.selectedStage.split(":").map(Number) : null;

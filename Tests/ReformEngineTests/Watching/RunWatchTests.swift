@@ -237,6 +237,61 @@ import Testing
         #expect(json["traced"]?.arrayValue?.count == 2 && json["traced_rejections"]?.arrayValue?.count == 1)
     }
 
+    /// An output with a row shape shows the first rows it wrote, in the order written (after the
+    /// shape's sort), each with the origin of the record that filled it.
+    @Test func eachRowWrittenSaysWhichRecordFilledIt() async throws {
+        let pipeline = try PipelineLoader(environment: [:]).load(path: Self.propertyList)
+        let folder = try TemporaryFolder()
+        let watch = RunWatch()
+        var options = RunOptions()
+        options.runName = "rows"
+        options.outputPath = folder.path + "/rows.txt"
+        options.watch = watch
+        _ = try await Runner(pipeline: pipeline, options: options).run()
+        let snapshot = watch.snapshot()
+        let output = try #require(snapshot.outputs.first)
+        #expect(output.rowShape?.name == "listing-row" && output.rowShape?.columns == ["id", "name", "title"])
+        #expect(output.rowsWritten == 17 && output.rows.count == 17)
+        let ids = output.rows.map { $0.value.arrayValue?.first.flatMap { JSON.compactString($0) } ?? "" }
+        #expect(ids == ids.sorted { (Int($0) ?? 0) < (Int($1) ?? 0) }, "in the order written: sorted by id")
+        // Each row's origin is the landed record whose id it shows.
+        let idField = ["zufang": "id", "xinfang": "xinfang_id", "ershoufang": "esf_id"]
+        for row in output.rows {
+            let landed = snapshot.managers.first { $0.name == row.manager }?.samples.first { $0.sequence == row.sequence }
+            let field = idField[row.manager] ?? "?"
+            #expect(
+                landed?.value.objectValue?[field].map(JSON.compactString) == row.value.arrayValue?.first.map(JSON.compactString),
+                "\(row.manager) #\(row.sequence)")
+        }
+        let json = try #require(output.json.objectValue?["rows"]?.objectValue)
+        #expect(json["written"] == 17 && json["first"]?.arrayValue?.count == 17)
+    }
+
+    /// A sorted shape's rows keep their record's origin through the sort's temporary file.
+    @Test func aRowsOriginSurvivesTheSortsTemporaryFile() async throws {
+        let pipeline = try PipelineLoader(environment: [:]).load(path: Self.propertyList)
+        let folder = try TemporaryFolder()
+        // 30,000 rows (about 3 MB), ids falling as the records come: past the 1 MiB sort budget.
+        let count = 30_000
+        let text = String(repeating: "t", count: 60)
+        try (1...count).map { #"{"id": \#(count - $0 + 1), "name": "n\#($0)", "title": "\#(text)", "imageUrl": "u"}"# + "\n" }.joined()
+            .write(toFile: folder.path + "/zufang.ndjson", atomically: true, encoding: .utf8)
+        let watch = RunWatch()
+        var options = RunOptions()
+        options.runName = "rows"
+        options.inputs = [("zufang", folder.path + "/zufang.ndjson")]
+        options.outputPath = folder.path + "/rows.txt"
+        options.sortMemory = 1
+        options.watch = watch
+        _ = try await Runner(pipeline: pipeline, options: options).run()
+        let output = try #require(watch.snapshot().outputs.first)
+        #expect(output.rowsWritten == count && output.rows.count == 20)
+        for row in output.rows {
+            let id = row.value.arrayValue?.first.flatMap { Int(JSON.compactString($0)) } ?? 0
+            #expect(row.manager == "zufang" && row.sequence == count - id + 1 && row.line == row.sequence, "row \(id): #\(row.sequence)")
+        }
+    }
+
     /// A watched live page shows the request and response as `--record` would keep them: the
     /// service's secrets (in a header, the auth, the query and the body the API echoes back)
     /// are `***` wherever they appear.

@@ -97,6 +97,23 @@
   await until("the page to load the file changed on disk", function () { return $("yaml").value === outside; });
   found.reloadedFromDisk = true;
 
+  // The rows run: each row written says which record filled it.
+  $("run-name").value = "rows";
+  $("run-name").dispatchEvent(new Event("change"));
+  $("run").click();
+  await until("the rows run to end", function () { return /\(rows, replay\): (done|failed)/.test($("run-state").textContent); });
+  document.querySelector('[data-tab="steps"]').click();
+  var written = await until("the rows written", function () {
+    var list = document.querySelectorAll("table.written tbody tr");
+    return list.length ? list : null;
+  });
+  found.writtenRows = written.length;
+  found.writtenHeading = document.querySelector(".written-rows h3").textContent;
+  found.firstRow = Array.prototype.map.call(written[0].cells, function (cell) { return cell.textContent; });
+  written[0].querySelector(".origin").click();
+  var filledBy = await until("the row's record", function () { return document.getElementById("origin-landed"); });
+  found.firstRowLanded = JSON.parse(filledBy.textContent);
+
   document.querySelector('[data-tab="pages"]').click();
   return found;
 })()
