@@ -29,6 +29,8 @@ final class StudioRun: Sendable {
         self.folder = folder
         var options = options
         options.watch = watch
+        // A run from the page never changes a real database: PostgreSQL loads are rolled back.
+        options.rollsBackPostgres = true
         let runner = Runner(pipeline: pipeline, options: options)
         let job = Task { [outcome] in
             do throws(RunError) {

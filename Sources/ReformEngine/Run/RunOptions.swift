@@ -179,6 +179,11 @@ public struct RunOptions: Sendable {
 
     /// Whether the run is a batch transform over input files.
     var isBatch: Bool { !inputs.isEmpty || !taggedInputs.isEmpty }
+    /// Whether the run loads its PostgreSQL tables in its transaction and then rolls it back
+    /// instead of committing: every row, refusal, dead letter and schema change the run would
+    /// make, checked by the server, and nothing of it kept (`reform studio`'s runs, which must not
+    /// change a real database; the summary says so). SQLite tables still commit.
+    public var rollsBackPostgres = false
     /// Whether the run leaves incremental state alone: its incremental managers fetch as on a
     /// first run, and no state is read, locked or written (``RecordLanding``, which writes nothing).
     package var ignoresState = false

@@ -47,6 +47,8 @@ public struct RunSummary: Sendable, CustomStringConvertible {
     public var tableChanges: [String] = []
     /// Values `schema: discard_value` left out of loaded rows, per table output that left any out.
     public var discardedValues: [(output: String, count: Int)] = []
+    /// The PostgreSQL databases whose loads were rolled back as asked (``RunOptions/rollsBackPostgres``).
+    public var rolledBack: [String] = []
     /// Rows loaded into each child table (`child_tables:`), as `DATABASE#TABLE`.
     public var childRows: [(table: String, count: Int)] = []
 
@@ -64,6 +66,7 @@ public struct RunSummary: Sendable, CustomStringConvertible {
         var line = "reform: \(recordsIn) in, \(out), \(rejected) rejected"
         if rejected > 0, let deadLetterPath { line += " → \(deadLetterPath)" }
         if !otherShard.isEmpty { line += " (\(otherShard.joined(separator: ", ")): shard 0's to land)" }
+        for database in rolledBack { line += "; \(database): loaded and rolled back, nothing kept" }
         for (table, count) in childRows { line += "; \(count) row\(count == 1 ? "" : "s") to child table \(table)" }
         for (output, count) in discardedValues {
             line += "; \(count) value\(count == 1 ? "" : "s") left out of \(output) (schema: discard_value)"

@@ -227,6 +227,7 @@ public struct Runner: Sendable {
         // A table's schema log names the run as its state does, or by the file when it has no name.
         let logName = pipeline.name.isEmpty ? file : StateStore.stateName(of: pipeline, options: options)
         let tables = DatabaseTransactions()
+        tables.rollsBackPostgres = options.rollsBackPostgres
         let executions = outputExecutions(of: plan, incremental: incremental != nil)
         for (index, execution) in executions.enumerated() {
             var file: OutputFile?
@@ -432,6 +433,7 @@ public struct Runner: Sendable {
                 if child.discardedValues > 0 { summary.discardedValues.append((child.table, child.discardedValues)) }
             }
         }
+        summary.rolledBack = state.tables.rolledBack
         summary.rejected = state.deadLetter.count
         summary.deadLetterPath = state.deadLetter.count > 0 ? state.deadLetter.path : nil
         summary.earlierDeadLetter = state.deadLetter.movedEarlier

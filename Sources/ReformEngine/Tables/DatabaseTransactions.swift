@@ -51,6 +51,10 @@ final class DatabaseTransactions {
     }
 
     private(set) var open: [Open] = []
+    /// Whether ``commitAll()`` rolls PostgreSQL transactions back instead (``RunOptions/rollsBackPostgres``).
+    var rollsBackPostgres = false
+    /// The PostgreSQL databases ``commitAll()`` rolled back as asked, for the run's summary.
+    private(set) var rolledBack: [String] = []
 
     /// The connection to the database at `path` (`displayPath` in messages), opened and begun
     /// when it is the first output on it; folders above it are made as needed.
@@ -92,6 +96,11 @@ final class DatabaseTransactions {
         while !open.isEmpty {
             let next = open.removeFirst()
             do throws(OutputError) {
+                if rollsBackPostgres, case .postgres = next.connection {
+                    try next.connection.execute("ROLLBACK", doing: "cannot roll back the run's rows")
+                    rolledBack.append(next.connection.displayName)
+                    continue
+                }
                 try next.connection.execute("COMMIT", doing: "cannot commit the run's rows")
                 committed.append(next.connection.displayName)
             } catch {

@@ -391,6 +391,35 @@ import Testing
         #expect(labelRows?["added"] == 2 && labelRows?["removed"] == 1, "\(labelRows.map(Value.object) ?? .null)")
     }
 
+    /// A run from the page loads a `postgres:` output's real database and rolls it back: the
+    /// server checks every row, nothing is kept, and the summary says so.
+    @Test(.enabled(if: PostgresServer.isUsable, "no PostgreSQL server (install postgresql, or set REFORM_TEST_POSTGRES_URL)"))
+    func aPostgresOutputIsLoadedAndRolledBack() async throws {
+        let database = try PostgresServer.database()
+        let folder = try TemporaryFolder()
+        let path = try folder.write(
+            "load.yaml",
+            """
+            reform: 1
+            managers: { items: {} }
+            reformers:
+              item:
+                keys: { id: kItemKeyID }
+                map: { id: id }
+            runs:
+              default:
+                outputs:
+                  - { reform: [item], postgres: "${PG_URL}", table: items, mode: append, types: { id: int } }
+            """)
+        try folder.write("data/items.ndjson", #"{"id": 1}"# + "\n" + #"{"id": 2}"# + "\n")
+        let studio = try await StudioUnderTest(pipeline: path, scratch: folder.path + "/.scratch", environment: ["PG_URL": database.url])
+        _ = try await studio.json("POST", "/api/runs", body: #"{"inputs": {"items": "data/items.ndjson"}}"#)
+        let run = try await finished(studio)
+        #expect(run["phase"] == "done", "\(run)")
+        #expect(run["summary"]?.stringValue?.contains("loaded and rolled back, nothing kept") == true, "\(run["summary"] ?? .null)")
+        #expect(try database.client().rows("SELECT to_regclass('items') IS NULL") == ["t"])
+    }
+
     @Test func aRunningLiveRunIsCancelledFromThePage() async throws {
         let server = try TestServer()
         let folder = try TemporaryFolder()

@@ -87,6 +87,34 @@ struct PostgresChildTableTests {
         #expect(names == ["1|crash|bug", "1|crash|ui", #"1|say "hi" \ there|y"#], "\(names)")
     }
 
+    /// A run asked to roll its PostgreSQL loads back (as `reform studio`'s runs are) loads every
+    /// row, has the server refuse what it refuses, and keeps nothing; the summary says so.
+    @Test func aRunThatRollsBackPostgresLoadsEverythingAndKeepsNothing() async throws {
+        let database = try PostgresServer.database()
+        let db = try database.client()
+        try db.execute(#"CREATE TABLE issues ("kIssueKeyID" bigint PRIMARY KEY, "kIssueKeyTitle" text CHECK ("kIssueKeyTitle" <> 'bad'))"#)
+        let harness = try RunHarness()
+        try harness.write(
+            "p.yaml",
+            ChildTableTests.withoutNames(
+                ChildTableTests.pipeline(
+                    settings: "mode: upsert, key: [id], schema: evolve, child_tables: [labels]", database: #"postgres: "${PG_URL}""#)))
+        try harness.write(
+            "issues.ndjson",
+            #"{"id": 1, "title": "fine", "labels": [{"name": "a"}]}"# + "\n" + #"{"id": 2, "title": "bad", "labels": []}"# + "\n")
+        var options = RunOptions()
+        options.inputs = [("issues", harness.path("issues.ndjson"))]
+        options.deadLetterPath = harness.path("dead.ndjson")
+        options.environment = ["PG_URL": database.url]
+        options.rollsBackPostgres = true
+        let summary = try await harness.run("p.yaml", options: options)
+        #expect(summary.rejected == 1 && summary.written.map(\.count) == [1] && summary.childRows.map(\.count) == [1])
+        #expect(summary.rolledBack == [database.url])
+        #expect(summary.description.contains("; \(database.url): loaded and rolled back, nothing kept"))
+        #expect(try db.rows(#"SELECT count(*) FROM issues"#) == ["0"])
+        #expect(try db.rows("SELECT to_regclass('issues__labels') IS NULL, to_regclass('_reform_loads') IS NULL") == ["t|t"])
+    }
+
     /// The server's notices (`relation "_reform_loads" already exists, skipping`) are not
     /// printed: libpq writes them to standard error, where a quiet run says nothing.
     @Test func aQuietRunPrintsNothingOnItsSecondLoad() async throws {
