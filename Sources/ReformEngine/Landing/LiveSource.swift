@@ -26,6 +26,8 @@ final class LiveSource: RecordSource {
     var onPageEnd: ((HTTPRequest?, Int) -> Void)?
     /// Called with each page as it is taken (a ``RunWatch``).
     var onPage: ((Landing) -> Void)?
+    /// Called with the failure that ends the manager's pages and the page's number (a ``RunWatch``).
+    var onPageFailed: ((ManagerError, Int) -> Void)?
     private var last: Landing?
 
     /// Lands `manager`'s pages, fetching up to `ahead` pages before they are taken.
@@ -55,6 +57,7 @@ final class LiveSource: RecordSource {
             case .landing(let value): landing = value
             case .failure(let error):
                 finished = true
+                onPageFailed?(error, page + 1)
                 throw SourceError(error)
             case .end:
                 finished = true

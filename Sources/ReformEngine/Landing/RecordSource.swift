@@ -65,6 +65,8 @@ final class FixtureSource: RecordSource {
     var onPageEnd: ((HTTPRequest?, Int) -> Void)?
     /// Called with each page as it is replayed (a ``RunWatch``).
     var onPage: ((Landing) -> Void)?
+    /// Called with the failure that ends the replay and the page's number (a ``RunWatch``).
+    var onPageFailed: ((ManagerError, Int) -> Void)?
     /// Body bytes of the pages replayed so far.
     private(set) var bytes = 0
     private var bytesObserver: ((Int) -> Void)?
@@ -105,8 +107,10 @@ final class FixtureSource: RecordSource {
                             isLast: loader.finished, stopReason: loader.stopReason, next: loader.nextRequest))
                 }
             } catch let error as ManagerError {
+                onPageFailed?(error, loader.pageNumber)
                 throw SourceError(error)
             } catch let error as TransportError {
+                onPageFailed?(ManagerError(error), loader.pageNumber)
                 throw SourceError(ManagerError(error))
             } catch {
                 throw SourceError(manager: loader.manager.ref.name, message: "\(error)")

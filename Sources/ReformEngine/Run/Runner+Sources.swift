@@ -283,10 +283,15 @@ extension Runner {
             let name = manager.ref.name
             let label = partition.isEmpty ? nil : partition
             let replayed = client == nil
+            let redact: @Sendable (String) -> String = { text in client?.redact(text) ?? text }
             source.onPage = { landing in
                 watch.page(
                     landing, manager: name, partition: label, replayed: replayed, baseURL: client?.baseURL, seconds: landing.seconds,
-                    redact: client.map { $0.redact } ?? { $0 })
+                    redact: redact)
+            }
+            source.onPageFailed = { error, page in
+                watch.failedPage(
+                    error, page: page, manager: name, partition: label, replayed: replayed, baseURL: client?.baseURL, redact: redact)
             }
         }
         guard manager.incremental != nil, let incremental = state.incremental else { return }
@@ -306,6 +311,9 @@ protocol PagedRecordSource: RecordSource {
     var onPageEnd: ((HTTPRequest?, Int) -> Void)? { get set }
     /// Called with each page as it is taken, when the run is watched.
     var onPage: ((Landing) -> Void)? { get set }
+    /// Called with the failure that ends the manager's pages (a status it gave up on, a body it
+    /// could not read) and the number the page would have had, when the run is watched.
+    var onPageFailed: ((ManagerError, Int) -> Void)? { get set }
 }
 
 extension FixtureSource: PagedRecordSource {}

@@ -77,6 +77,24 @@ public final class RunWatch: Sendable {
         }
     }
 
+    /// The failure that ended `manager`'s pages at page `page` (a status it gave up on, a body it
+    /// could not read): shown as a page with what came back and the error.
+    func failedPage(
+        _ failure: ManagerError, page: Int, manager: String, partition: String?, replayed: Bool, baseURL: String?,
+        redact: (String) -> String
+    ) {
+        let watched = WatchedPage(
+            failure: failure, page: page, manager: manager, partition: partition, replayed: replayed, baseURL: baseURL,
+            bodyLimit: limits.bodyBytes, redact: redact)
+        change { snapshot in
+            snapshot.pagesSeen += 1
+            var watched = watched
+            watched.number = snapshot.pagesSeen
+            snapshot.pages.append(watched)
+            if snapshot.pages.count > limits.pages { snapshot.pages.removeFirst(snapshot.pages.count - limits.pages) }
+        }
+    }
+
     /// A record `manager` landed, before any reformer.
     func landed(_ record: Record, partition: String?) {
         let limit = limits.recordsPerStep

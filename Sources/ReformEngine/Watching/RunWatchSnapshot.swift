@@ -90,6 +90,9 @@ public struct WatchedPage: Sendable {
     public let next: String?
     /// Why paging stopped after this page, when it did.
     public let stopReason: String?
+    /// The failure that ended the manager's pages here (a status it gave up on, a body it could
+    /// not read): the page then shows what came back, as far as it is known, and no records.
+    public let error: String?
 
     init(
         landing: Landing, manager: String, partition: String?, replayed: Bool, baseURL: String?, seconds: Double?, bodyLimit: Int,
@@ -125,6 +128,38 @@ public struct WatchedPage: Sendable {
         self.seconds = seconds
         next = landing.isLast ? nil : landing.next.map { redact(WatchedPage.url(of: $0, baseURL: baseURL)) }
         stopReason = landing.stopReason?.description
+        error = nil
+    }
+
+    /// The page `failure` ended `manager`'s pages at: the request (as the manager built it), and
+    /// the status, headers and start of the body that came back, when any did.
+    init(
+        failure: ManagerError, page: Int, manager: String, partition: String?, replayed: Bool, baseURL: String?, bodyLimit: Int,
+        redact: (String) -> String
+    ) {
+        self.manager = manager
+        self.partition = partition
+        self.page = page
+        self.replayed = replayed
+        cached = false
+        let request = failure.request ?? ""
+        let space = request.firstIndex(of: " ")
+        method = space.map { String(request[..<$0]) } ?? ""
+        let target = space.map { String(request[request.index(after: $0)...]) } ?? request
+        url = redact(target.hasPrefix("/") ? (baseURL ?? "") + target : target)
+        requestHeaders = []
+        requestBody = nil
+        status = failure.status ?? 0
+        responseHeaders = failure.headers.map { QueryItem(name: $0.name, value: redact($0.value)) }
+        let text = redact(failure.bodyExcerpt ?? "")
+        bodyCut = text.utf8.count > bodyLimit
+        body = bodyCut ? String(decoding: text.utf8.prefix(bodyLimit), as: UTF8.self) : text
+        bodyBytes = text.utf8.count
+        records = 0
+        seconds = nil
+        next = nil
+        stopReason = nil
+        error = redact(failure.kind.rawValue + ": " + failure.message)
     }
 
     private static func url(of request: HTTPRequest, baseURL: String?) -> String {
@@ -158,6 +193,7 @@ public struct WatchedPage: Sendable {
         if let seconds { object["seconds"] = .double(seconds) }
         if let next { object["next"] = .string(next) }
         if let stopReason { object["stop_reason"] = .string(stopReason) }
+        if let error { object["error"] = .string(error) }
         return .object(object)
     }
 }

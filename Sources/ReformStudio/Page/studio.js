@@ -270,12 +270,12 @@
       }))]), body]);
     var detail = element("div", { id: "page-detail" });
     pages.forEach(function (page) {
-      var row = element("tr", { className: "clickable" + (page.status >= 400 ? " failed" : ""), "data-key": pageKey(page) }, [
+      var row = element("tr", { className: "clickable" + (page.status >= 400 || page.error ? " failed" : ""), "data-key": pageKey(page) }, [
         element("td", { text: page.manager }), element("td", { text: page.partition || "" }),
         element("td", { className: "number", text: String(page.page) }), element("td", { className: "number", text: String(page.status) }),
         element("td", { className: "number", text: String(page.records) }),
         element("td", { className: "number", text: page.seconds === undefined ? (page.replayed ? "replay" : "cache") : page.seconds.toFixed(3) }),
-        element("td", { text: page.next ? "next: " + page.next : (page.stop_reason ? "stop: " + page.stop_reason : "") })]);
+        element("td", { text: page.error ? "failed: " + page.error : page.next ? "next: " + page.next : (page.stop_reason ? "stop: " + page.stop_reason : "") })]);
       row.addEventListener("click", function () { showPage(page, detail); });
       body.appendChild(row);
     });
@@ -311,6 +311,7 @@
   function renderPage(page, detail) {
     detail.textContent = "";
     detail.appendChild(element("h2", { text: page.method + " " + page.url }));
+    if (page.error) detail.appendChild(element("p", { className: "badge error", id: "page-error", text: "This page failed the manager: " + page.error }));
     detail.appendChild(element("h3", { text: "Request headers" + (page.replayed ? " (replayed from fixtures)" : "") }));
     detail.appendChild(headerList(page.request_headers));
     if (page.request_body) {
@@ -329,7 +330,7 @@
       bodyBox.appendChild(more);
     }
     detail.appendChild(bodyBox);
-    detail.appendChild(element("p", { text: page.next ? "Next page: " + page.next : "Paging stopped: " + (page.stop_reason || "") }));
+    if (!page.error) detail.appendChild(element("p", { text: page.next ? "Next page: " + page.next : "Paging stopped: " + (page.stop_reason || "") }));
   }
 
   function recordBox(record, run) {

@@ -11,6 +11,17 @@ import Testing
 @Suite(.timeLimit(.minutes(10))) struct RunWatchTests {
     static let propertyList = ProjectRoot.path + "/Pipelines/property-list.yaml"
 
+    /// A new watch, and options for a live run against `server` it watches (on `clock`).
+    static func watchedLive(on server: TestServer, clock: (any RunClock)? = nil) -> (RunWatch, RunOptions) {
+        let watch = RunWatch()
+        var options = RunOptions()
+        options.mode = .live
+        options.environment = ["TEST_URL": server.url]
+        if let clock { options.clock = clock }
+        options.watch = watch
+        return (watch, options)
+    }
+
     /// Runs the property-list pipeline's default run from its fixtures, writing standard output
     /// to `output`; watched by `watch` when given.
     func replayPropertyList(into output: String, watch: RunWatch?) async throws -> RunSummary {
@@ -359,6 +370,74 @@ import Testing
             "differs from Goldens/property-list.json; first different line: \(difference.map { "\($0.0) / \($0.1)" } ?? "")")
     }
 
+    /// The page that fails a manager (a status it gave up on after its retries) is watched too,
+    /// with what came back and the error: what a person needs to see why the run failed.
+    @Test func theFailingPageIsShownWithItsStatusBodyAndError() async throws {
+        let server = try TestServer()
+        let pipeline = try server.pipeline(
+            service("retry: { attempts: 2, base: 1ms }")
+                + """
+
+                managers:
+                  broken: { service: api, path: /status, params: { code: 500 }, records: items }
+                runs:
+                  default: { managers: [broken], output: { format: ndjson, path: /dev/null } }
+                """)
+        let (watch, options) = Self.watchedLive(on: server, clock: VirtualClock())
+        await #expect(throws: RunError.self) { try await Runner(pipeline: pipeline, options: options).run() }
+        let seen = watch.snapshot()
+        let page = try #require(seen.pages.last)
+        #expect(page.manager == "broken" && page.status == 500 && page.records == 0, "\(page.json(body: true))")
+        #expect(page.body.contains("status 500"))
+        #expect(page.error?.hasPrefix("http-status: ") == true && page.error?.contains("500") == true, "\(page.error ?? "")")
+        #expect(page.json(body: false).objectValue?["error"] != nil)
+    }
+
+    /// A run cancelled while a page is in flight keeps what it watched until then.
+    @Test func aCancelledRunKeepsWhatItWatched() async throws {
+        let server = try TestServer()
+        let pipeline = try server.pipeline(
+            service()
+                + """
+
+                managers:
+                  fast: { service: api, path: /paged/offset, params: { limit: 2, total: 4 }, records: items, paging: { policy: offset, param: offset, size_param: limit } }
+                  slow: { service: api, path: /slow, params: { delay: 600 } }
+                runs:
+                  default: { managers: [fast, slow], output: { format: ndjson, path: /dev/null } }
+                """)
+        let (watch, options) = Self.watchedLive(on: server)
+        let run = Task { try await Runner(pipeline: pipeline, options: options).run() }
+        try await server.waitForRequest(path: "/slow")
+        run.cancel()
+        await #expect(throws: (any Error).self) { try await run.value }
+        let seen = watch.snapshot()
+        #expect(seen.pages.filter { $0.manager == "fast" }.map(\.records) == [2, 2, 0])
+        #expect(seen.managers.first { $0.name == "fast" }?.records == 4)
+        #expect(!seen.pages.contains { $0.manager == "slow" }, "the page in flight never landed")
+    }
+
+    /// An incremental run's second run asks from its bookmark: its watched pages show it.
+    @Test func anIncrementalRunsNextRunAsksFromItsBookmark() async throws {
+        let pipeline = try PipelineLoader(environment: [:]).load(path: ProjectRoot.path + "/Pipelines/github-incremental.yaml")
+        let folder = try TemporaryFolder()
+        var watches: [RunWatch] = []
+        for _ in 0..<2 {
+            let watch = RunWatch()
+            var options = RunOptions()
+            options.outputFolder = folder.path
+            options.statePath = folder.path + "/state.json"
+            options.watch = watch
+            _ = try await Runner(pipeline: pipeline, options: options).run()
+            watches.append(watch)
+        }
+        let first = watches[0].snapshot().pages.map(\.url)
+        let second = watches[1].snapshot().pages.map(\.url)
+        #expect(!first.isEmpty && first.allSatisfy { !$0.contains("since=") }, "\(first)")
+        #expect(!second.isEmpty && second.allSatisfy { $0.contains("since=") }, "\(second)")
+        #expect(watches[1].snapshot().pages.allSatisfy { $0.replayed })
+    }
+
     @Test func aLiveFanOutShowsEachPartitionsPagesTimedAndARateLimitsWait() async throws {
         let server = try TestServer()
         let key = UUID().uuidString
@@ -382,12 +461,7 @@ import Testing
                 runs:
                   default: { managers: [items, limited], output: { format: ndjson, path: /dev/null } }
                 """)
-        let watch = RunWatch()
-        var options = RunOptions()
-        options.mode = .live
-        options.environment = ["TEST_URL": server.url]
-        options.clock = VirtualClock()
-        options.watch = watch
+        let (watch, options) = Self.watchedLive(on: server, clock: VirtualClock())
         let summary = try await Runner(pipeline: pipeline, options: options).run()
         #expect(summary.recordsIn == 11)
         let seen = watch.snapshot()
