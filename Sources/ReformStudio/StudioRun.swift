@@ -31,6 +31,8 @@ final class StudioRun: Sendable {
         options.watch = watch
         // A run from the page never changes a real database: PostgreSQL loads are rolled back.
         options.rollsBackPostgres = true
+        // The figures `--stats json` prints, for the Summary tab.
+        options.collectsStats = true
         let runner = Runner(pipeline: pipeline, options: options)
         let job = Task { [outcome] in
             do throws(RunError) {
@@ -85,6 +87,7 @@ final class StudioRun: Sendable {
             object["landed"] = .array(summary.landed.map { .object(["manager": .string($0.manager), "records": .int($0.count)]) })
             object["written"] = .array(summary.written.map { .object(["output": .string($0.output), "records": .int($0.count)]) })
             object["rejected"] = .int(summary.rejected)
+            if let stats = summary.stats, let figures = try? JSON.parse(Array(stats.json.utf8)) { object["stats"] = figures }
         }
         object["watch"] = watch.snapshot().json(bodies: false)
         if phase != .running { object["files"] = .array(StudioRun.files(under: folder)) }

@@ -504,6 +504,12 @@
     tab.textContent = "";
     if (run.error) tab.appendChild(element("pre", { className: "json", id: "run-error", text: run.error }));
     if (run.summary) tab.appendChild(element("pre", { className: "json", id: "run-summary", text: run.summary }));
+    if (run.stats) {
+      tab.appendChild(element("details", { id: "run-stats" }, [
+        element("summary", { text: "Figures, as --stats json prints them: " + run.stats.seconds.toFixed(3) + " s" +
+          (run.stats.peak_rss_bytes ? ", peak " + (run.stats.peak_rss_bytes / 1048576).toFixed(1) + " MiB" : "") }),
+        element("pre", { className: "json", text: pretty(run.stats) })]));
+    }
     if (run.watch.events.length) {
       tab.appendChild(element("h2", { text: "Service events" }));
       tab.appendChild(element("pre", { className: "json", text: run.watch.events.join("\n") }));

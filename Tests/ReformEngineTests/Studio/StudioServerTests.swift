@@ -193,6 +193,9 @@ import Testing
         let again = try await studio.json("GET", "/api/runs/current?run=1&changes=\(changes)&phase=done")
         #expect(again["unchanged"] == true && again["id"] == 1)
         #expect(try await studio.json("GET", "/api/runs/current?run=1&changes=0&phase=done")["watch"] != nil)
+        // The figures `--stats json` prints: each manager's landing and each reformer's counts.
+        let stats = run["stats"]?.objectValue
+        #expect(stats?["managers"]?.arrayValue?.count == 3 && stats?["steps"]?.arrayValue?.count == 1, "\(run["stats"] ?? .null)")
         let files = run["files"]?.arrayValue?.compactMap(\.objectValue) ?? []
         #expect(files.map { $0["path"]?.stringValue } == ["standard-output"])
         #expect(files.first?["text"]?.stringValue?.contains("静安寺精装一居室") == true)
