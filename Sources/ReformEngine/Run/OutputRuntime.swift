@@ -173,7 +173,7 @@ struct OutputRuntime {
             index, name: plan.destination ?? displayName, stages: chain.stageOutline,
             rowShape: plan.rows.map { ($0.name, $0.shape.columns.map(\.name)) })
         chain.watch = (watch, index)
-        rowList?.rowWritten = { row in watch.wrote(row, output: index) }
+        rowList?.rowWritten = { row in watch.wroteRow(row.cells, origin: row.origin, output: index) }
         watchesRows = rowList != nil
     }
 

@@ -57,7 +57,7 @@ enum SQLiteWidening {
     /// `types` replaced; `nil` when a column is not found or the statement cannot be read.
     static func retyped(_ create: String, types: [String: String]) -> String? {
         let text = Array(create.utf8)
-        var scanner = SQLScanner(text: text)
+        let scanner = SQLScanner(text: text)
         guard let open = scanner.firstTopLevel(UInt8(ascii: "(")) else { return nil }
         var edits: [(range: Range<Int>, type: String)] = []
         var remaining = Dictionary(uniqueKeysWithValues: types.map { ($0.key.lowercased(), $0.value) })

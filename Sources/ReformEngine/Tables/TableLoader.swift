@@ -41,8 +41,6 @@ final class TableLoader {
     private let isKey: [Bool]
     /// The rows of each child table (``TablePlan/children``), held until this table's are loaded.
     let children: [ChildTableRows]
-    /// The index in ``plan``'s columns of each column of its key, which child rows carry.
-    private let keyIndex: [Int]
     /// Rows handed to the database so far: each one's number, which a child table's rows carry
     /// until they are loaded.
     private(set) var ordinal = 0
@@ -121,8 +119,6 @@ final class TableLoader {
         slots = Array(repeating: .null, count: plan.columns.count)
         isKey = plan.columns.map { declared.key.contains($0.name) }
         children = declared.children.map(ChildTableRows.init)
-        let keyNames = declared.children.first?.parentKey.map(\.name) ?? []
-        keyIndex = keyNames.compactMap { name in declared.columns.firstIndex { $0.name == name } }
         text.reserveCapacity(4096)
     }
 

@@ -130,14 +130,14 @@ public final class RunWatch: Sendable {
         }
     }
 
-    /// Output `output` wrote `row`, filled by the record at its origin.
-    func wrote(_ row: Row, output: Int) {
+    /// Output `output` wrote a row of `cells`, filled by the record at `origin`.
+    func wroteRow(_ cells: [Value], origin: Origin?, output: Int) {
         let limit = limits.recordsPerStep
         change { snapshot in
             guard snapshot.outputs.indices.contains(output) else { return }
             snapshot.outputs[output].rowsWritten += 1
-            if snapshot.outputs[output].rows.count < limit, let origin = row.origin {
-                snapshot.outputs[output].rows.append(WatchedRecord(Record(.array(row.cells), origin: origin), partition: nil))
+            if snapshot.outputs[output].rows.count < limit, let origin {
+                snapshot.outputs[output].rows.append(WatchedRecord(Record(.array(cells), origin: origin), partition: nil))
             }
         }
     }
