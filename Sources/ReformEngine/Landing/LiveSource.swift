@@ -57,7 +57,8 @@ final class LiveSource: RecordSource {
             case .landing(let value): landing = value
             case .failure(let error):
                 finished = true
-                onPageFailed?(error, page + 1)
+                // A request the run cancelled (Ctrl-C, the studio's Cancel) is no failed page.
+                if error.kind != .cancelled { onPageFailed?(error, page + 1) }
                 throw SourceError(error)
             case .end:
                 finished = true
