@@ -4,8 +4,8 @@
 /// says (the "12 steps"), inside the run's transaction: the table's own `CREATE TABLE` with only
 /// those columns' types changed, its rows copied (each value takes the new column's affinity:
 /// an integer becomes a real, a number text), the old table dropped, the new one renamed, and the
-/// table's indexes and triggers made again from their own SQL. Its constraints, defaults and
-/// collations stay as they were written.
+/// table's indexes and triggers made again from their own SQL, and an `AUTOINCREMENT` counter
+/// kept. Its constraints, defaults and collations stay as they were written.
 enum SQLiteWidening {
     /// Rebuilds `table` on `connection` with each column of `types` (name → new declared type).
     static func widen(_ table: String, to types: [String: String], on connection: SQLiteConnection) throws(SQLiteError) {
@@ -32,6 +32,15 @@ enum SQLiteWidening {
         var again: [String] = []
         while try related.step(doing: "cannot read the schema") == .row { again.append(related.text(0)) }
         related.reset()
+        // An AUTOINCREMENT table's counter goes with the old table: kept, so ids are never reused.
+        var sequence: Int?
+        if try connection.hasTable("sqlite_sequence") {
+            let read = try connection.prepare(
+                "SELECT seq FROM sqlite_sequence WHERE name = ?1 COLLATE NOCASE", doing: "cannot read the schema")
+            read.bindText(1, table)
+            if try read.step(doing: "cannot read the schema") == .row { sequence = read.int(0) }
+            read.reset()
+        }
         let quoted = SQLiteConnection.quoted(table)
         let scratch = SQLiteConnection.quoted("_reform_widen_" + table)
         let rowid = create.uppercased().contains("WITHOUT ROWID") ? "" : "rowid, "
@@ -45,6 +54,17 @@ enum SQLiteWidening {
         try connection.execute("ALTER TABLE \(scratch) RENAME TO \(quoted)", doing: doing)
         try connection.execute("PRAGMA legacy_alter_table = OFF", doing: doing)
         for sql in again { try connection.execute(sql, doing: doing) }
+        if let sequence {
+            for sql in [
+                "UPDATE sqlite_sequence SET seq = max(seq, ?2) WHERE name = ?1",
+                "INSERT INTO sqlite_sequence (name, seq) SELECT ?1, ?2 WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = ?1)",
+            ] {
+                let keep = try connection.prepare(sql, doing: doing)
+                keep.bindText(1, table)
+                keep.bind(2, sequence)
+                try keep.step(doing: doing)
+            }
+        }
     }
 
     /// The quoted names of the scratch copy's columns: the table's, in order (the copy has the

@@ -317,6 +317,26 @@ import Testing
             })
     }
 
+    /// The rebuild that widens an SQLite column keeps an AUTOINCREMENT table's counter: an id
+    /// that was used (its row deleted since) is not given again.
+    @Test func wideningKeepsAnAutoincrementCounter() async throws {
+        let harness = try RunHarness()
+        try harness.write("out/keep.txt", "")
+        let db = try SQLiteFile(harness.path("out/l.db"))
+        try db.execute(
+            #"CREATE TABLE listings ("kRow" INTEGER PRIMARY KEY AUTOINCREMENT, "kId" INTEGER UNIQUE, "kArea" INTEGER); "#
+                + #"INSERT INTO listings ("kId", "kArea") VALUES (1, 10), (2, 20), (3, 30); DELETE FROM listings WHERE "kId" = 3"#)
+        try harness.write(
+            "p.yaml",
+            Self.pipeline(
+                keys: ["id", "area"], settings: "mode: upsert, key: [id], schema: evolve, widen: true, types: { id: int }",
+                converting: ["area": "double"]))
+        let summary = try await Self.run(harness, [#"{"id": 4, "area": 40.5}"#])
+        #expect(summary.tableChanges.count == 1)
+        #expect(try db.rows(#"SELECT "kRow", "kId", "kArea" FROM listings ORDER BY 1"#) == ["1|1|10.0", "2|2|20.0", "4|4|40.5"])
+        #expect(try db.rows("SELECT seq FROM sqlite_sequence WHERE name = 'listings'") == ["4"])
+    }
+
     @Test func anUnknownContractIsAnErrorWithTheChoices() throws {
         let harness = try RunHarness()
         try harness.write("p.yaml", Self.pipeline(keys: ["id"], settings: "schema: evolved"))
