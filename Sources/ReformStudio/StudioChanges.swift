@@ -56,8 +56,10 @@ enum StudioChanges {
             guard let path, isDatabase(path) else { return [] }
             return (try? TableReader.sqliteTables(at: path)) ?? []
         }
-        func rows(_ path: String?, _ table: String) throws(InputError) -> [Value] {
-            guard let path, tables(path).contains(table), let address = TableAddress(TableAddress.scheme + path + "#" + table) else {
+        let before = tables(old)
+        let after = tables(new)
+        func rows(_ path: String?, _ table: String, among tables: [String]) throws(InputError) -> [Value] {
+            guard let path, tables.contains(table), let address = TableAddress(TableAddress.scheme + path + "#" + table) else {
                 return []
             }
             let reader = try TableReader(address)
@@ -65,8 +67,6 @@ enum StudioChanges {
             while rows.count < maxRows, let row = try reader.next() { rows.append(row) }
             return rows
         }
-        let before = tables(old)
-        let after = tables(new)
         var names = after
         for name in before where !names.contains(name) { names.append(name) }
         return names.map { table in
@@ -78,8 +78,8 @@ enum StudioChanges {
             let oldRows: [Value]
             let newRows: [Value]
             do throws(InputError) {
-                oldRows = try rows(old, table)
-                newRows = try rows(new, table)
+                oldRows = try rows(old, table, among: before)
+                newRows = try rows(new, table, among: after)
             } catch {
                 object["error"] = .string(error.message)
                 return .object(object)

@@ -42,7 +42,7 @@ public struct RowList: RowContext {
     public mutating func getData<Model: RowModel>(_ model: Model) throws(RecordError) {
         var row = Row(shape: shape)
         row.style = model.rowStyle
-        row.origin = nextOrigin
+        if let nextOrigin { row.origin = nextOrigin }
         try model.fill(&row)
         if let column = shape.sortColumn {
             do { try sort?.append(row, key: row.values[column]) } catch { throw error.recordError }

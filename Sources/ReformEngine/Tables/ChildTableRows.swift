@@ -12,8 +12,6 @@ final class ChildTableRows {
     let plan: ChildTablePlan
     /// The columns the elements have had so far.
     private(set) var columns = ElementColumns()
-    /// The entries held, one per parent row loaded.
-    private(set) var count = 0
     /// The elements of those entries' lists: the rows to load (before any is left out).
     private(set) var elementCount = 0
     private var file: SpillFile?
@@ -70,7 +68,6 @@ final class ChildTableRows {
         entry.value(.array(elements))
         pending.unsigned(UInt64(entry.bytes.count))
         pending.bytes.append(contentsOf: entry.bytes)
-        count += 1
         if pending.bytes.count >= ChildTableRows.batchBytes { try writePending() }
     }
 

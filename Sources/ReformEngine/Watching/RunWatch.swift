@@ -65,16 +65,10 @@ public final class RunWatch: Sendable {
         _ landing: Landing, manager: String, partition: String?, replayed: Bool, baseURL: String?, seconds: Double?,
         redact: (String) -> String
     ) {
-        let page = WatchedPage(
-            landing: landing, manager: manager, partition: partition, replayed: replayed, baseURL: baseURL, seconds: seconds,
-            bodyLimit: limits.bodyBytes, redact: redact)
-        change { snapshot in
-            snapshot.pagesSeen += 1
-            var page = page
-            page.number = snapshot.pagesSeen
-            snapshot.pages.append(page)
-            if snapshot.pages.count > limits.pages { snapshot.pages.removeFirst(snapshot.pages.count - limits.pages) }
-        }
+        keep(
+            WatchedPage(
+                landing: landing, manager: manager, partition: partition, replayed: replayed, baseURL: baseURL, seconds: seconds,
+                bodyLimit: limits.bodyBytes, redact: redact))
     }
 
     /// The failure that ended `manager`'s pages at page `page` (a status it gave up on, a body it
@@ -83,14 +77,19 @@ public final class RunWatch: Sendable {
         _ failure: ManagerError, page: Int, manager: String, partition: String?, replayed: Bool, baseURL: String?,
         redact: (String) -> String
     ) {
-        let watched = WatchedPage(
-            failure: failure, page: page, manager: manager, partition: partition, replayed: replayed, baseURL: baseURL,
-            bodyLimit: limits.bodyBytes, redact: redact)
+        keep(
+            WatchedPage(
+                failure: failure, page: page, manager: manager, partition: partition, replayed: replayed, baseURL: baseURL,
+                bodyLimit: limits.bodyBytes, redact: redact))
+    }
+
+    /// Numbers `page` among the pages seen and keeps it, letting go of the oldest past the limit.
+    private func keep(_ page: WatchedPage) {
         change { snapshot in
             snapshot.pagesSeen += 1
-            var watched = watched
-            watched.number = snapshot.pagesSeen
-            snapshot.pages.append(watched)
+            var page = page
+            page.number = snapshot.pagesSeen
+            snapshot.pages.append(page)
             if snapshot.pages.count > limits.pages { snapshot.pages.removeFirst(snapshot.pages.count - limits.pages) }
         }
     }
@@ -193,12 +192,10 @@ public final class RunWatch: Sendable {
         let limit = limits.rejectionsPerStep
         change(at: place, of: record) { stage, traced in
             stage.rejected += 1
+            let kept = stage.rejections.count < limit
+            guard kept || (traced && stage.tracedRejections.count < RunWatch.tracedPerStep * limits.recordsPerStep) else { return }
             let rejection = WatchedRejection(record: WatchedRecord(record, partition: nil), code: error.code, message: error.message)
-            if stage.rejections.count < limit {
-                stage.rejections.append(rejection)
-            } else if traced, stage.tracedRejections.count < RunWatch.tracedPerStep * limits.recordsPerStep {
-                stage.tracedRejections.append(rejection)
-            }
+            if kept { stage.rejections.append(rejection) } else { stage.tracedRejections.append(rejection) }
         }
     }
 

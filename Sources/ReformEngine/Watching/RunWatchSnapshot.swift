@@ -111,7 +111,7 @@ public struct WatchedPage: Sendable {
         requestBody = landing.request.body.flatMap { $0.isEmpty ? nil : redact(String(decoding: $0, as: UTF8.self)) }
         status = landing.response.status
         responseHeaders = landing.response.headers.map { QueryItem(name: $0.name, value: redact($0.value)) }
-        var text: String
+        let text: String
         if let value = landing.response.body {
             var bytes: [UInt8] = []
             JSON.writePretty(value, into: &bytes)
@@ -119,10 +119,7 @@ public struct WatchedPage: Sendable {
         } else {
             text = landing.response.bodyText ?? ""
         }
-        text = redact(text)
-        bodyCut = text.utf8.count > bodyLimit
-        if bodyCut { text = String(decoding: text.utf8.prefix(bodyLimit), as: UTF8.self) }
-        body = text
+        (body, bodyCut) = WatchedPage.cut(redact(text), to: bodyLimit)
         bodyBytes = landing.response.byteCount
         records = landing.records.count
         self.seconds = seconds
@@ -152,14 +149,18 @@ public struct WatchedPage: Sendable {
         status = failure.status ?? 0
         responseHeaders = failure.headers.map { QueryItem(name: $0.name, value: redact($0.value)) }
         let text = redact(failure.bodyExcerpt ?? "")
-        bodyCut = text.utf8.count > bodyLimit
-        body = bodyCut ? String(decoding: text.utf8.prefix(bodyLimit), as: UTF8.self) : text
+        (body, bodyCut) = WatchedPage.cut(text, to: bodyLimit)
         bodyBytes = text.utf8.count
         records = 0
         seconds = nil
         next = nil
         stopReason = nil
         error = redact(failure.kind.rawValue + ": " + failure.message)
+    }
+
+    /// `text` cut to its first `limit` bytes, and whether it was.
+    private static func cut(_ text: String, to limit: Int) -> (String, Bool) {
+        text.utf8.count > limit ? (String(decoding: text.utf8.prefix(limit), as: UTF8.self), true) : (text, false)
     }
 
     private static func url(of request: HTTPRequest, baseURL: String?) -> String {
