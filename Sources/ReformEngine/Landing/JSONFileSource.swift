@@ -5,13 +5,13 @@
 /// A line that is not valid JSON lands as a bad record (dead-lettered with its line, the parse
 /// error and its text); the rest of the file is still read. With a projection, only the members
 /// the chain reads are built, and ``originalRecord()`` re-reads a rejected record in full.
-final class NDJSONSource: RecordSource {
+final class NDJSONSource: LineSource {
     let inputName: String
     private let manager: String
     private var reader: NDJSONReader
 
     /// What the lines go through before they land, when the run's plan found a fast path.
-    let fastPath: (any LineFastPath)?
+    let linePath: (any LineFastPath)?
     /// The byte range read, when only part of the file is (dead letters then name byte offsets).
     private var range: InputRange?
     /// Where the record landed last starts in the file, when a byte range is read.
@@ -21,7 +21,7 @@ final class NDJSONSource: RecordSource {
         path: String, manager: String, projection: JSONProjection?, fastPath: (any LineFastPath)? = nil,
         limits: JSONLimits = NDJSONReader.defaultLimits, tags: LineTags? = nil, stop: StopToken = .process
     ) throws(SourceError) {
-        self.fastPath = fastPath
+        linePath = fastPath
         self.manager = manager
         if path == "-" {
             inputName = "<stdin>"
@@ -44,10 +44,6 @@ final class NDJSONSource: RecordSource {
         fastPath?.attach(to: &reader, input: inputName)
     }
 
-    var handledDirectly: Int { fastPath?.handled ?? 0 }
-    var outputsWrittenForLast: [Bool]? { fastPath?.outputsWrittenForLastLine }
-    var directCounts: [DirectCounts] { fastPath?.counts ?? [] }
-
     func observeBytes(_ handler: @escaping (Int) -> Void) {
         reader.onRefill = handler
     }
@@ -56,7 +52,7 @@ final class NDJSONSource: RecordSource {
         do {
             return try reader.next().map { record in
                 var landed = record.landed(text: { self.reader.currentText() })
-                if record.reformed, let stages = fastPath?.reformedStages, case .record(let value, let line, let page) = landed {
+                if record.reformed, let stages = linePath?.reformedStages, case .record(let value, let line, let page) = landed {
                     landed = .reformed(value, line: line, page: page, stages: stages)
                 }
                 if reader.lastLineUntagged, case .bad(let line, _, let text, let at) = landed, case .failure(let error) = record.payload {

@@ -17,6 +17,14 @@ protocol LineFastPath: AnyObject {
     var counts: [DirectCounts] { get }
 }
 
+/// A source that reads lines, which a ``LineFastPath`` may take before they land (an NDJSON
+/// input): the runner asks its path what it took and wrote; a ``RecordSource`` that is not a line
+/// source lands every record it reads.
+protocol LineSource: RecordSource {
+    /// What its lines go through before they land, when the run's plan gave them a line path.
+    var linePath: (any LineFastPath)? { get }
+}
+
 /// What a fast path did for one output: the records it wrote there (fewer than the lines it took
 /// when a filter dropped some, more when a chain exploded them), and what each reformer at the
 /// start of the output's chain did with those lines, when it knows (`nil`: each went through

@@ -4,10 +4,10 @@ import ReformYAML
 /// One thing a source landed: a record, or a bad one that goes to the dead-letter file.
 enum Landed {
     case record(Value, line: Int, page: Int)
-    /// A record the first `stages` reformers of the one output's chain already made (a
-    /// ``LineFastPath``: the chain's compiled start; with several outputs, of the one the fast path
-    /// left to the general path);
-    /// the rest of the chain takes it from there.
+    /// A record the first `stages` reformers of the one output's chain already made: where a
+    /// ``LineSource``'s line path hands over to values (the chain's compiled start; with several
+    /// outputs, of the one the line path left to the general path). The rest of the chain takes it
+    /// from there.
     case reformed(Value, line: Int, page: Int, stages: Int)
     /// A line that is not a record; `at` names where it is when `line` alone does not (a byte
     /// range's `PATH@OFFSET`).
@@ -23,13 +23,6 @@ protocol RecordSource: AnyObject {
     /// The whole record the last ``next()`` landed, when that landing was built only in part
     /// (a projection); `nil` when the landed value is already whole.
     func originalRecord() -> Value?
-    /// Records a fast path took so far (they never land as values).
-    var handledDirectly: Int { get }
-    /// What a fast path did for each output, in output order (empty when none ran).
-    var directCounts: [DirectCounts] { get }
-    /// The outputs a fast path already wrote the record the last ``next()`` landed to (`nil`:
-    /// none); it goes to the others only (``FanOut``).
-    var outputsWrittenForLast: [Bool]? { get }
     /// Asks to be told the bytes read so far after each read (sources that read files in chunks).
     func observeBytes(_ handler: @escaping (Int) -> Void)
     /// Where the record the last ``next()`` landed starts in its file, when the source reads a
@@ -39,9 +32,6 @@ protocol RecordSource: AnyObject {
 
 extension RecordSource {
     func originalRecord() -> Value? { nil }
-    var handledDirectly: Int { 0 }
-    var directCounts: [DirectCounts] { [] }
-    var outputsWrittenForLast: [Bool]? { nil }
     func observeBytes(_ handler: @escaping (Int) -> Void) {}
     var rangePosition: RangePosition? { nil }
 }

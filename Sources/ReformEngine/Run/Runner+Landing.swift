@@ -43,6 +43,8 @@ extension Runner {
         do {
             for source in sources {
                 let partitioned = source as? PartitionedSource
+                // What a line path took never lands: it counts towards the sequence and the meter.
+                let lines = (source as? any LineSource)?.linePath
                 var limitReached = false
                 var general = 0
                 var bytesOfSource = 0
@@ -50,7 +52,7 @@ extension Runner {
                     bytesOfSource = read
                     meter?.read(read)
                 }
-                meter?.handledElsewhere = { [directBefore] in directBefore + source.handledDirectly }
+                meter?.handledElsewhere = { [directBefore] in directBefore + (lines?.handled ?? 0) }
                 defer {
                     bytes += bytesOfSource
                     meter?.finishInput()
@@ -69,11 +71,13 @@ extension Runner {
                     }
                     general += 1
                     meter?.tick()
-                    let sequence = landedBefore + general + source.handledDirectly
-                    try route(landed, of: ref, sequence: sequence, from: source, partitioned: partitioned, routing: routing, into: &state)
+                    let sequence = landedBefore + general + (lines?.handled ?? 0)
+                    try route(
+                        landed, of: ref, sequence: sequence, from: source, writtenBefore: lines?.outputsWrittenForLastLine,
+                        partitioned: partitioned, routing: routing, into: &state)
                 }
-                let direct = source.handledDirectly
-                for (output, counts) in source.directCounts.enumerated() where counts.written > 0 || counts.stages != nil {
+                let direct = lines?.handled ?? 0
+                for (output, counts) in (lines?.counts ?? []).enumerated() where counts.written > 0 || counts.stages != nil {
                     state.outputs[output].countDirect(counts.written, stages: counts.stages)
                     state.summary.writtenDirectly += counts.written
                 }
@@ -175,9 +179,11 @@ extension Runner {
         }
     }
 
+    /// `writtenBefore`: the outputs a line path already wrote the record to (`nil`: none); it goes
+    /// to the others only (``FanOut``).
     private func route(
-        _ landed: Landed, of ref: ManagerRef, sequence: Int, from source: any RecordSource, partitioned: PartitionedSource?,
-        routing: Routing, into state: inout RunState
+        _ landed: Landed, of ref: ManagerRef, sequence: Int, from source: any RecordSource, writtenBefore written: [Bool]?,
+        partitioned: PartitionedSource?, routing: Routing, into state: inout RunState
     ) throws {
         switch landed {
         case .record(let value, let line, let page):
@@ -191,7 +197,6 @@ extension Runner {
             let record = Record(value, origin: Origin(manager: ref, sequence: sequence, line: line, page: page))
             options.watch?.landed(record, partition: partitioned?.current?.label)
             guard routing.toOutputs else { return }
-            let written = source.outputsWrittenForLast
             let rejectedBefore = state.deadLetter.count
             for i in state.outputs.indices where written?[i] != true {
                 try state.outputs[i].process(
@@ -205,7 +210,7 @@ extension Runner {
         case .reformed(let value, let line, let page, let stages):
             let record = Record(value, origin: Origin(manager: ref, sequence: sequence, line: line, page: page))
             // The run's one output, or the one a fan-out left (the others have the line already).
-            let output = source.outputsWrittenForLast?.firstIndex(of: false) ?? 0
+            let output = written?.firstIndex(of: false) ?? 0
             try state.outputs[output].process(
                 record, fromStage: stages, inputName: source.inputName, position: source.rangePosition, deadLetter: state.deadLetter,
                 original: source.originalRecord)
