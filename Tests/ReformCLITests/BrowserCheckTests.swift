@@ -11,20 +11,15 @@ struct BrowserCheckTests {
     static let inputs = CLIRunner.projectRoot + "/Tests/ReformCLITests/Inputs/Browser/"
 
     /// Runs headless Chromium on `arguments` with a profile of its own in `folder`; its standard output.
-    func browse(_ arguments: [String], in folder: String) throws -> String {
+    func browse(_ arguments: [String], in folder: String) async throws -> String {
         let browser = try #require(Browser.chromium, "headless Chromium is needed: apt-get install chromium")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: browser)
         process.arguments =
             ["--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=\(folder)/profile-\(UUID().uuidString)"] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "chromium \(arguments)")
-        return String(decoding: data, as: UTF8.self)
+        let outcome = try await runToEnd(process)
+        #expect(outcome.status == 0, "chromium \(arguments)")
+        return outcome.stdout
     }
 
     /// A folder for one test, removed afterwards by the caller.
@@ -53,7 +48,7 @@ struct BrowserCheckTests {
         try page.replacingOccurrences(of: "</body>", with: "<script>\n\(script)</script>\n</body>")
             .write(toFile: checked, atomically: true, encoding: .utf8)
 
-        let dom = try await offPool { try browse(["--dump-dom", "file://\(checked)"], in: folder) }
+        let dom = try await browse(["--dump-dom", "file://\(checked)"], in: folder)
         let start = try #require(dom.range(of: "<pre id=\"reform-check\">", options: .backwards), "the check did not run:\n\(dom)")
         let end = try #require(dom.range(of: "</pre>", range: start.upperBound..<dom.endIndex))
         let json = dom[start.upperBound..<end.lowerBound].replacingOccurrences(of: "&lt;", with: "<")
@@ -84,7 +79,7 @@ struct BrowserCheckTests {
         var sizes: [Int] = []
         for (name, file) in [("page", page), ("blank", folder + "/blank.html")] {
             let shot = "\(folder)/\(name).png"
-            _ = try await offPool { try browse(["--window-size=800,600", "--screenshot=\(shot)", "file://\(file)"], in: folder) }
+            _ = try await browse(["--window-size=800,600", "--screenshot=\(shot)", "file://\(file)"], in: folder)
             let png = try Data(contentsOf: URL(fileURLWithPath: shot))
             #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]), "\(name).png is a PNG")
             // IHDR: width and height, big-endian, at bytes 16..<24.

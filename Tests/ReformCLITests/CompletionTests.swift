@@ -16,7 +16,7 @@ import Testing
 
     /// What bash offers after `line` (the last word being completed), with the generated script
     /// sourced and the working folder `folder`, as a user pressing Tab there would see it.
-    func bashOffers(_ line: String, in folder: String, script: String) throws -> [String] {
+    func bashOffers(_ line: String, in folder: String, script: String) async throws -> [String] {
         let scriptPath = folder + "/reform.bash"
         try script.write(toFile: scriptPath, atomically: true, encoding: .utf8)
         let words = line.split(separator: " ", omittingEmptySubsequences: false).map { "'\($0)'" }.joined(separator: " ")
@@ -30,12 +30,7 @@ import Testing
         let bash = Process()
         bash.executableURL = URL(fileURLWithPath: "/bin/bash")
         bash.arguments = ["-c", program]
-        let pipe = Pipe()
-        bash.standardOutput = pipe
-        try bash.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        bash.waitUntilExit()
-        return String(decoding: output, as: UTF8.self).split(separator: "\n").map(String.init).sorted()
+        return try await runToEnd(bash).stdout.split(separator: "\n").map(String.init).sorted()
     }
 
     /// Paths complete to the files there (issue 42: the script turned bash's own file-name
@@ -50,11 +45,11 @@ import Testing
         }
         let files = ["out-a.ndjson", "out-b.csv", "outdir"]
         for option in ["--output", "--dead-letter", "--stats-file", "--state", "--tagged-input"] {
-            #expect(try bashOffers("reform run p.yaml \(option) ou", in: folder, script: script) == files, "\(option)")
+            #expect(try await bashOffers("reform run p.yaml \(option) ou", in: folder, script: script) == files, "\(option)")
         }
-        #expect(try bashOffers("reform test p.yaml --junit ou", in: folder, script: script) == files)
-        #expect(try bashOffers("reform cat ou", in: folder, script: script) == files)
-        #expect(try bashOffers("reform run p.yaml --colour a", in: folder, script: script) == ["always", "auto"])
+        #expect(try await bashOffers("reform test p.yaml --junit ou", in: folder, script: script) == files)
+        #expect(try await bashOffers("reform cat ou", in: folder, script: script) == files)
+        #expect(try await bashOffers("reform run p.yaml --colour a", in: folder, script: script) == ["always", "auto"])
     }
 
     /// `--input MANAGER=PATH` offers the pipeline's managers as `NAME=`, then the files after
@@ -69,12 +64,12 @@ import Testing
         for name in ["orders-1.ndjson", "orders-2.ndjson", "notes.txt"] {
             try "".write(toFile: folder + "/" + name, atomically: true, encoding: .utf8)
         }
-        #expect(try bashOffers("reform run p.yaml --input o", in: folder, script: script) == ["orders=", "other="])
+        #expect(try await bashOffers("reform run p.yaml --input o", in: folder, script: script) == ["orders=", "other="])
         #expect(
-            try bashOffers("reform run p.yaml --input orders=or", in: folder, script: script) == [
+            try await bashOffers("reform run p.yaml --input orders=or", in: folder, script: script) == [
                 "orders=orders-1.ndjson", "orders=orders-2.ndjson",
             ])
-        #expect(try bashOffers("reform run p.yaml --input orders=d", in: folder, script: script) == ["orders=data/"])
+        #expect(try await bashOffers("reform run p.yaml --input orders=d", in: folder, script: script) == ["orders=data/"])
     }
 
     /// `reform init` and `reform studio` hand their arguments to programs beside `reform`; Tab
@@ -88,13 +83,13 @@ import Testing
         for name in ["spec.json", "spec.txt", "p.yaml", "p.txt"] {
             try "".write(toFile: folder + "/" + name, atomically: true, encoding: .utf8)
         }
-        #expect(try bashOffers("reform init --op", in: folder, script: script) == ["--openapi"])
-        #expect(try bashOffers("reform init --openapi sp", in: folder, script: script) == ["spec.json"])
-        #expect(try bashOffers("reform init --output o", in: folder, script: script) == ["outdir/"])
-        #expect(try bashOffers("reform init --url h", in: folder, script: script) == [], "a URL is typed, not a file")
-        #expect(try bashOffers("reform studio p", in: folder, script: script) == ["p.yaml"])
-        #expect(try bashOffers("reform studio p.yaml --s", in: folder, script: script) == ["--scratch"])
-        #expect(try bashOffers("reform studio p.yaml --scratch o", in: folder, script: script) == ["outdir/"])
+        #expect(try await bashOffers("reform init --op", in: folder, script: script) == ["--openapi"])
+        #expect(try await bashOffers("reform init --openapi sp", in: folder, script: script) == ["spec.json"])
+        #expect(try await bashOffers("reform init --output o", in: folder, script: script) == ["outdir/"])
+        #expect(try await bashOffers("reform init --url h", in: folder, script: script) == [], "a URL is typed, not a file")
+        #expect(try await bashOffers("reform studio p", in: folder, script: script) == ["p.yaml"])
+        #expect(try await bashOffers("reform studio p.yaml --s", in: folder, script: script) == ["--scratch"])
+        #expect(try await bashOffers("reform studio p.yaml --scratch o", in: folder, script: script) == ["outdir/"])
         for command in ["init", "studio"] {
             let help = try await CLIRunner.run([command, "--help"])
             #expect(help.status == 0, "\(help.stderr)")
@@ -105,7 +100,7 @@ import Testing
             let listed = Set(options).subtracting(["--help"])
             #expect(!listed.isEmpty)
             // (--help and --version are offered for every command.)
-            let offered = Set(try bashOffers("reform \(command) --", in: folder, script: script)).subtracting(["--help", "--version"])
+            let offered = Set(try await bashOffers("reform \(command) --", in: folder, script: script)).subtracting(["--help", "--version"])
             #expect(offered == listed, "reform \(command) --help lists \(listed); Tab offers \(offered)")
         }
     }
@@ -129,18 +124,12 @@ import Testing
     }
 
     /// The output of `program` with `arguments`, run in `folder`.
-    func output(of program: String, _ arguments: [String], in folder: String) throws -> String {
+    func output(of program: String, _ arguments: [String], in folder: String) async throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: program)
         process.arguments = arguments
         process.currentDirectoryURL = URL(fileURLWithPath: folder)
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        return try await runToEnd(process).stdout
     }
 
     /// Fish offers what `complete -C` lists for the line, the generated script sourced.
@@ -149,17 +138,17 @@ import Testing
         let folder = try completionFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try script.write(toFile: folder + "/reform.fish", atomically: true, encoding: .utf8)
-        func offers(_ line: String) throws -> [String] {
-            let listed = try output(
+        func offers(_ line: String) async throws -> [String] {
+            let listed = try await output(
                 of: "/usr/bin/fish", ["--no-config", "-c", "source reform.fish; complete -C '\(line)'"], in: folder)
             return listed.split(separator: "\n").map { String($0.prefix { $0 != "\t" }) }.sorted()
         }
-        #expect(try offers("reform ru") == ["run"])
-        #expect(try offers("reform run p.yaml --format ") == ["csv", "html", "json", "markdown", "ndjson", "table"])
-        #expect(try offers("reform run p.yaml --output ou") == ["out-a.ndjson", "out-b.csv", "outdir/"])
-        #expect(try offers("reform test p.yaml --junit ou") == ["out-a.ndjson", "out-b.csv", "outdir/"])
-        #expect(try offers("reform run p.yaml --colour a") == ["always", "auto"])
-        #expect(try offers("reform run p.yaml --log-level d") == ["debug"])
+        #expect(try await offers("reform ru") == ["run"])
+        #expect(try await offers("reform run p.yaml --format ") == ["csv", "html", "json", "markdown", "ndjson", "table"])
+        #expect(try await offers("reform run p.yaml --output ou") == ["out-a.ndjson", "out-b.csv", "outdir/"])
+        #expect(try await offers("reform test p.yaml --junit ou") == ["out-a.ndjson", "out-b.csv", "outdir/"])
+        #expect(try await offers("reform run p.yaml --colour a") == ["always", "auto"])
+        #expect(try await offers("reform run p.yaml --log-level d") == ["debug"])
     }
 
     /// Zsh lists what a user pressing Tab would see: an interactive zsh in a pseudo-terminal
@@ -197,19 +186,19 @@ import Testing
             """#
         try harness.write(toFile: folder + "/harness.zsh", atomically: true, encoding: .utf8)
         /// The screen's text, without the terminal's escape sequences and backspaces.
-        func screen(_ line: String) throws -> String {
-            let raw = try output(of: "/usr/bin/zsh", ["-f", folder + "/harness.zsh", folder, line], in: folder)
+        func screen(_ line: String) async throws -> String {
+            let raw = try await output(of: "/usr/bin/zsh", ["-f", folder + "/harness.zsh", folder, line], in: folder)
             return raw.replacing(/\x1B\[[0-9;?]*[A-Za-z]/, with: "").replacing("\u{8}", with: "")
         }
-        #expect(try screen("reform ru").contains("reform run"))
-        let formats = try screen("reform run p.yaml --format ")
+        #expect(try await screen("reform ru").contains("reform run"))
+        let formats = try await screen("reform run p.yaml --format ")
         for format in ["ndjson", "json", "table", "csv", "markdown", "html"] { #expect(formats.contains(format), "\(formats)") }
         for option in ["--output", "--dead-letter"] {
-            let files = try screen("reform run p.yaml \(option) ou")
+            let files = try await screen("reform run p.yaml \(option) ou")
             #expect(files.contains("out-a.ndjson") && files.contains("out-b.csv") && files.contains("outdir/"), "\(option): \(files)")
             #expect(!files.contains("other.txt"), "\(option): \(files)")
         }
-        let colours = try screen("reform run p.yaml --colour a")
+        let colours = try await screen("reform run p.yaml --colour a")
         #expect(colours.contains("always") && colours.contains("auto") && !colours.contains("never"), "\(colours)")
     }
 }

@@ -42,9 +42,7 @@ struct StudioBrowserTests {
     func drive(_ url: String, scenario: String, shots: String) async throws -> [String: Any] {
         let browser = try #require(Browser.chromium, "headless Chromium is needed: apt-get install chromium")
         try FileManager.default.createDirectory(atPath: shots, withIntermediateDirectories: true)
-        let driven = try await offPool {
-            try StudioBrowserTests.python([Self.inputs + "drive.py", browser, url, Self.inputs + scenario, shots])
-        }
+        let driven = try await StudioBrowserTests.python([Self.inputs + "drive.py", browser, url, Self.inputs + scenario, shots])
         return try #require(try JSONSerialization.jsonObject(with: Data(driven.utf8)) as? [String: Any], "drive.py printed: \(driven)")
     }
 
@@ -146,23 +144,15 @@ struct StudioBrowserTests {
 
     /// Runs python3 with `arguments` and returns its standard output; its standard error joins a
     /// failure's message.
-    static func python(_ arguments: [String]) throws -> String {
+    static func python(_ arguments: [String]) async throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3"] + arguments
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        let problems = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw StudioDriveError(
-                description: "drive.py exited \(process.terminationStatus): " + String(decoding: problems, as: UTF8.self))
+        let outcome = try await runToEnd(process)
+        guard outcome.status == 0 else {
+            throw StudioDriveError(description: "drive.py exited \(outcome.status): " + outcome.stderr)
         }
-        return String(decoding: data, as: UTF8.self)
+        return outcome.stdout
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import ReformSDK
+import ReformTestSupport
 import Testing
 
 /// Compares ``JSON/write(_:into:)`` and ``JSON/writePretty(_:indent:into:)`` with jq byte for byte.
@@ -19,12 +20,12 @@ import Testing
         [0.1, 0.2, 0.30000000000000004, 1.1, 2.675, 1e-4, 9.999999999999999e-5, 123e-20]
         """#
 
-    @Test func compactOutputMatchesJQ() throws {
+    @Test func compactOutputMatchesJQ() async throws {
         guard FileManager.default.isExecutableFile(atPath: Self.jq) else {
             print("skipped: \(Self.jq) not found; install jq 1.6 to compare output with it")
             return
         }
-        let expected = try Self.run(["-c", "."], input: Self.samples)
+        let expected = try await Self.run(["-c", "."], input: Self.samples)
         var ours: [UInt8] = []
         for value in try JSON.parseSequence(Self.samples) {
             JSON.write(value, into: &ours)
@@ -37,12 +38,12 @@ import Testing
         #expect(ours == Array(expected.utf8))
     }
 
-    @Test func prettyOutputMatchesJQ() throws {
+    @Test func prettyOutputMatchesJQ() async throws {
         guard FileManager.default.isExecutableFile(atPath: Self.jq) else {
             print("skipped: \(Self.jq) not found; install jq 1.6 to compare output with it")
             return
         }
-        let expected = try Self.run(["."], input: Self.samples)
+        let expected = try await Self.run(["."], input: Self.samples)
         var ours: [UInt8] = []
         for value in try JSON.parseSequence(Self.samples) {
             JSON.writePretty(value, into: &ours)
@@ -51,7 +52,7 @@ import Testing
         #expect(String(decoding: ours, as: UTF8.self) == expected)
     }
 
-    @Test func randomDoublesMatchJQ() throws {
+    @Test func randomDoublesMatchJQ() async throws {
         guard FileManager.default.isExecutableFile(atPath: Self.jq) else {
             print("skipped: \(Self.jq) not found; install jq 1.6 to compare output with it")
             return
@@ -66,26 +67,21 @@ import Testing
             values.append(.double(scaled))
         }
         let ours = JSON.compactString(.array(values))
-        let expected = try Self.run(["-c", "."], input: ours)
+        let expected = try await Self.run(["-c", "."], input: ours)
         #expect(ours + "\n" == expected)
         // And what we print reads back to the same doubles.
         #expect(try JSON.parse(ours) == .array(values))
     }
 
     /// Runs jq on `input` (passed as a file, so that neither pipe can fill up) and returns its output.
-    static func run(_ arguments: [String], input: String) throws -> String {
+    static func run(_ arguments: [String], input: String) async throws -> String {
         let inputPath = NSTemporaryDirectory() + "reform-jq-\(UUID().uuidString).json"
         try Data(input.utf8).write(to: URL(fileURLWithPath: inputPath))
         defer { try? FileManager.default.removeItem(atPath: inputPath) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: jq)
         process.arguments = arguments + [inputPath]
-        let stdout = Pipe()
-        process.standardOutput = stdout
-        try process.run()
-        let data = try stdout.fileHandleForReading.readToEnd() ?? Data()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        return try await runToEnd(process).stdout
     }
 }
 

@@ -45,6 +45,10 @@ public enum PostgresServer {
         func url(database: String) -> String { before + database + after }
     }
 
+    /// Made once, when the suites' `.enabled(if: isUsable)` conditions are first evaluated: Swift
+    /// Testing does that while it plans the run, before any test starts, so the cluster's `initdb`
+    /// and `pg_ctl start` (seconds) hold no test's thread (the first Postgres test of a run takes
+    /// 0.2 s, not the cluster's start). A suite that asks for a database must keep that condition.
     static let server: Result<Address, Unavailable> = {
         if let given = ProcessInfo.processInfo.environment["REFORM_TEST_POSTGRES_URL"], !given.isEmpty {
             return parse(given)

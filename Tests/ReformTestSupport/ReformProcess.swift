@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The `reform` executable built beside the tests, run the way a user's shell would: from the
 /// project root, with a plain environment. One copy for every test target.
@@ -74,6 +74,27 @@ public enum ReformProcess {
         return Outcome(
             status: process.terminationStatus, stdout: String(decoding: stdoutData, as: UTF8.self),
             stderr: String(decoding: stderrData.wait(), as: UTF8.self))
+    }
+}
+
+/// Runs `process` (its executable, arguments, folder and environment already set) to its end on a
+/// thread of its own (see ``offPool(_:)``): how it ended and what it wrote to standard output and
+/// standard error, both read as it goes. Tests run every program other than `reform` this way, so
+/// that no wait for a child holds one of the concurrency pool's threads (`scripts/check-time-limits.sh`
+/// refuses a `waitUntilExit()` outside a blocking helper or an `offPool` closure).
+public func runToEnd(_ process: Process) async throws -> ReformProcess.Outcome {
+    try await offPool {
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let errors = DrainedPipe(err)
+        let output = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return ReformProcess.Outcome(
+            status: process.terminationStatus, stdout: String(decoding: output, as: UTF8.self),
+            stderr: String(decoding: errors.wait(), as: UTF8.self))
     }
 }
 

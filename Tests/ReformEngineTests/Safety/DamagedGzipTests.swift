@@ -1,5 +1,6 @@
 import Foundation
 import ReformEngine
+import ReformTestSupport
 import Testing
 
 /// Damaged `.gz` inputs fail the run as unusable instead of landing part of the file
@@ -19,7 +20,7 @@ struct DamagedGzipTests {
     /// 1,000 records, compressed by Python's zlib; `cut` keeps that many bytes of the stream:
     /// `sync` cuts right after a sync flush following record 300 (a clean line boundary, the
     /// case that used to exit 0), `half` cuts in the middle, `flip` damages 60 bytes in the middle.
-    func damagedFile(_ how: String, in folder: TemporaryFolder) throws -> String {
+    func damagedFile(_ how: String, in folder: TemporaryFolder) async throws -> String {
         let path = folder.path + "/in-\(how).ndjson.gz"
         let script = """
             import sys, zlib
@@ -38,16 +39,15 @@ struct DamagedGzipTests {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", "-c", script, path, how]
-        try process.run()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0)
+        let outcome = try await runToEnd(process)
+        try #require(outcome.status == 0, "\(outcome.stderr)")
         return path
     }
 
     @Test(arguments: ["sync", "half", "flip"], [1, 2])
-    func aDamagedStreamFailsTheRunAndWritesNothing(how: String, jobs: Int) throws {
+    func aDamagedStreamFailsTheRunAndWritesNothing(how: String, jobs: Int) async throws {
         let folder = try TemporaryFolder()
-        let input = try damagedFile(how, in: folder)
+        let input = try await damagedFile(how, in: folder)
         let pipeline = try loader.load(path: try folder.write("p.yaml", DamagedGzipTests.yaml))
         var options = RunOptions()
         options.inputs = [("a", input)]
@@ -81,9 +81,9 @@ struct DamagedGzipTests {
         #expect(!folder.exists("out.ndjson") && !folder.exists("dead.ndjson"))
     }
 
-    @Test func theTruncationIsNamedAsSuch() throws {
+    @Test func theTruncationIsNamedAsSuch() async throws {
         let folder = try TemporaryFolder()
-        let input = try damagedFile("sync", in: folder)
+        let input = try await damagedFile("sync", in: folder)
         let pipeline = try loader.load(path: try folder.write("p.yaml", DamagedGzipTests.yaml))
         var options = RunOptions()
         options.inputs = [("a", input)]
