@@ -7,8 +7,9 @@
 # (Pipelines/) and licence under /usr/share/doc/reform.
 # Its Depends are what dpkg-shlibdeps finds the files need from Debian's libraries (libc6,
 # libstdc++6, libgcc-s1, zlib1g, libyaml-0-2, libsqlite3-0, with the versions their symbols need);
-# libpq5 and libxml2 are Recommends: they are loaded only when a run uses PostgreSQL or reads an
-# XML body. scripts/check-deb.sh
+# libpq5, libxml2 and libssl3 are Recommends: they are loaded only when a run uses PostgreSQL,
+# reads an XML body or sends an https request (without libssl3, https goes through the bundled
+# BoringSSL). scripts/check-deb.sh
 # installs it into an empty root and runs it there.
 #
 #   scripts/make-deb.sh TARBALL [--out DIR] [--manual DIR]   # default out: the tarball's folder
@@ -136,7 +137,7 @@ Architecture: amd64
 Maintainer: Reform developers <reform@localhost>
 Installed-Size: $installed_size
 Depends: $depends
-Recommends: libpq5, libxml2
+Recommends: libpq5, libxml2, libssl3
 Section: utils
 Priority: optional
 Description: API and data pipelines declared in YAML

@@ -1,6 +1,7 @@
 package import ReformConcurrency
 
-/// One keep-alive connection of the built-in HTTP/1.1 client to one host and port, with the thread
+/// One keep-alive connection of the built-in HTTP/1.1 client to one host and port (over TLS for
+/// `https`), with the thread
 /// that does its blocking work. One exchange at a time: the pool hands a connection to one
 /// request, which gives it back when the response is read, or closes it.
 package final class HTTP1Connection: @unchecked Sendable {
@@ -85,6 +86,10 @@ package final class HTTP1Connection: @unchecked Sendable {
             try socket.connect(
                 host: target.host, port: target.port, deadline: Deadline.earlier(deadline, connectDeadline),
                 connectLimit: connectSeconds)
+            if target.secure {
+                // The handshake shares the connect's deadline: together they open the connection.
+                try socket.startTLS(host: target.host, settings: target.tls, deadline: Deadline.earlier(deadline, connectDeadline))
+            }
             connected = true
         }
         inbox.startResponse()

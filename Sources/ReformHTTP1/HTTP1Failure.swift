@@ -1,4 +1,4 @@
-/// Why an exchange on the plain-HTTP client did not produce a response.
+/// Why an exchange on the built-in HTTP/1.1 client did not produce a response.
 package enum HTTP1Failure: Error, Equatable {
     /// The deadline passed first.
     case timeout
@@ -21,6 +21,8 @@ package enum HTTP1Failure: Error, Equatable {
     case tooLarge
     /// The request cannot be sent as it is (a header value with a line break, say).
     case invalidRequest(String)
+    /// The TLS connection could not be made or used (an `https://` target).
+    case tls(TLSProblem)
 
     /// A failed exchange that did not reach the server, or that the server dropped unread, on a
     /// connection that had served requests before: sending again on a new connection is safe for

@@ -12,7 +12,7 @@ package final class HTTP1Pool: Sendable {
     package let idleSeconds: Double
     /// How many idle connections are kept per host and port; more are closed.
     package let idlePerOrigin: Int
-    private let idle = Guarded<[String: [HTTP1Connection]]>([:])
+    private let idle = Guarded<[HTTP1Target.Origin: [HTTP1Connection]]>([:])
 
     /// A pool keeping up to `idlePerOrigin` connections per origin for `idleSeconds` each.
     package init(idleSeconds: Double = 30, idlePerOrigin: Int = 16) {

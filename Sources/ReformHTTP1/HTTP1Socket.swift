@@ -108,12 +108,37 @@ final class HTTP1Socket: @unchecked Sendable {
         }
     }
 
-    /// Sends every byte of `bytes` by `deadline`.
+    /// The TLS session over this socket, once ``startTLS(host:settings:deadline:)`` made one.
+    private var tls: TLSSession?
+
+    /// Shakes hands over the connected socket by `deadline`: from here on, ``send(_:deadline:)``
+    /// and ``receive(into:deadline:)`` carry the bytes encrypted.
+    func startTLS(host: String, settings: HTTP1TLS, deadline: Deadline) throws(HTTP1Failure) {
+        let session: TLSSession
+        do { session = try TLSSession(host: host, settings: settings) } catch { throw .tls(error) }
+        try session.handshake(over: self, deadline: deadline)
+        tls = session
+    }
+
+    /// Sends every byte of `bytes` by `deadline` (encrypted, on a TLS connection).
     func send(_ bytes: [UInt8], deadline: Deadline) throws(HTTP1Failure) {
-        var offset = 0
-        while offset < bytes.count {
+        if let tls { return try tls.send(bytes, over: self, deadline: deadline) }
+        try sendRaw(bytes[...], deadline: deadline)
+    }
+
+    /// Receives what has arrived (waiting for it by `deadline`) and appends it to `buffer`,
+    /// decrypted on a TLS connection; returns how many bytes came (0: the server closed its side).
+    func receive(into buffer: inout [UInt8], deadline: Deadline) throws(HTTP1Failure) -> Int {
+        if let tls { return try tls.receive(into: &buffer, over: self, deadline: deadline) }
+        return try receiveRaw(into: &buffer, deadline: deadline)
+    }
+
+    /// Sends every byte of `bytes` as they are by `deadline`.
+    func sendRaw(_ bytes: ArraySlice<UInt8>, deadline: Deadline) throws(HTTP1Failure) {
+        var offset = bytes.startIndex
+        while offset < bytes.endIndex {
             let sent = bytes.withUnsafeBytes { raw in
-                Sockets.send(descriptor, raw.baseAddress.map { $0 + offset }, bytes.count - offset)
+                Sockets.send(descriptor, raw.baseAddress.map { $0 + (offset - bytes.startIndex) }, bytes.endIndex - offset)
             }
             if sent > 0 {
                 offset += sent
@@ -129,9 +154,9 @@ final class HTTP1Socket: @unchecked Sendable {
         }
     }
 
-    /// Receives what has arrived (waiting for it by `deadline`) and appends it to `buffer`;
-    /// returns how many bytes came (0: the server closed its side).
-    func receive(into buffer: inout [UInt8], deadline: Deadline) throws(HTTP1Failure) -> Int {
+    /// Receives what has arrived as it came (waiting for it by `deadline`) and appends it to
+    /// `buffer`; returns how many bytes came (0: the server closed its side).
+    func receiveRaw(into buffer: inout [UInt8], deadline: Deadline) throws(HTTP1Failure) -> Int {
         // Checked before every read, not only when one has to wait: bytes that never stop coming
         // (endless chunks or trailers) never wait (audit r2 H5, D14).
         if deadline.hasPassed { throw .timeout }

@@ -1,19 +1,31 @@
 import ReformConcurrency
 
-/// Where a plain `http://` URL points: host, port and the request target, as the built-in HTTP/1.1
-/// client sends them.
+/// Where an `http://` or `https://` URL points: host, port and the request target, as the built-in
+/// HTTP/1.1 client sends them, and for `https` what the connection trusts and presents.
 package struct HTTP1Target: Equatable {
     /// The host: a name, an IPv4 address, or an IPv6 address without its brackets.
     package let host: String
-    /// The TCP port (80 when the URL gives none).
+    /// The TCP port (80, or 443 for `https`, when the URL gives none).
     package let port: Int
-    /// The `Host` header's value: the URL's authority, with the port only when it is not 80.
+    /// Whether the URL is `https`: the connection is TLS.
+    package let secure: Bool
+    /// The `Host` header's value: the URL's authority, with the port only when it is not the scheme's.
     package let hostHeader: String
+    /// What a TLS connection trusts and presents (for `https`; the system's trust when not set).
+    package var tls = HTTP1TLS()
     /// The path and query (`/users?page=2`), never empty.
     package let requestTarget: String
 
-    /// Which idle connections a request to this target can reuse: the host and port.
-    var originKey: String { hostHeader }
+    /// Which idle connections a request to this target can reuse: the scheme, host and port, and
+    /// for `https` the TLS settings.
+    var originKey: Origin { Origin(hostHeader: hostHeader, secure: secure, tls: secure ? tls : nil) }
+
+    /// The key of ``originKey``.
+    struct Origin: Hashable {
+        let hostHeader: String
+        let secure: Bool
+        let tls: HTTP1TLS?
+    }
 
     /// Base URLs and origins already parsed (a run sends every page to the same one).
     private static let parsedPrefixes = Guarded<[String: HTTP1Target]>([:])
@@ -21,7 +33,7 @@ package struct HTTP1Target: Equatable {
     /// The target of a request to `path` (starting with `/`) with `queryString` (empty for none)
     /// under `base` (a plain `http://` origin or base URL without a query or a trailing `/`): the
     /// same as parsing the joined URL, without parsing `base` again for every page. `nil` when
-    /// the joined URL needs the full parser (`https`, a path with a fragment or white space).
+    /// the joined URL needs the full parser (a path with a fragment or white space).
     package init?(base: String, path: String, queryString: String) {
         let known = HTTP1Target.parsedPrefixes.withLock { $0[base] }
         guard let parsed = known ?? HTTP1Target(url: base), path.hasPrefix("/"),
@@ -36,7 +48,7 @@ package struct HTTP1Target: Equatable {
         let basePath = parsed.requestTarget == "/" ? "" : parsed.requestTarget
         let escaped = HTTP1Target.escapingUnsafeBytes(path)
         self.init(
-            host: parsed.host, port: parsed.port, hostHeader: parsed.hostHeader,
+            host: parsed.host, port: parsed.port, secure: parsed.secure, hostHeader: parsed.hostHeader,
             requestTarget: queryString.isEmpty ? basePath + escaped : basePath + escaped + "?" + queryString)
     }
 
@@ -46,18 +58,21 @@ package struct HTTP1Target: Equatable {
         PercentEncoding.encode(target) { $0 < 0x80 && !"\"<>\\^`{|}".utf8.contains($0) }
     }
 
-    private init(host: String, port: Int, hostHeader: String, requestTarget: String) {
+    private init(host: String, port: Int, secure: Bool, hostHeader: String, requestTarget: String) {
         self.host = host
         self.port = port
+        self.secure = secure
         self.hostHeader = hostHeader
         self.requestTarget = requestTarget
     }
 
-    /// The target of `url` when it is a plain `http://` URL the built-in client can send as it is
-    /// (no user information); `nil` otherwise (`https`, other schemes, or what it does not parse).
+    /// The target of `url` when it is an `http://` or `https://` URL the built-in client can send as
+    /// it is (no user information); `nil` otherwise (other schemes, or what it does not parse).
     package init?(url: String) {
-        let scheme = "http://"
-        guard url.utf8.count > scheme.utf8.count, url.lowercased().hasPrefix(scheme) else { return nil }
+        let lowered = url.prefix(8).lowercased()
+        let secure = lowered.hasPrefix("https://")
+        let scheme = secure ? "https://" : "http://"
+        guard url.utf8.count > scheme.utf8.count, lowered.hasPrefix(scheme) else { return nil }
         var rest = Substring(url).dropFirst(scheme.count)
         if let fragment = rest.firstIndex(of: "#") { rest = rest[..<fragment] }
         let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
@@ -83,7 +98,7 @@ package struct HTTP1Target: Equatable {
         } else {
             host = authority
         }
-        var port = 80
+        var port = secure ? 443 : 80
         if let portText, !portText.isEmpty {
             guard portText.allSatisfy({ $0.isASCII && $0.isNumber }), let number = Int(portText), (1...65535).contains(number)
             else { return nil }
@@ -94,9 +109,10 @@ package struct HTTP1Target: Equatable {
         else { return nil }
         self.host = String(host).lowercased()
         self.port = port
+        self.secure = secure
         target = HTTP1Target.escapingUnsafeBytes(target)
         let shownHost = authority.hasPrefix("[") ? "[\(self.host)]" : self.host
-        hostHeader = port == 80 ? shownHost : "\(shownHost):\(port)"
+        hostHeader = port == (secure ? 443 : 80) ? shownHost : "\(shownHost):\(port)"
         requestTarget = target
     }
 }

@@ -139,7 +139,7 @@ struct RunCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Which client sends plain http:// requests: built-in (Reform's HTTP/1.1 client) or async-http-client (https:// always uses async-http-client).",
+            "Which client sends http:// and https:// requests: built-in (Reform's HTTP/1.1 client, TLS over the system OpenSSL) or async-http-client (requests through a proxy always use async-http-client).",
             valueName: "CLIENT"))
     var httpClient: LiveTransport.Client?
 

@@ -61,7 +61,17 @@ extension PipelineDecoder {
             }
             return resolved
         }
-        let plan = TLSPlan(caFile: file("ca_file"), clientCertificate: file("client_cert"), clientKey: file("client_key"))
+        var serverName: String?
+        if let value = m["server_name"], let name = context.string(value, "'tls.server_name' of \(what)") {
+            if name.isEmpty || name.contains(where: { $0 == "/" || $0 == ":" || $0 == " " || !$0.isASCII }) {
+                context.error(
+                    "'tls.server_name' of \(what) must be a host name (api.example.com), not '\(name)'", at: value.location)
+            } else {
+                serverName = name.lowercased()
+            }
+        }
+        let plan = TLSPlan(
+            caFile: file("ca_file"), clientCertificate: file("client_cert"), clientKey: file("client_key"), serverName: serverName)
         if (m["client_cert"] == nil) != (m["client_key"] == nil) {
             context.error(
                 "'tls' of \(what) needs client_cert and client_key together (the certificate and its private key)", at: node.location)

@@ -43,12 +43,17 @@ public struct TLSPlan: Sendable, Hashable {
     public var clientCertificate: String?
     /// The client certificate's private key (not encrypted).
     public var clientKey: String?
+    /// The name asked for (SNI) and checked in the server's certificate in place of the base URL's
+    /// host: a service reached by address, or through a name its certificate does not carry.
+    public var serverName: String?
 
-    /// A plan trusting `caFile` and presenting `clientCertificate` with `clientKey`.
-    public init(caFile: String? = nil, clientCertificate: String? = nil, clientKey: String? = nil) {
+    /// A plan trusting `caFile`, presenting `clientCertificate` with `clientKey`, and expecting a
+    /// certificate for `serverName` (the URL's host when nil).
+    public init(caFile: String? = nil, clientCertificate: String? = nil, clientKey: String? = nil, serverName: String? = nil) {
         self.caFile = caFile
         self.clientCertificate = clientCertificate
         self.clientKey = clientKey
+        self.serverName = serverName
     }
 }
 

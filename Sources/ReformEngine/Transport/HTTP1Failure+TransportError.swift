@@ -36,6 +36,37 @@ extension HTTP1Failure {
                 "the body is larger than \(maxBodyBytes) bytes; nothing of it was landed (raise the limit with --max-body-bytes)")
         case .invalidRequest(let what):
             return make(.invalidRequest, what)
+        case .tls(let problem):
+            return make(problem.isSettings ? .invalidRequest : .unreachable, problem.advice(address: "\(host):\(port)"))
+        }
+    }
+}
+
+extension TLSProblem {
+    /// Whether the service's own settings are at fault (its files), not the connection.
+    var isSettings: Bool {
+        if case .files = self { return true }
+        return false
+    }
+
+    /// The problem in one line that says what to do, the server named by `address`.
+    func advice(address: String) -> String {
+        switch self {
+        case .untrusted(let issuer, let reason):
+            return "the server's certificate at \(address) is not trusted (issued by \(issuer): \(reason)); give its CA's certificate "
+                + "(PEM) with the service's tls.ca_file, or in SSL_CERT_FILE"
+        case .wrongName(let reason):
+            return "the server's certificate at \(address) is not for that host name (\(reason)); check the base_url's host, "
+                + "or name the one the certificate is for with the service's tls.server_name"
+        case .clientCertificateRefused(let alert):
+            return "the server at \(address) refused the TLS handshake (\(alert)): it asks for a client certificate it trusts; "
+                + "give one with the service's tls.client_cert and tls.client_key"
+        case .files(let what):
+            return "the service's tls files cannot be used: \(what); check tls.ca_file, tls.client_cert and tls.client_key"
+        case .handshake(let reason):
+            return "the TLS handshake with \(address) failed (\(reason)); check the service's tls settings and the server's certificate"
+        case .unavailable(let reason):
+            return reason
         }
     }
 }

@@ -1,16 +1,42 @@
 import ReformHTTP1
+import ReformSystem
 
 extension HTTP1Target {
-    /// The target of `request` (its origin or base URL, path and query) when it is plain `http://`
-    /// the built-in client can send: the same as parsing its ``HTTPRequest/url``, without building
-    /// and parsing the whole URL for every page.
+    /// The target of `request` (its origin or base URL, path and query) when the built-in client
+    /// can send it: the same as parsing its ``HTTPRequest/url``, without building and parsing the
+    /// whole URL for every page. An `https` target carries the service's `tls:` settings.
     init?(request: HTTPRequest) {
         let base = request.origin ?? request.baseURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 } ?? ""
         let queryString = request.query.isEmpty ? "" : request.queryString
         if let target = HTTP1Target(base: base, path: request.path, queryString: queryString) {
             self = target
+        } else if let target = HTTP1Target(url: request.url) {
+            self = target
         } else {
-            self.init(url: request.url)
+            return nil
+        }
+        if secure {
+            let plan = request.tls ?? TLSPlan()
+            tls = HTTP1TLS(
+                caFile: plan.caFile, clientCertificate: plan.clientCertificate, clientKey: plan.clientKey, serverName: plan.serverName,
+                environmentCertificates: EnvironmentTrust.folderCertificates)
         }
     }
+}
+
+/// The certificates of the `SSL_CERT_DIR` folders (`:`-separated), whatever their file names, as
+/// OpenSSL tools trust them: found once per process.
+enum EnvironmentTrust {
+    static let folderCertificates: [String] = {
+        let folders = getenv("SSL_CERT_DIR").map { String(cString: $0).split(separator: ":").map(String.init) } ?? []
+        var files: [String] = []
+        for folder in folders where FilePaths.isDirectory(folder) {
+            for name in (FilePaths.contents(of: folder) ?? []).sorted() where !name.hasPrefix(".") {
+                let path = FilePaths.resolve(name, against: folder)
+                // A certificate is a few KiB; a large file there is not one.
+                if FilePaths.isFile(path), (FilePaths.regularFileSize(path) ?? 0) < 1 << 20 { files.append(path) }
+            }
+        }
+        return files
+    }()
 }

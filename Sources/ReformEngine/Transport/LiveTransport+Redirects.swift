@@ -45,14 +45,21 @@ extension LiveTransport {
         }
     }
 
-    /// One exchange, no redirects: the built-in client for plain `http://` (unless ``client``
-    /// says otherwise, or a proxy is to be used), AsyncHTTPClient for the rest.
+    /// One exchange, no redirects: the built-in client for `http://` and `https://` (unless
+    /// ``client`` says otherwise, a proxy is to be used, or for `https` the system OpenSSL cannot
+    /// be loaded), AsyncHTTPClient for the rest.
     private func sendOnce(_ request: HTTPRequest, for manager: ManagerRef, shown: String, seconds: Double)
         async throws(TransportError) -> HTTPResponse
     {
         let proxy = ProxyChoice.forURL(request.url, service: request.proxy)
-        if client == .builtIn, proxy == nil, let target = HTTP1Target(request: request) {
+        if client == .builtIn, proxy == nil, let target = HTTP1Target(request: request), !target.secure || HTTP1TLS.isAvailable {
             return try await sendBuiltIn(request, to: target, for: manager, shown: shown, seconds: seconds)
+        }
+        if let name = request.tls?.serverName {
+            throw TransportError(
+                .invalidRequest, manager: manager.name, request: shown,
+                message: "tls.server_name '\(name)' is honoured by the built-in client only, which "
+                    + (proxy != nil ? "does not go through a proxy; set NO_PROXY for this host" : "needs the system OpenSSL (libssl3)"))
         }
         return try await sendWithAsyncHTTPClient(request, through: proxy, for: manager, shown: shown, seconds: seconds)
     }

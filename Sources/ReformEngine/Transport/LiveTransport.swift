@@ -4,20 +4,22 @@ public import ReformSDK
 
 /// Sends requests over real HTTP.
 ///
-/// Plain `http://` goes through Reform's own HTTP/1.1 client (the `HTTP1` folder): a keep-alive
+/// `http://` and `https://` go through Reform's own HTTP/1.1 client (`ReformHTTP1`, TLS over the
+/// system OpenSSL): a keep-alive
 /// connection per host reused across pages, the exchange done blocking with one deadline — right
 /// on a live source's fetch thread (`BlockingExecutor`), on the connection's own thread from
 /// anywhere else — and a cancelled task shutting its socket down at once (the server sees it
 /// closed). It is there for speed: AsyncHTTPClient's request path hands every exchange between
 /// its event loop, its state machine and our tasks several times, and a paged run over loopback
-/// spent most of its time there (docs/speed.md, "HTTP"). `https://` goes through AsyncHTTPClient (TLS,
-/// and the same guarantees: cancellation closes the connection, pooled connections, a deadline
-/// per request); FoundationNetworking on Linux gives none of them reliably. Redirects are
+/// spent most of its time there (docs/speed.md, "HTTP"). Requests through a proxy go through
+/// AsyncHTTPClient (the same guarantees: cancellation closes the connection, pooled connections, a
+/// deadline per request), and so does `https://` where libssl cannot be loaded; FoundationNetworking
+/// on Linux gives none of them reliably. Redirects are
 /// followed here, for both clients alike (`Redirects`).
 public struct LiveTransport: Transport {
-    /// Which client sends plain `http://` requests.
+    /// Which client sends requests that go through no proxy.
     public enum Client: String, Sendable, CaseIterable {
-        /// Reform's own HTTP/1.1 client for `http://`, AsyncHTTPClient for `https://`.
+        /// Reform's own HTTP/1.1 client (AsyncHTTPClient through a proxy).
         case builtIn = "built-in"
         /// AsyncHTTPClient for every request.
         case asyncHTTPClient = "async-http-client"
@@ -27,11 +29,11 @@ public struct LiveTransport: Transport {
     public static let defaultMaxBodyBytes = 64 << 20
     /// The largest body accepted, in bytes; a larger one fails as `tooLarge`.
     public let maxBodyBytes: Int
-    /// Which client sends plain `http://` requests.
+    /// Which client sends requests that go through no proxy.
     public let client: Client
 
-    /// A transport accepting bodies up to `maxBodyBytes` (64 MiB by default), sending plain
-    /// `http://` through `client`.
+    /// A transport accepting bodies up to `maxBodyBytes` (64 MiB by default), sending requests
+    /// that go through no proxy with `client`.
     public init(maxBodyBytes: Int = LiveTransport.defaultMaxBodyBytes, client: Client = .builtIn) {
         self.maxBodyBytes = maxBodyBytes
         self.client = client

@@ -17,8 +17,10 @@ import Testing
             environment: ["TEST_URL": "https://127.0.0.1:\(server.port)"])
     }
 
-    private func load(_ server: TestServer, _ pipeline: Pipeline) async throws -> [Value] {
-        try await server.manager("m", in: pipeline, environment: ["TEST_URL": "https://127.0.0.1:\(server.port)"]).loadAll().records
+    private func load(_ server: TestServer, _ pipeline: Pipeline, client: LiveTransport.Client = .builtIn) async throws -> [Value] {
+        try await server.manager(
+            "m", in: pipeline, environment: ["TEST_URL": "https://127.0.0.1:\(server.port)"], transport: LiveTransport(client: client)
+        ).loadAll().records
     }
 
     @Test func aPrivateCAIsTrustedThroughCAFileAndItsAbsenceIsExplainedInOneLine() async throws {
@@ -28,10 +30,8 @@ import Testing
             _ = try await load(server, pipeline(server, tls: nil))
             Issue.record("a certificate of an unknown CA was accepted")
         } catch {
-            #expect(
-                "\(error)".contains(
-                    "is not trusted (no known authority issued it); give its CA's certificate (PEM) with the service's tls.ca_file"),
-                "\(error)")
+            #expect("\(error)".contains("is not trusted (issued by CN=Reform Test CA: "), "the issuer is named: \(error)")
+            #expect("\(error)".contains("give its CA's certificate (PEM) with the service's tls.ca_file"), "\(error)")
             #expect(!"\(error)".contains("handshake.cc"), "no library dump: \(error)")
         }
         let records = try await load(server, pipeline(server, tls: "{ ca_file: \(certificates.caFile) }"))
@@ -113,6 +113,62 @@ import Testing
             let text = "\(error)"
             return text.contains("'tls.ca_file' of service 'api': 'missing-ca.pem' does not exist")
                 && text.contains("needs client_cert and client_key together")
+        }
+    }
+
+    /// The built-in client's TLS keeps one connection for every page, as it does for plain http.
+    @Test func everyPageGoesOverOneTLSConnection() async throws {
+        let certificates = try await TestCertificates.make()
+        let server = try TestServer(arguments: ["--tls-cert", certificates.serverCertificate, "--tls-key", certificates.serverKey])
+        #expect(try await load(server, pipeline(server, tls: "{ ca_file: \(certificates.caFile) }")).count == 25)
+        let log = try await server.requests(path: "/paged/cursor", trusting: certificates.caFile)
+        #expect(log.count > 2)
+        let arrivals = log.map { $0["at"]?.doubleValue ?? 0 }
+        let longWaits = zip(arrivals, arrivals.dropFirst()).filter { $1 - $0 >= 25 }.count
+        #expect(Set(log.map { $0["connection"] }).count <= 1 + longWaits, "pages reuse one keep-alive TLS connection")
+    }
+
+    /// `tls.server_name`: the name asked for and checked in place of the base URL's host (here an
+    /// address); a name the certificate does not carry is refused, saying which setting to look at.
+    @Test func serverNameIsCheckedInPlaceOfTheHost() async throws {
+        let certificates = try await TestCertificates.make()
+        let server = try TestServer(arguments: ["--tls-cert", certificates.serverCertificate, "--tls-key", certificates.serverKey])
+        let named = try pipeline(server, tls: "{ ca_file: \(certificates.caFile), server_name: localhost }")
+        #expect(try await load(server, named).count == 25)
+        do {
+            _ = try await load(server, pipeline(server, tls: "{ ca_file: \(certificates.caFile), server_name: api.example.com }"))
+            Issue.record("a certificate for 127.0.0.1 and localhost was accepted for api.example.com")
+        } catch {
+            #expect("\(error)".contains("is not for that host name"), "\(error)")
+            #expect("\(error)".contains("tls.server_name"), "\(error)")
+        }
+        #expect {
+            try pipeline(server, tls: "{ server_name: \"https://api.example.com\" }")
+        } throws: { error in
+            "\(error)".contains("'tls.server_name' of service 'api' must be a host name (api.example.com), not 'https://api.example.com'")
+        }
+    }
+
+    /// Through AsyncHTTPClient (`--http-client async-http-client`, and every proxied request) an
+    /// unknown CA is explained in one line too, and `server_name` is refused as it cannot be honoured there.
+    @Test func asyncHTTPClientExplainsAnUnknownCAAndRefusesServerName() async throws {
+        let certificates = try await TestCertificates.make()
+        let server = try TestServer(arguments: ["--tls-cert", certificates.serverCertificate, "--tls-key", certificates.serverKey])
+        do {
+            _ = try await load(server, pipeline(server, tls: nil), client: .asyncHTTPClient)
+            Issue.record("a certificate of an unknown CA was accepted")
+        } catch {
+            #expect("\(error)".contains("is not trusted"), "\(error)")
+            #expect("\(error)".contains("tls.ca_file"), "\(error)")
+        }
+        #expect(
+            try await load(server, pipeline(server, tls: "{ ca_file: \(certificates.caFile) }"), client: .asyncHTTPClient).count == 25)
+        do {
+            let named = try pipeline(server, tls: "{ ca_file: \(certificates.caFile), server_name: localhost }")
+            _ = try await load(server, named, client: .asyncHTTPClient)
+            Issue.record("server_name was accepted by a client that cannot honour it")
+        } catch {
+            #expect("\(error)".contains("tls.server_name 'localhost' is honoured by the built-in client only"), "\(error)")
         }
     }
 }

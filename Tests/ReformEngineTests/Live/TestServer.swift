@@ -41,10 +41,12 @@ final class TestServer: @unchecked Sendable {
     /// `http://127.0.0.1:PORT`.
     var url: String { "http://127.0.0.1:\(port)" }
 
-    /// The requests the server received for `path` (its `/_log`; every request when nil), oldest first.
-    func requests(path: String?) async throws -> [Object] {
+    /// The requests the server received for `path` (its `/_log`; every request when nil), oldest
+    /// first; `trusting` a CA file: the server speaks TLS.
+    func requests(path: String?, trusting caFile: String? = nil) async throws -> [Object] {
         var request = HTTPRequest(method: "GET", path: "/_log", query: path.map { [QueryItem(name: "path", value: $0)] } ?? [])
-        request.baseURL = url
+        request.baseURL = caFile == nil ? url : "https://127.0.0.1:\(port)"
+        request.tls = caFile.map { TLSPlan(caFile: $0) }
         let response = try await LiveTransport().send(request, for: ManagerRef(index: 0, name: "test"))
         guard case .object(let top)? = response.body, case .array(let entries)? = top["requests"] else { return [] }
         return entries.compactMap { if case .object(let o) = $0 { o } else { nil } }

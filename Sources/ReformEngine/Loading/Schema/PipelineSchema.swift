@@ -62,6 +62,10 @@ package enum PipelineSchema {
             SchemaKey("ca_file", .string(), "A file of PEM certificates of CAs to trust besides the system's."),
             SchemaKey("client_cert", .string(), "The client certificate (PEM) presented when the server asks for one; with client_key."),
             SchemaKey("client_key", .string(), "The client certificate's private key (PEM, not encrypted); with client_cert."),
+            SchemaKey(
+                "server_name", .string(),
+                "The host name asked for (SNI) and checked in the server's certificate instead of the base_url's host "
+                    + "(a service reached by address or through another name)."),
         ])
 
     /// `retry:` of a service or manager.
