@@ -11,8 +11,9 @@ Exits 3 if a target is missed (run.sh passes that on only with STRICT=1).
 import statistics
 import sys
 
-ORDER = ["curl", "python", "reform"]
-LABEL = {"curl": "curl (1 process, keep-alive)", "python": "python requests.Session", "reform": "reform --live"}
+ORDER = ["curl", "python", "reform", "reform-ahc"]
+LABEL = {"curl": "curl (1 process, keep-alive)", "python": "python requests.Session", "reform": "reform --live",
+         "reform-ahc": "reform --live, AsyncHTTPClient"}
 
 
 def main():

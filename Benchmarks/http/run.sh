@@ -14,11 +14,12 @@
 #   WARMUP=1        untimed rounds of every tool first
 #   REFORM_BIN=...  the reform binary (default .build/release/reform); skipped with a message
 #                   when it is missing or not executable
-#   TOOLS="curl python reform"   which tools to run
+#   TOOLS="curl python reform"   which tools to run; `reform-ahc` is reform with
+#                   --http-client async-http-client (AsyncHTTPClient, SwiftNIO and BoringSSL)
 #   TLS=1           over https: a CA and a server certificate made with openssl for this run, the
 #                   server started with them, and every tool trusting that CA (curl --cacert,
 #                   REQUESTS_CA_BUNDLE, SSL_CERT_FILE for reform, whose https goes through
-#                   AsyncHTTPClient and BoringSSL)
+#                   its built-in client over the system OpenSSL)
 #   MODE=graphql    POST the test server's GraphQL issues query instead (Benchmarks/http/graphql.yaml
 #                   against graphql_client.py: the cursor from pageInfo into the variables); curl,
 #                   which cannot follow a cursor in a body, is left out; PER_PAGE at most 100
@@ -74,14 +75,14 @@ for tool in $TOOLS; do
     case "$tool" in
         curl) command -v curl >/dev/null || die "curl is not installed"; tools+=(curl) ;;
         python) "$PYTHON" -c 'import requests' 2>/dev/null || die "python3 cannot import requests (pip install requests)"; tools+=(python) ;;
-        reform)
+        reform|reform-ahc)
             if [ -x "$REFORM_BIN" ] && [ -f "$REFORM_BIN" ]; then
-                tools+=(reform)
+                tools+=("$tool")
             else
                 echo "run.sh: skipping reform: no executable at '$REFORM_BIN'" \
                     "(build it with 'swift build -c release --product reform', or set REFORM_BIN)" >&2
             fi ;;
-        *) die "unknown tool '$tool' in TOOLS (curl, python, reform)" ;;
+        *) die "unknown tool '$tool' in TOOLS (curl, python, reform, reform-ahc)" ;;
     esac
 done
 [ "${#tools[@]}" -gt 0 ] || die "no tools to run"
@@ -158,15 +159,16 @@ run_tool() {
             else
                 cmd=("$PYTHON" "$here/requests_client.py" "$port" "$PAGES" "$PER_PAGE" "$output")
             fi ;;
-        reform)
-            output="$tmp/reform.ndjson"
+        reform|reform-ahc)
+            output="$tmp/$tool.ndjson"
             if [ "$MODE" = graphql ]; then
                 cmd=("$REFORM_BIN" run Benchmarks/http/graphql.yaml --live --quiet --output "$output"
                     --param "per_page=$PER_PAGE" --param "total=$((PAGES * PER_PAGE))")
             else
                 cmd=("$REFORM_BIN" run Benchmarks/http/bench.yaml --live --quiet --output "$output"
                     --param "per_page=$PER_PAGE" --param "pages=$PAGES")
-            fi ;;
+            fi
+            if [ "$tool" = reform-ahc ]; then cmd+=(--http-client async-http-client); fi ;;
     esac
     rm -f "$output"
     curl -s --cacert "${SSL_CERT_FILE:-/dev/null}" -X POST "$base/_reset" >/dev/null || die "cannot reach the test server"

@@ -79,6 +79,18 @@ import Testing
             ["run", "p.yaml", "--live", "--quiet"], environment: ["SSL_CERT_DIR": "/nonexistent:" + trusted], in: folder)
         #expect(with.status == 0, "\(with.stderr)")
         #expect((try String(contentsOfFile: folder + "/out.ndjson", encoding: .utf8)).split(separator: "\n").count == 25)
+        // A folder of c_rehash links (as the system's is) is looked up by OpenSSL itself, not read whole.
+        let hashed = folder + "/hashed"
+        try FileManager.default.createDirectory(atPath: hashed, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: certificates.caFile, toPath: hashed + "/reform-test-ca.pem")
+        let rehash = Process()
+        rehash.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+        rehash.arguments = ["rehash", hashed]
+        #expect(try await runToEnd(rehash).status == 0)
+        try FileManager.default.removeItem(atPath: folder + "/out.ndjson")
+        let linked = try await ReformBinary.run(["run", "p.yaml", "--live", "--quiet"], environment: ["SSL_CERT_DIR": hashed], in: folder)
+        #expect(linked.status == 0, "\(linked.stderr)")
+        #expect((try String(contentsOfFile: folder + "/out.ndjson", encoding: .utf8)).split(separator: "\n").count == 25)
     }
 
     @Test func aServerRequiringAClientCertificateGetsTheOneGivenAndOnlyThatOne() async throws {
