@@ -194,7 +194,17 @@ struct InitCommand: AsyncParsableCommand {
             let one = result.otherMethods == 1
             print("left out \(result.otherMethods) operation\(one ? " that is" : "s that are") not GET (a pipeline reads)")
         }
-        print("next: reform validate \(pipelinePath)")
+        let size = FilePaths.regularFileSize(pipelinePath) ?? 0
+        guard size > PipelineFileLimit.defaultMaxBytes else {
+            print("next: reform validate \(pipelinePath)")
+            return
+        }
+        // Round up to the next megabyte, so the option given is enough.
+        let needed = (size / 1_000_000 + 1) * 1_000_000
+        print(
+            "note: the pipeline is \(size) bytes, more than the \(PipelineFileLimit.defaultMaxBytes) reform reads by default: "
+                + "give every command --yaml-max-bytes \(needed), or keep fewer operations with --only")
+        print("next: reform validate \(pipelinePath) --yaml-max-bytes \(needed)")
     }
 }
 
