@@ -1,6 +1,7 @@
 import ArgumentParser
 import ReformEngine
 import ReformInit
+import ReformSDK
 import ReformSystem
 import ReformTooling
 
@@ -25,7 +26,10 @@ struct InitCommand: AsyncParsableCommand {
 
             --url URL sends one GET (with --header and --bearer, secrets as ${VARIABLES}) and writes a pipeline \
             around what came back: where the records are, how it pages, a reformer over the fields the records had; \
-            it records up to --pages pages as fixtures and writes a test with its golden output, which passes.
+            it records up to --pages pages as fixtures and writes a test with its golden output, which passes. \
+            With --graphql QUERY (the text, or a .graphql file) it POSTs the query to the URL instead, with the \
+            --variable values: the records are the connection's nodes (or edges) and the manager pages through its \
+            pageInfo with the query's cursor variable ($after); the query goes to queries/NAME.graphql.
             """)
 
     @Option(
@@ -56,6 +60,18 @@ struct InitCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("A bearer token for the service, as ${VARIABLE}: its value is read, never written.", valueName: "TOKEN"))
     var bearer: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "A GraphQL query POSTed to --url instead of a GET: its text, or a .graphql file.", valueName: "QUERY"),
+        completion: .file(extensions: ["graphql", "gql"]))
+    var graphql: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "A value of the --graphql query's variables, NAME=VALUE (a number or true/false as such); written as a param (repeatable).",
+            valueName: "NAME=VALUE"))
+    var variable: [String] = []
+
     @Option(help: ArgumentHelp("The most pages recorded as fixtures (default 2).", valueName: "N"))
     var pages = 2
 
@@ -73,8 +89,12 @@ struct InitCommand: AsyncParsableCommand {
     func validate() throws {
         if openapi == nil, !only.isEmpty { throw ValidationError("--only chooses operations of an OpenAPI document: give --openapi SPEC") }
         if openapi != nil, url != nil { throw ValidationError("give --openapi SPEC or --url URL, not both") }
-        if url == nil, records != nil || !header.isEmpty || bearer != nil {
-            throw ValidationError("--records, --header and --bearer go with --url URL")
+        if url == nil, records != nil || !header.isEmpty || bearer != nil || graphql != nil {
+            throw ValidationError("--records, --header, --bearer and --graphql go with --url URL")
+        }
+        if graphql == nil, !variable.isEmpty { throw ValidationError("--variable gives a value of the --graphql query's variables") }
+        for pair in variable where !pair.contains("=") || pair.hasPrefix("=") {
+            throw ValidationError("--variable '\(pair)' is not NAME=VALUE")
         }
         if pages < 1 { throw ValidationError("--pages must be 1 or more") }
         if let name, name.isEmpty || name.contains("/") {
@@ -127,8 +147,28 @@ struct InitCommand: AsyncParsableCommand {
         options.pages = pages
         options.folder = output.hasSuffix("/") ? String(output.dropLast()) : output
         options.environment = processVariables
+        if let graphql {
+            if FilePaths.isFile(graphql) {
+                guard let text = TextFiles.read(graphql) else {
+                    StandardError.write("reform: --graphql \(graphql) cannot be read")
+                    throw ExitCode(InitExit.usage.rawValue)
+                }
+                options.graphql = text
+            } else {
+                options.graphql = graphql
+            }
+            options.variables = variable.map { pair in
+                let name = String(pair.prefix { $0 != "=" })
+                let text = String(pair.dropFirst(name.count + 1))
+                let value: Value =
+                    Int(text).map(Value.int) ?? Double(text).map(Value.double)
+                    ?? (text == "true" ? .bool(true) : text == "false" ? .bool(false) : .string(text))
+                return (name, value)
+            }
+        }
         let name = URLPipelineBuilder.name(for: options)
-        let written = ["\(name).yaml", "\(name).test.yaml", "fixtures/\(name)", "tests/\(name)"].map { "\(options.folder)/\($0)" }
+        var written = ["\(name).yaml", "\(name).test.yaml", "fixtures/\(name)", "tests/\(name)"].map { "\(options.folder)/\($0)" }
+        if options.graphql != nil { written.append("\(options.folder)/queries/\(name).graphql") }
         if !force, let first = written.first(where: FilePaths.exists) {
             StandardError.write("reform: \(first) exists; reform init leaves it alone (--force replaces it, or choose --name or --output)")
             throw ExitCode(InitExit.usage.rawValue)

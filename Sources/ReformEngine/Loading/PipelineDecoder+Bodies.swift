@@ -115,10 +115,14 @@ extension PipelineDecoder {
             result.paging = PagingPlan(
                 policy: .cursor, param: cursor, start: 1, sizeParam: nil, tokenPath: ValuePath(pageInfo.components + [.key("endCursor")]),
                 tokenHeader: nil,
-                stop: [.noNext], maxPages: paging?.maxPages, maxRecords: paging?.maxRecords,
+                stop: [.noNext],
+                maxPages: g["max_pages"].flatMap { context.int($0, "'max_pages' in \(section)", in: 1...Int.max) } ?? paging?.maxPages,
+                maxRecords: paging?.maxRecords,
                 hasMore: ValuePath(pageInfo.components + [.key("hasNextPage")]))
-        } else if let at = g["cursor"] {
-            context.error("'cursor' in \(section) names the variable page_info's endCursor goes to; add 'page_info'", at: at.location)
+        } else if let at = g["cursor"] ?? g["max_pages"] {
+            context.error(
+                "'cursor' and 'max_pages' in \(section) are of the paging page_info makes (the variable its endCursor goes to, the most "
+                    + "pages); add 'page_info'", at: at.location)
         }
         warnUnknownPlaceholders(
             in: .object(variables), what: "'variables' in \(section)", known: names, at: g["variables"]?.location ?? node.location)

@@ -1,5 +1,6 @@
 import ReformEngine
 import ReformSDK
+import ReformSystem
 import ReformTooling
 import ReformYAML
 
@@ -8,13 +9,18 @@ struct ScratchPipeline {
     let folder: ScratchFolder
     let pipeline: Pipeline
 
-    init(yaml: String, environment: [String: String]) throws(InitError) {
+    /// `yaml` loaded from a scratch folder, with `files` (relative path: text) beside it.
+    init(yaml: String, files: [String: String] = [:], environment: [String: String]) throws(InitError) {
         do {
             folder = try ScratchFolder(prefix: "reform-init")
         } catch {
             throw InitError(error.description)
         }
         do {
+            for (path, text) in files {
+                _ = mkdir(FilePaths.folder(of: folder.file(path)), 0o755)  // one level: queries/
+                try TextFiles.write(text, to: folder.file(path))
+            }
             try TextFiles.write(yaml, to: folder.file("draft.yaml"))
             pipeline = try PipelineLoader(environment: environment, allowOutsidePaths: true).load(path: folder.file("draft.yaml"))
         } catch {
@@ -56,10 +62,11 @@ extension URLPipelineBuilder {
 
     /// Records `first` and the pages after it, up to `options.pages`, as `manager` (the final
     /// draft) pages; a page that repeats the one before says the paging was guessed wrong.
-    func record(first: Landing, manager draft: PipelineDraft, name: String, format: ResponseFormat, recordsPath: String?)
-        async throws(InitError) -> Recorded
-    {
-        let scratch = try ScratchPipeline(yaml: draft.yaml(), environment: options.environment)
+    func record(
+        first: Landing, manager draft: PipelineDraft, name: String, format: ResponseFormat, recordsPath: String?,
+        files: [String: String] = [:]
+    ) async throws(InitError) -> Recorded {
+        let scratch = try ScratchPipeline(yaml: draft.yaml(), files: files, environment: options.environment)
         defer { scratch.remove() }
         guard let plan = scratch.pipeline.managers.first else { throw InitError("the drafted pipeline has no manager") }
         var recorded = Recorded()
@@ -123,7 +130,10 @@ extension URLPipelineBuilder {
 
     /// Puts the fixtures in place and writes the pipeline, its schema, its test and the test's
     /// golden output; then runs the test, which must pass.
-    func write(_ pipeline: PipelineDraft, name: String, recorded: Recorded, into result: inout URLInitResult) throws(InitError) {
+    /// `extraFiles` (relative path: text) are written beside the pipeline (a GraphQL query).
+    func write(_ pipeline: PipelineDraft, name: String, recorded: Recorded, extraFiles: [String: String], into result: inout URLInitResult)
+        throws(InitError)
+    {
         let folder = options.folder
         result.pipeline = FilePaths.resolve("\(name).yaml", against: folder)
         result.testFile = FilePaths.resolve("\(name).test.yaml", against: folder)
@@ -142,6 +152,11 @@ extension URLPipelineBuilder {
             """
         do {
             try recorded.recorder?.commit()
+            for (path, text) in extraFiles.sorted(by: { $0.key < $1.key }) {
+                let file = FilePaths.resolve(path, against: folder)
+                _ = mkdir(FilePaths.folder(of: file), 0o755)  // one level: queries/
+                try TextFiles.write(text, to: file)
+            }
             try TextFiles.write(pipeline.yaml(schemaLine: "# yaml-language-server: $schema=pipeline.schema.json"), to: result.pipeline)
             try TextFiles.write(test, to: result.testFile)
             try TextFiles.write(

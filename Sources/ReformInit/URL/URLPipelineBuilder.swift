@@ -1,6 +1,6 @@
 import Foundation
 import ReformEngine
-import ReformSDK
+package import ReformSDK
 import ReformSystem
 import ReformTooling
 import ReformYAML
@@ -23,6 +23,10 @@ package struct URLInitOptions: Sendable {
     package var folder = "."
     /// The environment `${VARIABLES}` resolve from.
     package var environment: [String: String] = [:]
+    /// A GraphQL query POSTed to the URL instead of a GET (its text).
+    package var graphql: String?
+    /// The query's variables, in order, each written as a param of the manager.
+    package var variables: [(name: String, value: Value)] = []
 
     /// Options for the first page at `url`.
     package init(url: String) { self.url = url }
@@ -66,6 +70,7 @@ package struct URLPipelineBuilder {
 
     /// Fetches, infers, records and writes; the files exist only when it succeeds.
     package func build() async throws(InitError) -> URLInitResult {
+        if let query = options.graphql { return try await buildGraphQL(query: query) }
         let first = PageLoader.request(fromURL: options.url, method: "GET")
         guard let origin = first.origin, origin.hasPrefix("http://") || origin.hasPrefix("https://") else {
             throw InitError("'\(options.url)' is not an http(s) URL")
@@ -78,7 +83,6 @@ package struct URLPipelineBuilder {
         // The first page, through the engine as the pipeline will send it.
         let landing = try await probe(service: service, path: first.path, params: params, name: name)
         let format = URLPipelineBuilder.format(ofContentType: landing.response.header("content-type") ?? "")
-        var result = URLInitResult()
         var entries = managerEntries(path: first.path, params: params)
         var notes: [String] = []
         var found: (path: String?, comment: String?) = (nil, nil)
@@ -119,8 +123,6 @@ package struct URLPipelineBuilder {
         // Every page up to the limit, recorded as the engine replays them.
         let recorded = try await record(
             first: landing, manager: draft(service: service, manager: entries), name: name, format: format, recordsPath: found.path)
-        result.pages = recorded.pages
-        result.records = recorded.records.count
         if !recorded.finished, case .object(var object)? = paging {
             object["max_pages"] = .int(recorded.pages)
             paging = .object(object)
@@ -131,8 +133,22 @@ package struct URLPipelineBuilder {
             }
             notes.append("there are more pages: max_pages keeps the run to the \(recorded.pages) recorded")
         }
-        notes += recorded.notes
+        var result = URLInitResult()
+        result.recordsPath = found.path ?? "."
+        result.paging = pagingResult.summary
+        try write(name: name, service: service, manager: entries, notes: notes, recorded: recorded, into: &result)
+        return result
+    }
 
+    /// Writes the pipeline of `manager` (the final draft) with a reformer over the fields the
+    /// recorded records had and a run, its test and the recorded pages, into `result`.
+    func write(
+        name: String, service: PipelineDraft.Entry, manager entries: [PipelineDraft.Entry], notes: [String], recorded: Recorded,
+        extraFiles: [String: String] = [:], into result: inout URLInitResult
+    ) throws(InitError) {
+        let notes = notes + recorded.notes
+        result.pages = recorded.pages
+        result.records = recorded.records.count
         let shape = ResponseShape()
         let keys = RecordKeys.make(
             from: shape.shape(of: recorded.records), shapes: shape.shapes, prefix: "", schemaName: Naming.pascal(name))
@@ -151,17 +167,14 @@ package struct URLPipelineBuilder {
             .init("runs", block: [.init("default", block: [.init("reform", [.string(name)]), .init("output", ["format": "ndjson"])])]),
         ]
         result.keyCount = keys.constants.count
-        result.recordsPath = found.path ?? "."
-        result.paging = pagingResult.summary
         result.stop = recorded.stop
         result.notes = notes
-        try write(pipeline, name: name, recorded: recorded, into: &result)
-        return result
+        try write(pipeline, name: name, recorded: recorded, extraFiles: extraFiles, into: &result)
     }
 
     /// The `services:` entry: the origin, the headers and the bearer token as written (their
     /// `${VARIABLES}` resolve when a request is sent; a secret is never written as a value).
-    private func serviceEntry(origin: String) throws(InitError) -> PipelineDraft.Entry {
+    func serviceEntry(origin: String) throws(InitError) -> PipelineDraft.Entry {
         var entries: [PipelineDraft.Entry] = [.init("base_url", .string(origin))]
         var headers = Object()
         for header in options.headers {
@@ -228,7 +241,7 @@ package struct URLPipelineBuilder {
         return entries
     }
 
-    private func draft(service: PipelineDraft.Entry, manager: [PipelineDraft.Entry], notes: [String] = []) -> PipelineDraft {
+    func draft(service: PipelineDraft.Entry, manager: [PipelineDraft.Entry], notes: [String] = []) -> PipelineDraft {
         var draft = PipelineDraft()
         let name = URLPipelineBuilder.name(for: options)
         draft.header = [

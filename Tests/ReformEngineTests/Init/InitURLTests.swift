@@ -110,4 +110,86 @@ import Testing
         let yaml = try String(contentsOfFile: folder + "/echo.yaml", encoding: .utf8)
         #expect(yaml.contains("# the body is one object, not a list: each request lands it as one record"))
     }
+
+    static let issuesQuery =
+        "query($owner: String!, $repo: String!, $first: Int!, $after: String) { repository(owner: $owner, name: $repo) { "
+        + "issues(first: $first, after: $after) { nodes { number title } pageInfo { endCursor hasNextPage } } } }"
+
+    /// `reform init --url SERVER/graphql --graphql QUERY` with `arguments` after it, in `folder`.
+    func initGraphQL(_ server: TestServer, _ query: String, _ arguments: [String], in folder: String) async throws -> ReformBinary.Outcome {
+        try await ReformBinary.run(
+            ["init", "--url", server.url + "/graphql", "--graphql", query] + arguments, environment: [:], in: folder)
+    }
+
+    /// `--graphql`: the query POSTed with its `--variable` values, the connection's nodes the
+    /// records, its pageInfo the paging (the cursor into `$after`), the query in its own file; the
+    /// pages recorded, `graphql.max_pages` keeping the run to them, and the test passing.
+    @Test func aGraphQLQueryBecomesAManagerThatPagesThroughItsPageInfo() async throws {
+        let server = try TestServer()
+        let folder = Scratch.path("init-url-graphql")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let written = try await initGraphQL(
+            server, Self.issuesQuery,
+            ["--variable", "owner=acme", "--variable", "repo=widgets", "--variable", "first=20", "--name", "issues"],
+            in: folder)
+        #expect(written.status == 0, "\(written.stderr)")
+        #expect(
+            written.stdout.hasPrefix("wrote ./issues.yaml: records at data.repository.issues.nodes, paging: graphql page_info, 3 keys\n"),
+            "\(written.stdout)")
+        #expect(written.stdout.contains("recorded 2 pages, 40 records, in ./fixtures/issues (stopped: max_pages (2))"), "\(written.stdout)")
+        let yaml = try String(contentsOfFile: folder + "/issues.yaml", encoding: .utf8)
+        for line in [
+            "    path: /graphql", "    params: { owner: acme, repo: widgets, first: 20 }", "      query_file: queries/issues.graphql",
+            #"      variables: { owner: "{owner}", repo: "{repo}", first: "{first}" }"#, "      page_info: data.repository.issues.pageInfo",
+            "      max_pages: 2  # reform init recorded 2 pages: remove max_pages to read them all",
+            "    records: data.repository.issues.nodes",
+        ] {
+            #expect(yaml.contains(line + "\n"), "\(line)\n\(yaml)")
+        }
+        #expect(try String(contentsOfFile: folder + "/queries/issues.graphql", encoding: .utf8) == Self.issuesQuery + "\n")
+        let validated = try await ReformBinary.run(["validate", "issues.yaml", "issues.test.yaml"], environment: [:], in: folder)
+        #expect(validated.status == 0 && !validated.stderr.contains("warning"), "\(validated.stderr)")
+        let run = try await ReformBinary.run(["run", "issues.yaml", "--quiet"], environment: [:], in: folder)
+        #expect(run.status == 0 && run.stdout.split(separator: "\n").count == 40, "\(run.stderr)")
+        let tested = try await ReformBinary.run(["test", "issues.yaml"], environment: [:], in: folder)
+        #expect(tested.status == 0 && tested.stdout.contains("1 passed, 0 failed"), "\(tested.stdout)\(tested.stderr)")
+        let live = try await ReformBinary.run(["run", "issues.yaml", "--live", "--quiet"], environment: [:], in: folder)
+        #expect(live.stdout == run.stdout, "\(live.stderr)")
+        // Without max_pages, live, every page: 47 issues.
+        try yaml.replacingOccurrences(
+            of: "      max_pages: 2  # reform init recorded 2 pages: remove max_pages to read them all\n", with: ""
+        )
+        .write(toFile: folder + "/issues.yaml", atomically: true, encoding: .utf8)
+        let all = try await ReformBinary.run(["run", "issues.yaml", "--live", "--quiet"], environment: [:], in: folder)
+        #expect(all.status == 0 && all.stdout.split(separator: "\n").count == 47, "\(all.stderr)")
+    }
+
+    /// A query with no cursor variable is sent once, saying how to page; GraphQL errors and
+    /// variables the query does not declare write nothing.
+    @Test func aGraphQLQueryThatCannotPageSaysSoAndErrorsWriteNothing() async throws {
+        let server = try TestServer()
+        let folder = Scratch.path("init-url-graphql-once")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let missing = try await initGraphQL(
+            server, Self.issuesQuery, ["--variable", "owner=acme", "--variable", "repo=missing", "--variable", "first=5"], in: folder)
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("Could not resolve to a Repository with the name 'acme/missing'."), "\(missing.stderr)")
+        let undeclared = try await initGraphQL(server, Self.issuesQuery, ["--variable", "state=open"], in: folder)
+        #expect(undeclared.status == 1)
+        #expect(undeclared.stderr.contains("--variable state: the query declares no $state"), "\(undeclared.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty)
+
+        let once =
+            "query($owner: String!, $repo: String!) { repository(owner: $owner, name: $repo) { "
+            + "issues(first: 5) { nodes { number title } pageInfo { endCursor hasNextPage } } } }"
+        let written = try await initGraphQL(server, once, ["--variable", "owner=acme", "--variable", "repo=widgets"], in: folder)
+        #expect(written.status == 0, "\(written.stderr)")
+        #expect(written.stdout.contains("paging: none"), "\(written.stdout)")
+        #expect(
+            written.stdout.contains(
+                "note: the query declares no cursor variable ($after: String) for data.repository.issues.pageInfo: declare one"),
+            "\(written.stdout)")
+        let run = try await ReformBinary.run(["run", "graphql.yaml", "--quiet"], environment: [:], in: folder)
+        #expect(run.status == 0 && run.stdout.split(separator: "\n").count == 10, "\(run.stderr)")
+    }
 }

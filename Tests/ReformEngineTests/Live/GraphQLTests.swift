@@ -169,7 +169,8 @@ import Testing
             ])
         #expect(
             try loadDiagnostics(manager("    graphql: { query: \"{ a }\", cursor: after }\n")) == [
-                "p.yaml:6:40: error: 'cursor' in 'graphql' of manager 'm' names the variable page_info's endCursor goes to; add 'page_info'"
+                "p.yaml:6:40: error: 'cursor' and 'max_pages' in 'graphql' of manager 'm' are of the paging page_info makes "
+                    + "(the variable its endCursor goes to, the most pages); add 'page_info'"
             ])
         #expect(
             try loadDiagnostics(manager("    body: { json: { a: 1 }, form: { b: 2 } }\n")) == [

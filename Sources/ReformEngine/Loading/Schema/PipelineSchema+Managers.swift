@@ -115,6 +115,7 @@ extension PipelineSchema {
                 "Where the connection's pageInfo is, like data.repository.issues.pageInfo: endCursor goes to the cursor variable, "
                     + "hasNextPage stops paging."),
             SchemaKey("cursor", .string(), "The variable the cursor goes to (default after)."),
+            SchemaKey("max_pages", .int(minimum: 1), "The most pages page_info pages through (a stop, not a failure)."),
             SchemaKey(
                 "rate_limit", .object(graphQLRateLimit),
                 "Where each answer says what is left of the rate limit (GitHub's rateLimit { limit remaining resetAt }): the requests "
