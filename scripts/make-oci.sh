@@ -81,7 +81,8 @@ libraries_of() {
 elves=$(find "$rootfs/opt/reform" -type f \( -perm -u+x -o -name '*.so*' \) -exec sh -c 'head -c 4 "$1" | grep -q ELF' _ {} \; -print)
 # Loaded when a run first needs them, so no ldd names them.
 for soname in libpq.so.5 libxml2.so.2 libssl.so.3; do
-    found=$(ldconfig -p | awk -v name="$soname" '$1 == name && /x86-64/ { print $NF; exit }')
+    # awk reads to the end (no early exit): ldconfig would die of SIGPIPE, which pipefail makes fatal.
+    found=$(ldconfig -p | awk -v name="$soname" '$1 == name && /x86-64/ && found == "" { found = $NF } END { print found }')
     [ -n "$found" ] || { echo "make-oci.sh: $soname is not installed here (apt-get install libpq5 libxml2 libssl3)" >&2; exit 1; }
     copy_library "$found"
     elves="$elves $found"
