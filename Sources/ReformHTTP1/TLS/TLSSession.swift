@@ -13,6 +13,8 @@ final class TLSSession {
     private let outgoing: OpaquePointer
     private var sendBuffer = [UInt8](repeating: 0, count: 32 << 10)
     private var readBuffer = [UInt8](repeating: 0, count: 64 << 10)
+    /// What the socket gave last, before OpenSSL reads it.
+    private var received: [UInt8] = []
     /// Whether any response bytes came on this session.
     private var answered = false
 
@@ -48,15 +50,18 @@ final class TLSSession {
         TLSSession.seen.withLock { $0[key, default: Seen()].certificateAsked = true }
         return 1
     }
-    private var received: [UInt8] = []
 
     /// A session to `host` (verified against `settings.serverName` when given, else `host`).
     init(host: String, settings: HTTP1TLS) throws(TLSProblem) {
         context = try settings.context()
         library = context.library
-        guard let ssl = library.new(context.pointer), let incoming = library.bioNew(library.memoryMethod()),
-            let outgoing = library.bioNew(library.memoryMethod())
-        else { throw .handshake("no TLS session could be made: \(context.library.lastError())") }
+        guard let ssl = library.new(context.pointer) else {
+            throw .handshake("no TLS session could be made: \(context.library.lastError())")
+        }
+        guard let incoming = library.bioNew(library.memoryMethod()), let outgoing = library.bioNew(library.memoryMethod()) else {
+            library.free(ssl)
+            throw .handshake("no TLS buffers could be made (out of memory): \(context.library.lastError())")
+        }
         self.ssl = ssl
         self.incoming = incoming
         self.outgoing = outgoing
