@@ -12,6 +12,7 @@ final class NDJSONSource: LineSource {
 
     /// What the lines go through before they land, when the run's plan found a fast path.
     let linePath: (any LineFastPath)?
+    private(set) var lastRecordStages: Int?
     /// The byte range read, when only part of the file is (dead letters then name byte offsets).
     private var range: InputRange?
     /// Where the record landed last starts in the file, when a byte range is read.
@@ -52,9 +53,7 @@ final class NDJSONSource: LineSource {
         do {
             return try reader.next().map { record in
                 var landed = record.landed(text: { self.reader.currentText() })
-                if record.reformed, let stages = linePath?.reformedStages, case .record(let value, let line, let page) = landed {
-                    landed = .reformed(value, line: line, page: page, stages: stages)
-                }
+                lastRecordStages = record.reformed ? linePath?.reformedStages : nil
                 if reader.lastLineUntagged, case .bad(let line, _, let text, let at) = landed, case .failure(let error) = record.payload {
                     landed = .bad(line: line, error: RecordError(code: "untagged", message: error.message), text: text, at: at)
                 }

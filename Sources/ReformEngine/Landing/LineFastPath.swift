@@ -23,6 +23,11 @@ protocol LineFastPath: AnyObject {
 protocol LineSource: RecordSource {
     /// What its lines go through before they land, when the run's plan gave them a line path.
     var linePath: (any LineFastPath)? { get }
+    /// How many reformers at the start of the one output's chain (with several outputs, of the
+    /// one the line path left to the general path) already made the record the last ``next()``
+    /// landed: where the line path hands over to values, the rest of the chain taking it from
+    /// there. `nil`: the record is as the line was.
+    var lastRecordStages: Int? { get }
 }
 
 /// What a fast path did for one output: the records it wrote there (fewer than the lines it took

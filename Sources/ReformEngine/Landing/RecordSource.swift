@@ -4,11 +4,6 @@ import ReformYAML
 /// One thing a source landed: a record, or a bad one that goes to the dead-letter file.
 enum Landed {
     case record(Value, line: Int, page: Int)
-    /// A record the first `stages` reformers of the one output's chain already made: where a
-    /// ``LineSource``'s line path hands over to values (the chain's compiled start; with several
-    /// outputs, of the one the line path left to the general path). The rest of the chain takes it
-    /// from there.
-    case reformed(Value, line: Int, page: Int, stages: Int)
     /// A line that is not a record; `at` names where it is when `line` alone does not (a byte
     /// range's `PATH@OFFSET`).
     case bad(line: Int, error: RecordError, text: String?, at: String? = nil)

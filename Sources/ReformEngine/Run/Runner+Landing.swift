@@ -44,7 +44,8 @@ extension Runner {
             for source in sources {
                 let partitioned = source as? PartitionedSource
                 // What a line path took never lands: it counts towards the sequence and the meter.
-                let lines = (source as? any LineSource)?.linePath
+                let lineSource = source as? any LineSource
+                let lines = lineSource?.linePath
                 var limitReached = false
                 var general = 0
                 var bytesOfSource = 0
@@ -74,7 +75,7 @@ extension Runner {
                     let sequence = landedBefore + general + (lines?.handled ?? 0)
                     try route(
                         landed, of: ref, sequence: sequence, from: source, writtenBefore: lines?.outputsWrittenForLastLine,
-                        partitioned: partitioned, routing: routing, into: &state)
+                        stages: lineSource?.lastRecordStages, partitioned: partitioned, routing: routing, into: &state)
                 }
                 let direct = lines?.handled ?? 0
                 for (output, counts) in (lines?.counts ?? []).enumerated() where counts.written > 0 || counts.stages != nil {
@@ -180,11 +181,22 @@ extension Runner {
     }
 
     /// `writtenBefore`: the outputs a line path already wrote the record to (`nil`: none); it goes
-    /// to the others only (``FanOut``).
+    /// to the others only (``FanOut``). `stages`: the reformers at the chain's start a line path
+    /// already ran on it (``LineSource/lastRecordStages``).
     private func route(
-        _ landed: Landed, of ref: ManagerRef, sequence: Int, from source: any RecordSource, writtenBefore written: [Bool]?,
+        _ landed: Landed, of ref: ManagerRef, sequence: Int, from source: any RecordSource, writtenBefore written: [Bool]?, stages: Int?,
         partitioned: PartitionedSource?, routing: Routing, into state: inout RunState
     ) throws {
+        if let stages, case .record(let value, let line, let page) = landed {
+            // The line path's handover (the plan gives such a run no children, incremental state
+            // or watch): the run's one output, or the one a fan-out left (the others have the line).
+            let record = Record(value, origin: Origin(manager: ref, sequence: sequence, line: line, page: page))
+            let output = written?.firstIndex(of: false) ?? 0
+            try state.outputs[output].process(
+                record, fromStage: stages, inputName: source.inputName, position: source.rangePosition, deadLetter: state.deadLetter,
+                original: source.originalRecord)
+            return
+        }
         switch landed {
         case .record(let value, let line, let page):
             // A record the last run landed still makes its children's partitions.
@@ -207,13 +219,6 @@ extension Runner {
                 // Not written (by one output at least): the bookmark must not pass it.
                 incremental.rejected(value, of: ref.name, partition: partitioned?.current?.label ?? "")
             }
-        case .reformed(let value, let line, let page, let stages):
-            let record = Record(value, origin: Origin(manager: ref, sequence: sequence, line: line, page: page))
-            // The run's one output, or the one a fan-out left (the others have the line already).
-            let output = written?.firstIndex(of: false) ?? 0
-            try state.outputs[output].process(
-                record, fromStage: stages, inputName: source.inputName, position: source.rangePosition, deadLetter: state.deadLetter,
-                original: source.originalRecord)
         case .bad(let line, let error, let text, let at):
             try state.deadLetter.add(
                 manager: ref.name, sequence: sequence, input: at ?? "\(source.inputName):\(line)", stage: "input",
