@@ -107,7 +107,8 @@ let package = Package(
         // Locks, threads, a blocking executor and the monotonic clock: the one home for them, so the
         // HTTP client below and the engine share them without either reaching into the other.
         .target(name: "ReformConcurrency", dependencies: ["ReformSystem"], swiftSettings: upcomingFeatures),
-        // The built-in HTTP/1.1 client for plain `http://`: imports nothing of the engine, which maps
+        // The built-in HTTP/1.1 client for `http://` and `https://` (TLS over the system OpenSSL, loaded
+        // with dlopen when first used, nothing linked): imports nothing of the engine, which maps
         // its failures to `TransportError` (Transport/HTTP1Failure+TransportError.swift).
         .target(name: "ReformHTTP1", dependencies: ["ReformConcurrency", "ReformSystem"], swiftSettings: upcomingFeatures),
         .target(

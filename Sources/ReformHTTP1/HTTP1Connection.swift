@@ -1,9 +1,8 @@
 package import ReformConcurrency
 
 /// One keep-alive connection of the built-in HTTP/1.1 client to one host and port (over TLS for
-/// `https`), with the thread
-/// that does its blocking work. One exchange at a time: the pool hands a connection to one
-/// request, which gives it back when the response is read, or closes it.
+/// `https`), with the thread that does its blocking work. One exchange at a time: the pool hands a
+/// connection to one request, which gives it back when the response is read, or closes it.
 package final class HTTP1Connection: @unchecked Sendable {
     /// The host and port it connects to.
     package let target: HTTP1Target

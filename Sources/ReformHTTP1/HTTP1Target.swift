@@ -31,7 +31,7 @@ package struct HTTP1Target: Equatable {
     private static let parsedPrefixes = Guarded<[String: HTTP1Target]>([:])
 
     /// The target of a request to `path` (starting with `/`) with `queryString` (empty for none)
-    /// under `base` (a plain `http://` origin or base URL without a query or a trailing `/`): the
+    /// under `base` (an `http://` or `https://` origin or base URL without a query or a trailing `/`): the
     /// same as parsing the joined URL, without parsing `base` again for every page. `nil` when
     /// the joined URL needs the full parser (a path with a fragment or white space).
     package init?(base: String, path: String, queryString: String) {
