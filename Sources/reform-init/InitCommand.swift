@@ -22,7 +22,9 @@ struct InitCommand: AsyncParsableCommand {
             GET operation that returns a list (--only TAG, OPERATION_ID or a PATH glob chooses others), with params, \
             records and paging inferred from what each operation declares; what cannot be inferred is said in a \
             comment. Beside it goes pipeline.schema.json, for editors. Files that exist are left alone unless --force. \
-            The inference rules are in docs/init.md.
+            With --record, each run is then sent live once and its pages (up to --pages) recorded as fixtures, and \
+            NAME.test.yaml gets a test per recorded run with its golden output, which passes; a run that cannot go \
+            live is left out, saying why. The inference rules are in docs/init.md.
 
             --url URL sends one GET (with --header and --bearer, secrets as ${VARIABLES}) and writes a pipeline \
             around what came back: where the records are, how it pages, a reformer over the fields the records had; \
@@ -83,11 +85,18 @@ struct InitCommand: AsyncParsableCommand {
     )
     var output = "."
 
+    @Flag(
+        help: "With --openapi: send each run live once, record its first pages as fixtures, and write a passing test per recorded run.")
+    var record = false
+
     @Flag(help: "Replace files that exist.")
     var force = false
 
     func validate() throws {
         if openapi == nil, !only.isEmpty { throw ValidationError("--only chooses operations of an OpenAPI document: give --openapi SPEC") }
+        if openapi == nil, record {
+            throw ValidationError("--record goes with --openapi SPEC (--url always records the pages it reads)")
+        }
         if openapi != nil, url != nil { throw ValidationError("give --openapi SPEC or --url URL, not both") }
         if url == nil, records != nil || !header.isEmpty || bearer != nil || graphql != nil {
             throw ValidationError("--records, --header, --bearer and --graphql go with --url URL")
@@ -119,9 +128,10 @@ struct InitCommand: AsyncParsableCommand {
         let folder = output.hasSuffix("/") ? String(output.dropLast()) : output
         let pipelinePath = "\(folder)/\(result.name).yaml"
         let schemaPath = "\(folder)/pipeline.schema.json"
-        if !force, FilePaths.exists(pipelinePath) {
+        let written = [pipelinePath] + (record ? ["\(folder)/\(result.name).test.yaml", "\(folder)/tests/\(result.name)"] : [])
+        if !force, let first = written.first(where: FilePaths.exists) {
             StandardError.write(
-                "reform: \(pipelinePath) exists; reform init leaves it alone (--force replaces it, or choose --name or --output)")
+                "reform: \(first) exists; reform init leaves it alone (--force replaces it, or choose --name or --output)")
             throw ExitCode(InitExit.usage.rawValue)
         }
         do {
@@ -134,6 +144,32 @@ struct InitCommand: AsyncParsableCommand {
             throw ExitCode(InitExit.failed.rawValue)
         }
         report(result, pipelinePath: pipelinePath)
+        if record { try await recordRuns(of: result, pipelinePath: pipelinePath) }
+    }
+
+    /// `--record`: each run sent live once, its pages recorded, and a test per recorded run.
+    private func recordRuns(of result: OpenAPIInitResult, pipelinePath: String) async throws {
+        var draft = result.draft
+        let outcome: OpenAPIRecording.Outcome
+        do {
+            outcome = try await OpenAPIRecording(pipelinePath: pipelinePath, name: result.name, pages: pages, environment: processVariables)
+                .record(&draft)
+        } catch {
+            StandardError.write("reform: \(error.description)")
+            throw ExitCode(InitExit.failed.rawValue)
+        }
+        for run in outcome.recorded {
+            let pagesText = "\(run.pages) page\(run.pages == 1 ? "" : "s")"
+            print("recorded \(run.run): \(pagesText), \(run.records) record\(run.records == 1 ? "" : "s") (stopped: \(run.stop))")
+        }
+        for (run, reason) in outcome.skipped { print("not recorded \(run): \(reason)") }
+        if let testFile = outcome.testFile {
+            let count = outcome.recorded.count
+            print("wrote \(testFile): \(count) test\(count == 1 ? "" : "s"), passing against the recorded pages")
+            print("next: reform run \(pipelinePath) --run NAME   (offline), reform test \(pipelinePath)")
+        } else {
+            print("no run could be recorded, so no test was written")
+        }
     }
 
     /// A pipeline around what one live GET of `url` returned, its recorded pages, its test and

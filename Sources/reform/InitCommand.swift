@@ -14,7 +14,7 @@ struct InitCommand: ParsableCommand {
     @Argument(
         parsing: .captureForPassthrough,
         help:
-            "[--openapi SPEC [--only PATTERN]... | --url URL [--header H]... [--bearer T] [--graphql QUERY [--variable NAME=VALUE]...] [--records PATH] [--pages N]] [--name NAME] [--output DIR] [--force]",
+            "[--openapi SPEC [--only PATTERN]... [--record [--pages N]] | --url URL [--header H]... [--bearer T] [--graphql QUERY [--variable NAME=VALUE]...] [--records PATH] [--pages N]] [--name NAME] [--output DIR] [--force]",
         completion: .custom(SiblingCompletion.initArguments)
     )
     var arguments: [String] = []

@@ -34,7 +34,7 @@ enum SiblingCompletion {
     static let initOptions: [(name: String, takes: Takes)] = [
         ("--openapi", .file(["json", "yaml", "yml"])), ("--only", .text), ("--url", .text), ("--records", .text),
         ("--header", .text), ("--bearer", .text), ("--graphql", .file(["graphql", "gql"])), ("--variable", .text),
-        ("--pages", .text), ("--name", .text), ("--output", .folder), ("--force", .nothing),
+        ("--pages", .text), ("--record", .nothing), ("--name", .text), ("--output", .folder), ("--force", .nothing),
     ]
 
     /// `reform studio`'s options (reform-studio); its argument is a pipeline file.

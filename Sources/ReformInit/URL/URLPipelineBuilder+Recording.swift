@@ -169,23 +169,6 @@ extension URLPipelineBuilder {
             throw InitError(error.description)
         }
         // The golden output is the run's; then the test must pass as written.
-        for update in [true, false] {
-            let outcome: PipelineTestResult
-            do {
-                let file = try PipelineTestLoader(environment: options.environment).load(path: result.testFile)
-                let loaded = try PipelineLoader(environment: options.environment).load(path: file.pipeline)
-                guard let test = file.cases.first else { throw InitError("the written test file has no test (a defect of reform init)") }
-                outcome = PipelineTestRunner(update: update, environment: options.environment).run(test, of: loaded)
-            } catch let error as InitError {
-                throw error
-            } catch {
-                throw InitError("the written pipeline does not load: \(error)")
-            }
-            guard outcome.passed else {
-                throw InitError(
-                    "the written test does not pass (a defect of reform init; the files are left to look at): "
-                        + outcome.failures.joined(separator: "; "))
-            }
-        }
+        try WrittenTests.recordAndCheck(result.testFile, environment: options.environment)
     }
 }

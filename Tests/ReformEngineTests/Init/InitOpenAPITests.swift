@@ -78,6 +78,47 @@ import Testing
         #expect(forced.status == 0)
     }
 
+    /// `--record`: each run sent live once, its pages recorded (at most `--pages`), `max_pages`
+    /// kept where more pages remain, and a test per recorded run that passes offline; a run whose
+    /// secret is not set is left out, saying why.
+    @Test func recordWritesFixturesAndAPassingTestPerRun() async throws {
+        let server = try TestServer()
+        let folder = Scratch.path("init-record")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let document = server.url + "/openapi.json"
+        let written = try await ReformBinary.run(
+            ["init", "--openapi", document, "--record", "--pages", "2"], environment: ["REFORM_TEST_SERVER_KEY_API_KEY": "k-123"],
+            in: folder)
+        #expect(written.status == 0, "\(written.stderr)")
+        for run in ["list_paged_by_page", "list_paged_by_offset", "list_paged_by_cursor", "list_paged_by_link", "list_paged_by_next_url"] {
+            #expect(written.stdout.contains("recorded \(run): 2 pages, 20 records (stopped: max_pages (2))"), "\(run): \(written.stdout)")
+        }
+        #expect(written.stdout.contains("recorded repos_list_for_org: 1 page, 4 records (stopped: no next link)"), "\(written.stdout)")
+        #expect(written.stdout.contains("wrote ./reform-test-server.test.yaml: 9 tests, passing against the recorded pages"))
+        let yaml = try String(contentsOfFile: folder + "/reform-test-server.yaml", encoding: .utf8)
+        #expect(yaml.components(separatedBy: "remove max_pages to read them all").count - 1 == 6, "\(yaml)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/out"), "the recording runs' outputs are not left beside the pipeline")
+        let validated = try await ReformBinary.run(
+            ["validate", "reform-test-server.yaml", "reform-test-server.test.yaml"], environment: [:], in: folder)
+        #expect(validated.status == 0 && !validated.stderr.contains("warning"), "\(validated.stderr)")
+        let tested = try await ReformBinary.run(["test", "reform-test-server.yaml"], environment: [:], in: folder)
+        #expect(tested.status == 0 && tested.stdout.contains("9 passed, 0 failed"), "\(tested.stdout)\(tested.stderr)")
+
+        // Without the key, its run is left out and said so; the test file is not written over.
+        let again = try await ReformBinary.run(["init", "--openapi", document, "--record"], environment: [:], in: folder)
+        #expect(again.status == 64 && again.stderr.contains("exists; reform init leaves it alone"), "\(again.stderr)")
+        let other = Scratch.path("init-record-nokey")
+        try FileManager.default.createDirectory(atPath: other, withIntermediateDirectories: true)
+        let keyless = try await ReformBinary.run(["init", "--openapi", document, "--record"], environment: [:], in: other)
+        #expect(keyless.status == 0, "\(keyless.stderr)")
+        #expect(
+            keyless.stdout.contains(
+                "not recorded list_keyed_items: manager 'list_keyed_items': GET /auth/key: 'auth.api_key' of service "
+                    + "'reform-test-server-key': environment variable 'REFORM_TEST_SERVER_KEY_API_KEY' is not set"),
+            "\(keyless.stdout)")
+        #expect(keyless.stdout.contains("8 tests, passing against the recorded pages"), "\(keyless.stdout)")
+    }
+
     @Test func aBrokenDocumentIsNamedAtItsLineAndColumn() async throws {
         let cases: [(String, String)] = [
             ("invalid-parameter.yaml", "invalid-parameter.yaml:7:11: Found neither a $ref nor a Parameter"),
