@@ -56,6 +56,11 @@ extension URLPipelineBuilder {
         let probe = try await landing(of: entries(pageInfo: nil, records: nil, comment: nil), service: service, name: name, files: files)
         guard let body = probe.response.body else { throw InitError("the answer to the query is not JSON") }
         var notes: [String] = []
+        if let given = options.records {
+            guard let path = try? ValuePath(parsing: given), body[path: path]?.arrayValue != nil else {
+                throw InitError("--records '\(given)' is not a list in the answer to the query")
+            }
+        }
         let connection = options.records == nil ? GraphQLVariables.connection(in: body) : nil
         var recordsPath = options.records ?? connection?.records
         var comment: String?

@@ -174,6 +174,11 @@ import Testing
             server, Self.issuesQuery, ["--variable", "owner=acme", "--variable", "repo=missing", "--variable", "first=5"], in: folder)
         #expect(missing.status == 1)
         #expect(missing.stderr.contains("Could not resolve to a Repository with the name 'acme/missing'."), "\(missing.stderr)")
+        let elsewhere = try await initGraphQL(
+            server, Self.issuesQuery,
+            ["--variable", "owner=acme", "--variable", "repo=widgets", "--variable", "first=5", "--records", "data.issues"], in: folder)
+        #expect(elsewhere.status == 1)
+        #expect(elsewhere.stderr.contains("--records 'data.issues' is not a list in the answer to the query"), "\(elsewhere.stderr)")
         let undeclared = try await initGraphQL(server, Self.issuesQuery, ["--variable", "state=open"], in: folder)
         #expect(undeclared.status == 1)
         #expect(undeclared.stderr.contains("--variable state: the query declares no $state"), "\(undeclared.stderr)")
