@@ -75,7 +75,7 @@ struct InitCommand: AsyncParsableCommand {
     var variable: [String] = []
 
     @Option(help: ArgumentHelp("The most pages recorded as fixtures (default 2).", valueName: "N"))
-    var pages = 2
+    var pages: Int?
 
     @Option(help: ArgumentHelp("The pipeline's name (default: from the document's title).", valueName: "NAME"))
     var name: String?
@@ -105,7 +105,8 @@ struct InitCommand: AsyncParsableCommand {
         for pair in variable where !pair.contains("=") || pair.hasPrefix("=") {
             throw ValidationError("--variable '\(pair)' is not NAME=VALUE")
         }
-        if pages < 1 { throw ValidationError("--pages must be 1 or more") }
+        if let pages, pages < 1 { throw ValidationError("--pages must be 1 or more") }
+        if pages != nil, url == nil, !record { throw ValidationError("--pages goes with --url URL or --openapi SPEC --record") }
         if let name, name.isEmpty || name.contains("/") {
             throw ValidationError("--name '\(name)' must be a file name without '/'")
         }
@@ -152,15 +153,16 @@ struct InitCommand: AsyncParsableCommand {
         var draft = result.draft
         let outcome: OpenAPIRecording.Outcome
         do {
-            outcome = try await OpenAPIRecording(pipelinePath: pipelinePath, name: result.name, pages: pages, environment: processVariables)
-                .record(&draft)
+            outcome = try await OpenAPIRecording(
+                pipelinePath: pipelinePath, name: result.name, pages: pages ?? 2, environment: processVariables
+            )
+            .record(&draft) { run in
+                let pagesText = "\(run.pages) page\(run.pages == 1 ? "" : "s")"
+                print("recorded \(run.run): \(pagesText), \(run.records) record\(run.records == 1 ? "" : "s") (stopped: \(run.stop))")
+            }
         } catch {
             StandardError.write("reform: \(error.description)")
             throw ExitCode(InitExit.failed.rawValue)
-        }
-        for run in outcome.recorded {
-            let pagesText = "\(run.pages) page\(run.pages == 1 ? "" : "s")"
-            print("recorded \(run.run): \(pagesText), \(run.records) record\(run.records == 1 ? "" : "s") (stopped: \(run.stop))")
         }
         for (run, reason) in outcome.skipped { print("not recorded \(run): \(reason)") }
         if let testFile = outcome.testFile {
@@ -180,7 +182,7 @@ struct InitCommand: AsyncParsableCommand {
         options.headers = header
         options.bearer = bearer
         options.name = name
-        options.pages = pages
+        options.pages = pages ?? 2
         options.folder = output.hasSuffix("/") ? String(output.dropLast()) : output
         options.environment = processVariables
         if let graphql {

@@ -42,8 +42,11 @@ package struct OpenAPIRecording {
         self.environment = environment
     }
 
-    /// Records, rewrites the pipeline with what recording found, and writes the test file.
-    package func record(_ draft: inout PipelineDraft) async throws(InitError) -> Outcome {
+    /// Records, rewrites the pipeline with what recording found, and writes the test file;
+    /// `recorded` hears of each run as it is recorded (a large document takes a while).
+    package func record(_ draft: inout PipelineDraft, recorded: (Outcome.Recorded) -> Void = { _ in }) async throws(InitError)
+        -> Outcome
+    {
         var outcome = Outcome()
         let folder = FilePaths.folder(of: pipelinePath)
         // Recorded with every paged manager kept to `pages` pages.
@@ -73,9 +76,10 @@ package struct OpenAPIRecording {
             do {
                 let summary = try await Runner(pipeline: pipeline, options: options).run()
                 let stop = summary.stopped.first?.reason
-                outcome.recorded.append(
-                    .init(run: run.name, pages: summary.paging.first?.pages ?? 0, records: summary.recordsIn, stop: stop?.description ?? "")
-                )
+                let done = Outcome.Recorded(
+                    run: run.name, pages: summary.paging.first?.pages ?? 0, records: summary.recordsIn, stop: stop?.description ?? "")
+                outcome.recorded.append(done)
+                recorded(done)
                 if stop?.kind == .maxPages {
                     for manager in run.managers.map(\.name) {
                         draft.setMaxPages(

@@ -104,6 +104,8 @@ import Testing
         let tested = try await ReformBinary.run(["test", "reform-test-server.yaml"], environment: [:], in: folder)
         #expect(tested.status == 0 && tested.stdout.contains("9 passed, 0 failed"), "\(tested.stdout)\(tested.stderr)")
 
+        let pagesAlone = try await ReformBinary.run(["init", "--openapi", document, "--pages", "3"], environment: [:], in: folder)
+        #expect(pagesAlone.status == 64 && pagesAlone.stderr.contains("--pages goes with --url URL or --openapi SPEC --record"))
         // Without the key, its run is left out and said so; the test file is not written over.
         let again = try await ReformBinary.run(["init", "--openapi", document, "--record"], environment: [:], in: folder)
         #expect(again.status == 64 && again.stderr.contains("exists; reform init leaves it alone"), "\(again.stderr)")
