@@ -12,13 +12,8 @@ set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
-n="${1:-${N:-1000000}}"
-runs="${RUNS:-3}"
-die() { echo "run.sh: error: $*" >&2; exit 1; }
-case "$n$runs" in *[!0-9]*|'') die "N and RUNS must be whole numbers" ;; esac
-
-source "$root/Benchmarks/reform-binary.sh"
-[ -x /usr/bin/time ] || die "GNU time (/usr/bin/time) is needed for peak memory"
+default_n=1000000
+source "$root/Benchmarks/benchmark-arguments.sh"
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/reform-csv-rows.XXXXXX")"
 cleanup() { if [ "${KEEP:-0}" = 1 ]; then echo "kept $work" >&2; else rm -rf "$work"; fi; }

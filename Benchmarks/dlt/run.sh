@@ -29,14 +29,8 @@ set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
-n="${1:-${N:-300000}}"
-runs="${RUNS:-3}"
-die() { echo "run.sh: error: $*" >&2; exit 1; }
-case "$n$runs" in *[!0-9]*|'') die "N and RUNS must be whole numbers" ;; esac
-[ "$n" -gt 0 ] && [ "$runs" -gt 0 ] || die "N and RUNS must be positive"
-
-source "$root/Benchmarks/reform-binary.sh"
-[ -x /usr/bin/time ] || die "GNU time (/usr/bin/time) is needed for peak memory"
+default_n=300000
+source "$root/Benchmarks/benchmark-arguments.sh"
 dlt_python="${DLT_PYTHON:-/tmp/dltvenv/bin/python}"
 tools="reform reform-upsert"
 if dlt_version="$("$dlt_python" -c 'import dlt, psycopg2; print(dlt.__version__)' 2>/dev/null)"; then

@@ -20,14 +20,8 @@ set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
-n="${1:-${N:-100000}}"
-runs="${RUNS:-3}"
-die() { echo "run.sh: error: $*" >&2; exit 1; }
-case "$n$runs" in *[!0-9]*|'') die "N and RUNS must be whole numbers" ;; esac
-[ "$n" -gt 0 ] && [ "$runs" -gt 0 ] || die "N and RUNS must be positive"
-
-source "$root/Benchmarks/reform-binary.sh"
-[ -x /usr/bin/time ] || die "GNU time (/usr/bin/time) is needed for peak memory"
+default_n=100000
+source "$root/Benchmarks/benchmark-arguments.sh"
 cluster_name=reform-pg
 source "$root/Benchmarks/postgres-cluster.sh"
 
