@@ -89,15 +89,9 @@ enum HTTPClients {
         if let file = getenv("SSL_CERT_FILE").map({ String(cString: $0) }), !file.isEmpty, FilePaths.isFile(file) {
             configuration.trustRoots = .file(file)
         }
-        let folders = getenv("SSL_CERT_DIR").map { String(cString: $0).split(separator: ":").map(String.init) } ?? []
         var certificates: [NIOSSLCertificate] = []
-        for folder in folders where FilePaths.isDirectory(folder) {
-            for name in (FilePaths.contents(of: folder) ?? []).sorted() where !name.hasPrefix(".") {
-                let path = FilePaths.resolve(name, against: folder)
-                // A certificate is a few KiB; a large file there is not one.
-                guard FilePaths.isFile(path), (FilePaths.regularFileSize(path) ?? 0) < 1 << 20 else { continue }
-                if let found = try? NIOSSLCertificate.fromPEMFile(path) { certificates += found }
-            }
+        for path in EnvironmentTrust.files(leavingHashedFolders: false) {
+            if let found = try? NIOSSLCertificate.fromPEMFile(path) { certificates += found }
         }
         if !certificates.isEmpty { configuration.additionalTrustRoots.append(.certificates(certificates)) }
         return configuration
