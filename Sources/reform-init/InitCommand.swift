@@ -126,15 +126,11 @@ struct InitCommand: AsyncParsableCommand {
             StandardError.write("reform: \(error.description)")
             throw ExitCode(InitExit.invalid.rawValue)
         }
-        let folder = output.hasSuffix("/") ? String(output.dropLast()) : output
+        let folder = outputFolder
         let pipelinePath = "\(folder)/\(result.name).yaml"
         let schemaPath = "\(folder)/pipeline.schema.json"
         let written = [pipelinePath] + (record ? ["\(folder)/\(result.name).test.yaml", "\(folder)/tests/\(result.name)"] : [])
-        if !force, let first = written.first(where: FilePaths.exists) {
-            StandardError.write(
-                "reform: \(first) exists; reform init leaves it alone (--force replaces it, or choose --name or --output)")
-            throw ExitCode(InitExit.usage.rawValue)
-        }
+        try refuseExisting(written)
         do {
             try TextFiles.write(result.draft.yaml(schemaLine: "# yaml-language-server: $schema=pipeline.schema.json"), to: pipelinePath)
             if force || !FilePaths.exists(schemaPath) {
@@ -146,6 +142,16 @@ struct InitCommand: AsyncParsableCommand {
         }
         report(result, pipelinePath: pipelinePath)
         if record { try await recordRuns(of: result, pipelinePath: pipelinePath) }
+    }
+
+    /// `--output` without a trailing `/`.
+    private var outputFolder: String { output.hasSuffix("/") ? String(output.dropLast()) : output }
+
+    /// Stops with a usage error when one of `paths` exists and `--force` was not given.
+    private func refuseExisting(_ paths: [String]) throws {
+        guard !force, let first = paths.first(where: FilePaths.exists) else { return }
+        StandardError.write("reform: \(first) exists; reform init leaves it alone (--force replaces it, or choose --name or --output)")
+        throw ExitCode(InitExit.usage.rawValue)
     }
 
     /// `--record`: each run sent live once, its pages recorded, and a test per recorded run.
@@ -183,7 +189,7 @@ struct InitCommand: AsyncParsableCommand {
         options.bearer = bearer
         options.name = name
         options.pages = pages ?? 2
-        options.folder = output.hasSuffix("/") ? String(output.dropLast()) : output
+        options.folder = outputFolder
         options.environment = processVariables
         if let graphql {
             if FilePaths.isFile(graphql) {
@@ -207,10 +213,7 @@ struct InitCommand: AsyncParsableCommand {
         let name = URLPipelineBuilder.name(for: options)
         var written = ["\(name).yaml", "\(name).test.yaml", "fixtures/\(name)", "tests/\(name)"].map { "\(options.folder)/\($0)" }
         if options.graphql != nil { written.append("\(options.folder)/queries/\(name).graphql") }
-        if !force, let first = written.first(where: FilePaths.exists) {
-            StandardError.write("reform: \(first) exists; reform init leaves it alone (--force replaces it, or choose --name or --output)")
-            throw ExitCode(InitExit.usage.rawValue)
-        }
+        try refuseExisting(written)
         let result: URLInitResult
         do { result = try await URLPipelineBuilder(options).build() } catch {
             StandardError.write("reform: \(error.description)")
@@ -229,7 +232,7 @@ struct InitCommand: AsyncParsableCommand {
     /// The annotated starter pipeline, its fixtures, test and golden output: it validates, runs
     /// offline and passes its test as written.
     private func writeStarter() throws {
-        let folder = output.hasSuffix("/") ? String(output.dropLast()) : output
+        let folder = outputFolder
         let files =
             StarterFiles.files(name: name ?? "starter")
             + [
