@@ -36,76 +36,20 @@ package enum ResponseRows {
     }
 
     private static func rows(_ text: String, delimiter: UInt8, columns: [String]?) throws(Problem) -> [Value] {
-        var bytes = Array(text.utf8)
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
-        var table: [[String]] = []
-        var row: [String] = []
-        var field: [UInt8] = []
-        var line = 1
-        var rowLine = 1
-        var index = 0
-        var quoted = false
-        var fieldStarted = false
-        func endField() {
-            row.append(String(decoding: field, as: UTF8.self))
-            field.removeAll(keepingCapacity: true)
-            fieldStarted = false
-        }
-        func endRow() {
-            endField()
-            if !(row.count == 1 && row[0].isEmpty) { table.append(row) }
-            row.removeAll()
-        }
-        while index < bytes.count {
-            let byte = bytes[index]
-            if quoted {
-                if byte == UInt8(ascii: "\"") {
-                    if index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "\"") {
-                        field.append(byte)
-                        index += 1
-                    } else {
-                        quoted = false
-                    }
-                } else {
-                    if byte == UInt8(ascii: "\n") { line += 1 }
-                    field.append(byte)
-                }
-            } else if byte == UInt8(ascii: "\"") && !fieldStarted {
-                quoted = true
-                fieldStarted = true
-            } else if byte == delimiter {
-                endField()
-            } else if byte == UInt8(ascii: "\n") {
-                if field.last == UInt8(ascii: "\r") { field.removeLast() }
-                endRow()
-                line += 1
-                rowLine = line
-            } else {
-                field.append(byte)
-                fieldStarted = true
-            }
-            index += 1
-        }
-        if quoted { throw Problem(description: "has a quoted field that never ends (it opens on line \(rowLine))") }
-        if field.last == UInt8(ascii: "\r") { field.removeLast() }
-        if fieldStarted || !field.isEmpty || !row.isEmpty { endRow() }
-        if let columns { table.insert(columns, at: 0) }
-        guard let header = table.first else { return [] }
-        if let repeated = header.enumerated().first(where: { header[..<$0.offset].contains($0.element) }) {
-            throw Problem(description: "has the column '\(repeated.element)' twice in its header row; each column needs its own name")
-        }
-        let source = columns == nil ? "header row" : "'columns'"
+        var tokenizer = CSVTokenizer(delimiter: delimiter)
+        var table = CSVTable(columns: columns)
         var records: [Value] = []
-        records.reserveCapacity(table.count - 1)
-        for (number, cells) in table.dropFirst().enumerated() {
-            guard cells.count == header.count else {
-                throw Problem(
-                    description: "has \(cells.count) fields in data row \(number + 1), but its \(source) names \(header.count) "
-                        + "(\(header.joined(separator: ", ")))")
-            }
-            var object = Object(minimumCapacity: header.count)
-            for (name, cell) in zip(header, cells) { object.appendNew(key: name, value: .string(cell)) }
-            records.append(.object(object))
+        func take(_ cells: [String], line: Int) throws(CSVProblem) {
+            guard let record = try table.record(cells) else { return }
+            records.append(try record.get())
+        }
+        do throws(CSVProblem) {
+            var text = text
+            let fed = text.withUTF8 { bytes in Result { () throws(CSVProblem) in try tokenizer.feed(bytes, emit: take) } }
+            try fed.get()
+            if let problem = try tokenizer.finish(emit: take) { throw problem }
+        } catch {
+            throw Problem(description: error.description)
         }
         return records
     }
