@@ -23,7 +23,7 @@ package final class ConditionLock: @unchecked Sendable {
     }
 
     /// Runs `body` holding the lock; `body` may ``wait()``.
-    package func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
+    package func withLock<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body()

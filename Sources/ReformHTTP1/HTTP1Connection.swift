@@ -27,14 +27,15 @@ package final class HTTP1Connection: @unchecked Sendable {
     /// Sends `request` and reads the response: right here on a ``BlockingExecutor``'s thread, on
     /// the connection's own thread from anywhere else. Cancelling the task aborts the exchange and
     /// closes the connection (the server sees it go).
-    package func exchange(_ request: [UInt8], method: String, deadline: Deadline, connectSeconds: Double, maxBodyBytes: Int) async
-        -> Result<HTTP1Response, HTTP1Failure>
-    {
+    /// The body of a response `sink` accepts goes there instead of memory.
+    package func exchange(
+        _ request: [UInt8], method: String, deadline: Deadline, connectSeconds: Double, maxBodyBytes: Int, sink: (any HTTP1BodySink)? = nil
+    ) async -> Result<HTTP1Response, HTTP1Failure> {
         if BlockingExecutor.isCurrentThread {
             return await withTaskCancellationHandler {
                 Result { () throws(HTTP1Failure) in
                     try exchangeHere(
-                        request, method: method, deadline: deadline, connectSeconds: connectSeconds, maxBodyBytes: maxBodyBytes)
+                        request, method: method, deadline: deadline, connectSeconds: connectSeconds, maxBodyBytes: maxBodyBytes, sink: sink)
                 }
             } onCancel: {
                 socket.abort()
@@ -50,7 +51,7 @@ package final class HTTP1Connection: @unchecked Sendable {
                     let result = Result { () throws(HTTP1Failure) in
                         try self.exchangeHere(
                             request, method: method, deadline: deadline, connectSeconds: connectSeconds,
-                            maxBodyBytes: maxBodyBytes)
+                            maxBodyBytes: maxBodyBytes, sink: sink)
                     }
                     outcome.withLock { $0 = result }
                     continuation.resume()
@@ -78,7 +79,7 @@ package final class HTTP1Connection: @unchecked Sendable {
     }
 
     private func exchangeHere(
-        _ request: [UInt8], method: String, deadline: Deadline, connectSeconds: Double, maxBodyBytes: Int
+        _ request: [UInt8], method: String, deadline: Deadline, connectSeconds: Double, maxBodyBytes: Int, sink: (any HTTP1BodySink)?
     ) throws(HTTP1Failure) -> HTTP1Response {
         if !connected {
             let connectDeadline = Deadline.after(seconds: connectSeconds)
@@ -94,7 +95,7 @@ package final class HTTP1Connection: @unchecked Sendable {
         inbox.startResponse()
         try socket.send(request, deadline: deadline)
         let response = try HTTP1ResponseReader.read(
-            &inbox, from: socket, method: method, deadline: deadline, maxBodyBytes: maxBodyBytes)
+            &inbox, from: socket, method: method, deadline: deadline, maxBodyBytes: maxBodyBytes, sink: sink)
         served += 1
         return response
     }

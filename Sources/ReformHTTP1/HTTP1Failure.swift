@@ -21,6 +21,8 @@ package enum HTTP1Failure: Error, Equatable {
     case tooLarge
     /// The request cannot be sent as it is (a header value with a line break, say).
     case invalidRequest(String)
+    /// A body going to an ``HTTP1BodySink`` could not be stored there (why, in the sink's words).
+    case bodyNotStored(String)
     /// The TLS connection could not be made or used (an `https://` target).
     case tls(TLSProblem)
 

@@ -43,27 +43,30 @@ struct HTTP1Inbox {
         }
     }
 
-    /// The next `count` bytes, appended to `body`.
-    mutating func take(_ count: Int, into body: inout [UInt8], from socket: HTTP1Socket, deadline: Deadline) throws(HTTP1Failure) {
+    /// The next `count` bytes, handed to `deliver` a piece at a time (what is at hand, then each
+    /// read), never copied into a buffer of their own.
+    mutating func take(
+        _ count: Int, from socket: HTTP1Socket, deadline: Deadline, to deliver: (ArraySlice<UInt8>) throws(HTTP1Failure) -> Void
+    ) throws(HTTP1Failure) {
         var missing = count
         while missing > 0 {
             if position == bytes.count { try fill(from: socket, deadline: deadline) }
             let chunk = min(missing, bytes.count - position)
-            body.append(contentsOf: bytes[position..<(position + chunk)])
+            try deliver(bytes[position..<(position + chunk)])
             position += chunk
             missing -= chunk
         }
         scanned = position
     }
 
-    /// Everything until the server closes the connection, appended to `body`; throws
-    /// ``HTTP1Failure/tooLarge`` past `limit` bytes.
-    mutating func takeUntilClosed(into body: inout [UInt8], from socket: HTTP1Socket, deadline: Deadline, limit: Int) throws(HTTP1Failure) {
+    /// Everything until the server closes the connection, handed to `deliver` a piece at a time.
+    mutating func takeUntilClosed(
+        from socket: HTTP1Socket, deadline: Deadline, to deliver: (ArraySlice<UInt8>) throws(HTTP1Failure) -> Void
+    ) throws(HTTP1Failure) {
         while true {
-            body.append(contentsOf: bytes[position...])
+            if position < bytes.count { try deliver(bytes[position...]) }
             position = bytes.count
             scanned = position
-            if body.count > limit { throw .tooLarge }
             compact()
             let received = try socket.receive(into: &bytes, deadline: deadline)
             if received == 0 { return }

@@ -25,9 +25,10 @@ enum HTTP1ResponseReader {
     static let maxInterimResponses = 100
 
     /// Reads the response to a request with `method` by `deadline`, the body at most
-    /// `maxBodyBytes` long.
+    /// `maxBodyBytes` long in memory; a body `sink` accepts goes there instead, of any length.
     static func read(
-        _ inbox: inout HTTP1Inbox, from socket: HTTP1Socket, method: String, deadline: Deadline, maxBodyBytes: Int
+        _ inbox: inout HTTP1Inbox, from socket: HTTP1Socket, method: String, deadline: Deadline, maxBodyBytes: Int,
+        sink: (any HTTP1BodySink)? = nil
     ) throws(HTTP1Failure) -> HTTP1Response {
         var interim = 0
         while true {
@@ -52,19 +53,32 @@ enum HTTP1ResponseReader {
                 keepAlive = false
             }
             var body: [UInt8] = []
-            switch try framing(status: status, method: method, headers: headers) {
+            let framing = try framing(status: status, method: method, headers: headers)
+            let sunk = try sink?.accepts(status: status, headers: headers) == true
+            // The body goes to the sink, or into memory up to the limit.
+            let deliver = { (piece: ArraySlice<UInt8>) throws(HTTP1Failure) -> Void in
+                if let sink, sunk {
+                    let written = piece.withUnsafeBytes { bytes in Result { () throws(HTTP1Failure) in try sink.write(bytes) } }
+                    try written.get()
+                    return
+                }
+                guard body.count + piece.count <= maxBodyBytes else { throw .tooLarge }
+                body.append(contentsOf: piece)
+            }
+            switch framing {
             case .none:
                 break
             case .length(let length):
-                guard length <= maxBodyBytes else { throw .tooLarge }
-                body.reserveCapacity(length)
-                try inbox.take(length, into: &body, from: socket, deadline: deadline)
+                guard sunk || length <= maxBodyBytes else { throw .tooLarge }
+                if !sunk { body.reserveCapacity(length) }
+                try inbox.take(length, from: socket, deadline: deadline, to: deliver)
             case .chunked:
-                try readChunks(&inbox, into: &body, from: socket, deadline: deadline, maxBodyBytes: maxBodyBytes)
+                try readChunks(&inbox, from: socket, deadline: deadline, to: deliver)
             case .untilClosed:
                 keepAlive = false
-                try inbox.takeUntilClosed(into: &body, from: socket, deadline: deadline, limit: maxBodyBytes)
+                try inbox.takeUntilClosed(from: socket, deadline: deadline, to: deliver)
             }
+            if let sink, sunk { try sink.finish() }
             return HTTP1Response(status: status, headers: headers, body: body, keepAlive: keepAlive)
         }
     }
@@ -136,7 +150,8 @@ enum HTTP1ResponseReader {
     }
 
     private static func readChunks(
-        _ inbox: inout HTTP1Inbox, into body: inout [UInt8], from socket: HTTP1Socket, deadline: Deadline, maxBodyBytes: Int
+        _ inbox: inout HTTP1Inbox, from socket: HTTP1Socket, deadline: Deadline,
+        to deliver: (ArraySlice<UInt8>) throws(HTTP1Failure) -> Void
     ) throws(HTTP1Failure) {
         while true {
             let line = try inbox.line(from: socket, deadline: deadline, limit: lineLimit)
@@ -155,8 +170,7 @@ enum HTTP1ResponseReader {
                     guard trailers <= headLimit else { throw .malformed("the trailer fields are larger than \(headLimit) bytes") }
                 }
             }
-            guard body.count + size <= maxBodyBytes else { throw .tooLarge }
-            try inbox.take(size, into: &body, from: socket, deadline: deadline)
+            try inbox.take(size, from: socket, deadline: deadline, to: deliver)
             guard (try inbox.line(from: socket, deadline: deadline, limit: lineLimit)).isEmpty else {
                 throw .malformed("a chunk is longer than its size line says")
             }

@@ -7,8 +7,7 @@ final class LiveSource: RecordSource {
     let inputName: String
     private let manager: APIManager
     private let recorder: Recorder?
-    private var pending: [Value] = []
-    private var index = 0
+    private var current = PageRecords()
     private var page = 0
     private let feed: PageFeed
     private var finished = false
@@ -46,7 +45,8 @@ final class LiveSource: RecordSource {
     }
 
     func next() throws(SourceError) -> Landed? {
-        while index >= pending.count {
+        while true {
+            if let landed = try current.next() { return landed }
             if let last {
                 onPageEnd?(last.isLast ? nil : last.next, last.page)
                 self.last = nil
@@ -69,8 +69,7 @@ final class LiveSource: RecordSource {
             }
             do { try recorder?.record(landing) } catch { throw SourceError(manager: manager.plan.ref.name, message: error.description) }
             onPage?(landing)
-            pending = landing.records
-            index = 0
+            try current.start(landing.records, file: landing.recordFile, page: landing.page)
             page = landing.page
             last = landing
             pages += 1
@@ -78,7 +77,5 @@ final class LiveSource: RecordSource {
             bytesObserver?(bytes)
             if landing.isLast { stopReason = landing.stopReason }
         }
-        defer { index += 1 }
-        return .record(pending[index], line: 0, page: page)
     }
 }

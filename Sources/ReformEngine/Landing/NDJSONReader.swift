@@ -58,7 +58,8 @@ public struct NDJSONReader: RecordReader, ~Copyable {
         self.init(file: InputFile(descriptor: descriptor, path: path, chunkSize: chunkSize), limits: limits)
     }
 
-    private init(file: consuming InputFile, limits: JSONLimits) {
+    /// Reads `file` (a result file opened by ``RecordFileReader``).
+    init(file: consuming InputFile, limits: JSONLimits) {
         maximumCapacity = max(file.capacity, limits.maximumDocumentSize + 2)
         self.file = file
         parser = JSONParser(limits: limits)

@@ -36,8 +36,7 @@ final class FixtureSource: RecordSource {
     let inputName: String
     private var loader: PageLoader
     private let transport: ReplayTransport
-    private var pending: [Value] = []
-    private var index = 0
+    private var current = PageRecords()
     private var page = 0
     /// The requests answered so far, in order.
     private(set) var answered: [AnsweredRequest] = []
@@ -68,7 +67,8 @@ final class FixtureSource: RecordSource {
     }
 
     func next() throws(SourceError) -> Landed? {
-        while index >= pending.count {
+        while true {
+            if let landed = try current.next() { return landed }
             if page > 0 { onPageEnd?(loader.nextRequest, loader.pageNumber - 1) }
             guard let request = loader.nextRequest else { return nil }
             do {
@@ -84,26 +84,27 @@ final class FixtureSource: RecordSource {
                 pagesLanded += 1
                 bytes += response.byteCount
                 bytesObserver?(bytes)
-                pending = try loader.land(response)
+                let records = try loader.land(response)
                 if let onPage {
-                    onPage(
-                        Landing(
-                            manager: loader.manager.ref, page: page, records: pending, request: request, response: response, cached: false,
-                            isLast: loader.finished, stopReason: loader.stopReason, next: loader.nextRequest))
+                    var landing = Landing(
+                        manager: loader.manager.ref, page: page, records: records, request: request, response: response, cached: false,
+                        isLast: loader.finished, stopReason: loader.stopReason, next: loader.nextRequest)
+                    landing.recordFile = loader.landedFile
+                    onPage(landing)
                 }
+                try current.start(records, file: loader.landedFile, page: page)
             } catch let error as ManagerError {
                 onPageFailed?(error, loader.pageNumber)
                 throw SourceError(error)
             } catch let error as TransportError {
                 onPageFailed?(ManagerError(error), loader.pageNumber)
                 throw SourceError(ManagerError(error))
+            } catch let error as SourceError {
+                throw error
             } catch {
                 throw SourceError(manager: loader.manager.ref.name, message: "\(error)")
             }
-            index = 0
         }
-        defer { index += 1 }
-        return .record(pending[index], line: 0, page: page)
     }
 }
 

@@ -28,23 +28,37 @@ package final class Recorder {
         }
     }
 
-    /// Whether replay reads `name` as an exchange file.
+    /// Whether replay reads `name` as an exchange file, or as the body file one names
+    /// (`NNN.body.csv.gz`, which a recording replaces along with its exchange).
     static func isExchange(_ name: String) -> Bool {
-        !name.hasPrefix(".") && (name.hasSuffix(".json") || name.hasSuffix(".yaml") || name.hasSuffix(".yml"))
+        !name.hasPrefix(".")
+            && (name.hasSuffix(".json") || name.hasSuffix(".yaml") || name.hasSuffix(".yml") || isBodyFile(name))
     }
+
+    /// Whether `name` is a recorded body file (`NNN.body.FORMAT.gz`).
+    static func isBodyFile(_ name: String) -> Bool { name.contains(".body.") && name.hasSuffix(".gz") }
 
     /// Writes one landed page as the next exchange file (after its job's create and polls, each
     /// a file of its own).
     package func record(_ landing: Landing) throws(OutputError) {
         for step in landing.jobSteps { try write(request: step.request, response: step.response) }
-        try write(request: landing.request, response: landing.response)
+        try write(request: landing.request, response: landing.response, format: landing.recordFile?.format.rawValue)
     }
 
-    private func write(request: HTTPRequest, response: HTTPResponse) throws(OutputError) {
+    private func write(request: HTTPRequest, response: HTTPResponse, format: String? = nil) throws(OutputError) {
         count += 1
-        let name = String(repeating: "0", count: max(0, 3 - String(count).count)) + String(count) + ".json"
+        let number = String(repeating: "0", count: max(0, 3 - String(count).count)) + String(count)
+        let name = number + ".json"
         let path = FilePaths.resolve(name, against: staging)
-        let exchange = ExchangeFile.value(request: request, response: response, redact: redact)
+        var bodyName: String?
+        if let file = response.bodyFile {
+            // The body beside the exchange, compressed: a result file can be large.
+            let body = number + ".body.\(format ?? "data").gz"
+            try RecordedBody.write(file, to: FilePaths.resolve(body, against: staging), redact: redact)
+            names.append(body)
+            bodyName = body
+        }
+        let exchange = ExchangeFile.value(request: request, response: response, bodyFile: bodyName, redact: redact)
         let file = try OutputFile.atomic(path: path)
         JSON.writePretty(exchange, into: &file.buffer)
         file.buffer.append(UInt8(ascii: "\n"))

@@ -275,7 +275,15 @@ public final class APIManager: Sendable {
             cached = true
         } else {
             let sent = MonotonicClock.now()
-            response = try await client.send(request, loader: &loader, extra: interceptors, extraSecrets: secrets)
+            var outgoing = request
+            if loader.isResultFile, loader.manager.streamsResultFiles {
+                // A result file goes to disk as it arrives, whatever its size.
+                do { outgoing.responseFile = try ResponseFile.temporary() } catch {
+                    throw ManagerError(
+                        .configuration, manager: loader.manager.ref.name, request: request.matchKey, message: error.description)
+                }
+            }
+            response = try await client.send(outgoing, loader: &loader, extra: interceptors, extraSecrets: secrets)
             seconds = MonotonicClock.now() - sent
         }
         let page = loader.pageNumber
@@ -293,11 +301,13 @@ public final class APIManager: Sendable {
                     "manager": .string(loader.manager.ref.name), "page": .stringConvertible(page), "reason": .string(reason.description),
                 ])
         }
-        if let cache, !cached, loader.manager.expect.status.contains(response.status) {
+        if let cache, !cached, response.bodyFile == nil, loader.manager.expect.status.contains(response.status) {
             cache.store(response, for: key)
         }
-        return Landing(
+        var landing = Landing(
             manager: loader.manager.ref, page: page, records: records, request: request, response: response, cached: cached,
             isLast: loader.finished, stopReason: loader.stopReason, next: loader.nextRequest, jobSteps: steps, seconds: seconds)
+        landing.recordFile = loader.landedFile
+        return landing
     }
 }

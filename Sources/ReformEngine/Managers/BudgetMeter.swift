@@ -32,10 +32,10 @@ public struct BudgetMeter: Sendable {
     mutating func spendCall(against budget: BudgetPlan, manager: String) throws(ManagerError) {
         if startedAt == nil { startedAt = clock.now() }
         if let max = budget.maxCalls, calls >= max {
-            throw exceeded(manager, "its budget of \(max) calls (budget.max_calls) is spent")
+            throw BudgetMeter.exceeded(manager, "its budget of \(max) calls (budget.max_calls) is spent")
         }
         if let max = budget.maxTime, elapsed > max {
-            throw exceeded(manager, "its budget of \(max) s (budget.max_time) is spent after \(calls) calls")
+            throw BudgetMeter.exceeded(manager, "its budget of \(max) s (budget.max_time) is spent after \(calls) calls")
         }
         calls += 1
     }
@@ -48,14 +48,20 @@ public struct BudgetMeter: Sendable {
         self.pages += pages
         self.records += records
         if let max = budget.maxPages, self.pages > max {
-            throw exceeded(manager, "page \(self.pages) goes past its budget of \(max) pages (budget.max_pages)")
+            throw BudgetMeter.exceeded(manager, "page \(self.pages) goes past its budget of \(max) pages (budget.max_pages)")
         }
         if let max = budget.maxRecords, self.records > max {
-            throw exceeded(manager, "\(self.records) records go past its budget of \(max) (budget.max_records)")
+            throw BudgetMeter.recordsExceeded(self.records, max: max, manager: manager)
         }
     }
 
-    private func exceeded(_ manager: String, _ what: String) -> ManagerError {
+    /// `records` landed past a budget of `max` (the records of a result file are counted as
+    /// they are read).
+    static func recordsExceeded(_ records: Int, max: Int, manager: String) -> ManagerError {
+        exceeded(manager, "\(records) records go past its budget of \(max) (budget.max_records)")
+    }
+
+    private static func exceeded(_ manager: String, _ what: String) -> ManagerError {
         ManagerError(
             .budgetExceeded, manager: manager, request: nil,
             message: what + "; raise the budget, or stop paging earlier with paging.max_pages / max_records")

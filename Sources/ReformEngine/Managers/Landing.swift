@@ -6,8 +6,12 @@ public struct Landing: Sendable {
     public let manager: ManagerRef
     /// The 1-based page number.
     public let page: Int
-    /// The records found at the manager's `records:` path.
+    /// The records found at the manager's `records:` path; none when they are read from
+    /// ``recordFile``.
     public let records: [Value]
+    /// Where the page's records are read from when its body was kept in a file (an export job's
+    /// result file, read as it is taken, never held whole); `nil` for a page held in memory.
+    public var recordFile: RecordFile? = nil
     /// The request as the manager built it (no credentials in it).
     public let request: HTTPRequest
     /// What came back.

@@ -89,7 +89,8 @@ public struct ManagerError: Error, Sendable, CustomStringConvertible {
         case .cancelled: kind = .cancelled
         case .tooLarge, .undecodable: kind = .invalidBody
         case .notRecorded: kind = .notRecorded
-        case .invalidRequest: kind = .configuration
+        // A body that could not be written to disk: the machine's setup, not the service.
+        case .invalidRequest, .notStored: kind = .configuration
         }
         self.init(kind, manager: error.manager, request: error.request, message: error.message)
     }

@@ -25,6 +25,9 @@ public struct PageLoader: Sendable {
     var job: JobProgress?
     /// The clock the time budget and a job's `max_wait` are kept by.
     let clock: any RunClock
+    /// The records of the page landed last, when they are to be read from its body's file (an
+    /// export's result file) rather than held: ``land(_:)`` then returned none.
+    public private(set) var landedFile: RecordFile?
 
     /// A loader for `manager` with `params` (run and command-line values), keeping its time budget
     /// by `clock`; throws before takeoff when a parameter is missing or fails its declared checks.
@@ -117,6 +120,33 @@ public struct PageLoader: Sendable {
         }
         if let type = manager.expect.contentType, !(response.header("content-type") ?? "").hasPrefix(type) {
             throw fail(.invalidBody, "content type '\(response.header("content-type") ?? "none")', expected '\(type)'")
+        }
+        landedFile = nil
+        var response = response
+        if let file = response.bodyFile {
+            if manager.streamsResultFiles {
+                landedFile = RecordFile(
+                    file: file, format: manager.format, source: "\(sent?.method ?? "GET") \(sent?.path ?? "/")", csv: manager.csv,
+                    manager: manager.ref.name, budget: manager.budget.maxRecords.map { ($0, spent.records) })
+                try spent.land(pages: 1, records: 0, against: manager.budget, manager: manager.ref.name)
+                decideNext(after: [], body: .null, response: response)
+                return []
+            }
+            // A format read whole (XML, JSON under a `records:` path): the file's bytes as a body.
+            guard file.byteCount <= LiveTransport.defaultMaxBodyBytes else {
+                throw fail(
+                    .invalidBody,
+                    "the \(manager.format.rawValue) result file is \(file.byteCount) bytes, and a \(manager.format.rawValue) file is read "
+                        + "whole, up to \(LiveTransport.defaultMaxBodyBytes); NDJSON, CSV and JSON arrays are read as they come")
+            }
+            var bytes = file.read(file.byteCount, at: 0)
+            if file.isGzip {
+                let gzip = [QueryItem(name: "Content-Type", value: "application/gzip")]
+                do { bytes = try ContentDecoding.decoded(bytes, headers: gzip, limit: LiveTransport.defaultMaxBodyBytes) ?? bytes } catch {
+                    throw fail(.invalidBody, "the recorded result file \(file.path) \(error.reason)")
+                }
+            }
+            response = LiveTransport.response(status: response.status, headers: response.headers, bytes: bytes)
         }
         let records: [Value]
         if manager.format != .json {

@@ -75,6 +75,19 @@ public struct CSVOptions: Sendable, Equatable {
     }
 }
 
+extension ManagerPlan {
+    /// Whether an export job's result files are streamed to disk and their records read from
+    /// there as the page is taken (NDJSON, CSV, TSV, and JSON arrays), rather than held whole.
+    public var streamsResultFiles: Bool {
+        guard job != nil else { return false }
+        switch format {
+        case .ndjson, .csv, .tsv: return true
+        case .json: return records == nil
+        case .xml: return false
+        }
+    }
+}
+
 /// How a response's body holds records.
 public enum ResponseFormat: String, Sendable, CaseIterable {
     /// JSON: the records at the manager's `records:` path (default the body).

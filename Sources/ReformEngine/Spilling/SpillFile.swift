@@ -46,17 +46,10 @@ final class SpillFile {
 
     /// Appends `bytes` at the end of the file.
     func append(_ bytes: UnsafeRawBufferPointer) throws(SpillError) {
-        guard let base = bytes.baseAddress else { return }
-        var done = 0
-        while done < bytes.count {
-            let count = pwrite(descriptor, base + done, bytes.count - done, off_t(size + done))
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw SpillError("writing it", folder: folder, errno: errno, purpose: purpose)
-            }
-            done += count
+        if let code = PositionedWrite.all(bytes, to: descriptor, at: size) {
+            throw SpillError("writing it", folder: folder, errno: code, purpose: purpose)
         }
-        size += done
+        size += bytes.count
     }
 
     /// Appends a sorted run: for each of `positions` in turn, the entry `write` encodes for it,

@@ -7,14 +7,20 @@ public import ReformSDK
 /// { "request":  { "method": "GET", "path": "/items", "query": { "page": "2" } },
 ///   "response": { "status": 200, "headers": { "content-type": "application/json" }, "body": { … } } }
 /// ```
+///
+/// A body kept in a file (an export's result file) is recorded beside the exchange, and the
+/// response names it: `"body_file": "004.body.csv.gz"`.
 public enum ExchangeFile {
     /// Response headers worth keeping: they drive paging, validation and retries. Others (cookies,
     /// dates, server names) are left out so recordings hold nothing they do not need.
     public static let keptHeaders: Set<String> = ["content-type", "link", "retry-after", "x-next-cursor", "x-total-count"]
 
     /// The exchange as a value; `redact` is applied to every text written (secrets become `***`).
+    /// `bodyFile` names the file beside it that holds the body, when the body was kept in a file
+    /// (an export's result file, recorded gzip-compressed as `NNN.body.csv.gz`).
     public static func value(
-        request: HTTPRequest, response: HTTPResponse, extraHeaders: Set<String> = [], redact: (String) -> String = { $0 }
+        request: HTTPRequest, response: HTTPResponse, extraHeaders: Set<String> = [], bodyFile: String? = nil,
+        redact: (String) -> String = { $0 }
     ) -> Value {
         var req = Object()
         req["method"] = .string(request.method)
@@ -36,7 +42,9 @@ public enum ExchangeFile {
             if keptHeaders.contains(name) || extraHeaders.contains(name) { headers[name] = .string(redact(header.value)) }
         }
         if !headers.isEmpty { res["headers"] = .object(headers) }
-        if let body = response.body {
+        if let bodyFile {
+            res["body_file"] = .string(bodyFile)
+        } else if let body = response.body {
             res["body"] = redacted(body, redact)
         } else if let text = response.bodyText {
             res["body_text"] = .string(redact(text))

@@ -36,6 +36,8 @@ extension HTTP1Failure {
                 "the body is larger than \(maxBodyBytes) bytes; nothing of it was landed (raise the limit with --max-body-bytes)")
         case .invalidRequest(let what):
             return make(.invalidRequest, what)
+        case .bodyNotStored(let why):
+            return make(.notStored, why)
         case .tls(let problem):
             return make(problem.isSettings ? .invalidRequest : .unreachable, problem.advice(address: "\(host):\(port)"))
         }

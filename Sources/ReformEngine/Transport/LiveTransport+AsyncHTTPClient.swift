@@ -3,6 +3,7 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import NIOSSL
+import ReformHTTP1
 import ReformSDK
 import ReformSystem
 
@@ -35,8 +36,14 @@ extension LiveTransport {
             let answer = try await withThrowingTaskGroup(of: HTTPResponse?.self) { group in
                 group.addTask {
                     let response = try await client.execute(prepared, timeout: timeout)
-                    let buffer = try await response.body.collect(upTo: limit)
                     let headers = response.headers.map { QueryItem(name: $0.name, value: $0.value) }
+                    if let file = request.responseFile {
+                        let sink = ResponseFileSink(file: file)
+                        if let stored = try await LiveTransport.store(response, headers: headers, in: sink, for: manager, shown: shown) {
+                            return stored
+                        }
+                    }
+                    let buffer = try await response.body.collect(upTo: limit)
                     return try transport.response(
                         status: Int(response.status.code), headers: headers, wire: Array(buffer.readableBytesView), for: manager,
                         shown: shown)
@@ -60,6 +67,27 @@ extension LiveTransport {
             throw LiveTransport.classify(
                 error, manager: manager.name, request: shown, maxBodyBytes: maxBodyBytes, address: LiveTransport.address(of: prepared.url))
         }
+    }
+
+    /// A 2XX response's body written to `sink`'s file as it arrives (`nil`: another status, whose
+    /// body is read into memory as any).
+    private static func store(
+        _ response: HTTPClientResponse, headers: [QueryItem], in sink: ResponseFileSink, for manager: ManagerRef, shown: String
+    ) async throws -> HTTPResponse? {
+        do {
+            guard try sink.accepts(status: Int(response.status.code), headers: headers.map { HTTP1Field(name: $0.name, value: $0.value) })
+            else { return nil }
+            for try await buffer in response.body {
+                try buffer.withUnsafeReadableBytes { bytes in try sink.write(bytes) }
+            }
+            try sink.finish()
+        } catch let failure as HTTP1Failure {
+            let (kind, message) = sink.failure ?? (.notStored, "\(failure)")
+            throw TransportError(kind, manager: manager.name, request: shown, message: message)
+        }
+        var stored = HTTPResponse(status: Int(response.status.code), headers: headers, body: nil, byteCount: sink.wireBytes)
+        stored.bodyFile = sink.file
+        return stored
     }
 
     /// `host:port` of `url` (the scheme's port when none is written), for messages.

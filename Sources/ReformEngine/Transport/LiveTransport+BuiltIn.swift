@@ -15,20 +15,30 @@ extension LiveTransport {
     {
         let deadline = Deadline.after(seconds: request.timeout ?? seconds)
         let answer: HTTP1Response
-        do { answer = try await exchange(request, to: target, deadline: deadline) } catch {
+        let sink = request.responseFile.map(ResponseFileSink.init)
+        do { answer = try await exchange(request, to: target, deadline: deadline, sink: sink) } catch {
+            if case .bodyNotStored = error, let sink, let failure = sink.failure {
+                throw TransportError(failure.kind, manager: manager.name, request: shown, message: failure.message)
+            }
             throw error.transportError(
                 manager: manager.name, request: shown, host: target.host, port: target.port, seconds: seconds,
                 maxBodyBytes: maxBodyBytes)
         }
+        let headers = answer.headers.map { QueryItem(name: $0.name, value: $0.value) }
+        if let sink, (200..<300).contains(answer.status) {
+            var response = HTTPResponse(status: answer.status, headers: headers, body: nil, byteCount: sink.wireBytes)
+            response.bodyFile = sink.file
+            return response
+        }
         return try response(
-            status: answer.status, headers: answer.headers.map { QueryItem(name: $0.name, value: $0.value) }, wire: answer.body,
+            status: answer.status, headers: headers, wire: answer.body,
             for: manager, shown: shown)
     }
 
     /// One request and its response on a pooled connection; a reused connection the server had
     /// already closed is replaced by a new one once, for an idempotent method.
-    private func exchange(_ request: HTTPRequest, to target: HTTP1Target, deadline: Deadline) async throws(HTTP1Failure)
-        -> HTTP1Response
+    private func exchange(_ request: HTTPRequest, to target: HTTP1Target, deadline: Deadline, sink: ResponseFileSink?)
+        async throws(HTTP1Failure) -> HTTP1Response
     {
         let bytes = try HTTP1RequestHead.bytes(
             method: request.method, target: target, headers: request.headers.map { HTTP1Field(name: $0.name, value: $0.value) },
@@ -38,7 +48,7 @@ extension LiveTransport {
             let reused = connection.served > 0
             let result = await connection.exchange(
                 bytes, method: request.method, deadline: deadline, connectSeconds: LiveTransport.connectSeconds,
-                maxBodyBytes: maxBodyBytes)
+                maxBodyBytes: maxBodyBytes, sink: sink)
             switch result {
             case .success(let response):
                 if response.keepAlive && connection.isReusable {

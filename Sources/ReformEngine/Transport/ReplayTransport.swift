@@ -20,6 +20,8 @@ public struct ReplayTransport: Transport {
         let file: String
         let request: HTTPRequest
         let response: HTTPResponse
+        /// The recorded body's file beside the exchange (`body_file:`), opened when it is answered.
+        var bodyFile: String? = nil
     }
 
     private let exchanges: [Int: [String: [Exchange]]]
@@ -78,12 +80,27 @@ public struct ReplayTransport: Transport {
                 message: "no recorded exchange for this request in \(folders[manager.index] ?? "fixtures") "
                     + "(recorded: \(known.isEmpty ? "none" : known)); re-record with 'reform run --record'")
         }
-        guard answers.count > 1 else { return last.response }
+        guard answers.count > 1 else { return try ReplayTransport.response(of: last, for: manager, request: request) }
         let turn = served.counts.withLock { counts in
             defer { counts["\(manager.index) \(request.matchKey)", default: 0] += 1 }
             return counts["\(manager.index) \(request.matchKey)", default: 0]
         }
-        return answers[min(turn, answers.count - 1)].response
+        return try ReplayTransport.response(of: answers[min(turn, answers.count - 1)], for: manager, request: request)
+    }
+
+    /// The recorded response, with its body file opened when it has one.
+    private static func response(of exchange: Exchange, for manager: ManagerRef, request: HTTPRequest) throws(TransportError)
+        -> HTTPResponse
+    {
+        guard let path = exchange.bodyFile else { return exchange.response }
+        var response = exchange.response
+        do { response.bodyFile = try ResponseFile.fixture(path) } catch {
+            throw TransportError(
+                .notRecorded, manager: manager.name, request: request.matchKey,
+                message: "\(exchange.file) names its body file, but \(error.description); re-record with 'reform run --record'")
+        }
+        response.byteCount = response.bodyFile?.byteCount ?? 0
+        return response
     }
 
     private static func exchange(from document: Value, file: String, manager: ManagerPlan) throws(SourceError) -> Exchange {
@@ -109,7 +126,14 @@ public struct ReplayTransport: Transport {
         let byteCount = bodyText?.utf8.count ?? res["body"].map { JSON.compactString($0).utf8.count } ?? 0
         let response = HTTPResponse(status: status, headers: headers, body: res["body"], bodyText: bodyText, byteCount: byteCount)
         let body = req["body"].map { $0.stringValue ?? JSON.compactString($0) }.map { Array($0.utf8) }
+        var bodyFile: String?
+        if let name = res["body_file"] {
+            guard let name = name.stringValue, !name.isEmpty, !name.contains("/") else {
+                throw fail("'response.body_file' must name a file beside the exchange, like 004.body.csv.gz")
+            }
+            bodyFile = FilePaths.resolve(name, against: FilePaths.folder(of: file))
+        }
         return Exchange(
-            file: file, request: HTTPRequest(method: method, path: path, query: query, body: body), response: response)
+            file: file, request: HTTPRequest(method: method, path: path, query: query, body: body), response: response, bodyFile: bodyFile)
     }
 }

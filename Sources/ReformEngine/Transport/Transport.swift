@@ -34,6 +34,11 @@ public struct HTTPRequest: Sendable, Hashable {
     /// service's headers, credentials or interceptors) rather than refused: a job's result file
     /// at a pre-signed storage URL. To the service's own origin it goes as any request.
     public var bareAtOtherOrigin = false
+    /// Where a 2XX answer's body goes instead of memory: written to this file as it arrives
+    /// (inflated when it came compressed), of any size; the response then has it as its
+    /// ``HTTPResponse/bodyFile``. Set for an export's result files; a transport that cannot
+    /// store a body this way answers in memory, as for any request.
+    public var responseFile: ResponseFile?
 
     /// A request for `method` and `path` with the given query, headers and body.
     public init(method: String, path: String, query: [QueryItem] = [], headers: [QueryItem] = [], body: [UInt8]? = nil) {
@@ -109,6 +114,9 @@ public struct HTTPResponse: Sendable {
     /// credentials, what interceptors added), secrets redacted; empty for a replayed answer (a
     /// cached one keeps those it was fetched with). What a ``RunWatch`` shows of a page's request.
     public var sentHeaders: [QueryItem] = []
+    /// The body, when it was written to a file rather than held (an export's result file, see
+    /// ``HTTPRequest/responseFile``): ``body`` and ``bodyText`` are then `nil`.
+    public var bodyFile: ResponseFile?
 
     /// A response with the given status, headers and body.
     public init(
@@ -160,6 +168,9 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
         case tooLarge
         /// The body is not what its `Content-Encoding` (or gzip content type) says.
         case undecodable
+        /// The body could not be written to its file (an export's result file: the disk is full,
+        /// say).
+        case notStored
         /// Nothing was recorded for this request (replay).
         case notRecorded
         /// The request could not be built (a bad URL).

@@ -84,6 +84,10 @@ public struct WatchedPage: Sendable {
     public let bodyBytes: Int
     /// Records found on the page.
     public let records: Int
+    /// Whether the page's records are read from its result file as the run takes them (an
+    /// export's): ``records`` then counts none of them, the manager's count has them, and
+    /// ``body`` shows the start of the file.
+    public let recordsStreamed: Bool
     /// Seconds the exchange took, when fetched.
     public let seconds: Double?
     /// The next page's URL, when paging goes on.
@@ -112,7 +116,13 @@ public struct WatchedPage: Sendable {
         status = landing.response.status
         responseHeaders = landing.response.headers.map { QueryItem(name: $0.name, value: redact($0.value)) }
         let text: String
-        if let value = landing.response.body {
+        if let file = landing.response.bodyFile {
+            // The start of the file as it was stored (inflated), never read whole for this.
+            let head = file.isGzip ? [] : file.read(bodyLimit + 1, at: 0)
+            text =
+                "(result file, \(file.byteCount) bytes stored\(file.isGzip ? " gzip-compressed" : ""); its records are read as the run "
+                + "takes them)\n" + String(decoding: head, as: UTF8.self)
+        } else if let value = landing.response.body {
             var bytes: [UInt8] = []
             JSON.writePretty(value, into: &bytes)
             text = String(decoding: bytes, as: UTF8.self)
@@ -122,6 +132,7 @@ public struct WatchedPage: Sendable {
         (body, bodyCut) = WatchedPage.cut(redact(text), to: bodyLimit)
         bodyBytes = landing.response.byteCount
         records = landing.records.count
+        recordsStreamed = landing.recordFile != nil
         self.seconds = seconds
         next = landing.isLast ? nil : landing.next.map { redact(WatchedPage.url(of: $0, baseURL: baseURL)) }
         stopReason = landing.stopReason?.description
@@ -152,6 +163,7 @@ public struct WatchedPage: Sendable {
         (body, bodyCut) = WatchedPage.cut(text, to: bodyLimit)
         bodyBytes = text.utf8.count
         records = 0
+        recordsStreamed = false
         seconds = nil
         next = nil
         stopReason = nil
@@ -191,6 +203,7 @@ public struct WatchedPage: Sendable {
         object["body_cut"] = .bool(bodyCut)
         object["body_bytes"] = .int(bodyBytes)
         object["records"] = .int(records)
+        if recordsStreamed { object["records_streamed"] = .bool(true) }
         if let seconds { object["seconds"] = .double(seconds) }
         if let next { object["next"] = .string(next) }
         if let stopReason { object["stop_reason"] = .string(stopReason) }

@@ -273,7 +273,7 @@
       var row = element("tr", { className: "clickable" + (page.status >= 400 || page.error ? " failed" : ""), "data-key": pageKey(page) }, [
         element("td", { text: page.manager }), element("td", { text: page.partition || "" }),
         element("td", { className: "number", text: String(page.page) }), element("td", { className: "number", text: String(page.status) }),
-        element("td", { className: "number", text: String(page.records) }),
+        element("td", { className: "number", text: page.records_streamed ? "streamed" : String(page.records) }),
         element("td", { className: "number", text: page.seconds === undefined ? (page.replayed ? "replay" : "cache") : page.seconds.toFixed(3) }),
         element("td", { text: page.error ? "failed: " + page.error : page.next ? "next: " + page.next : (page.stop_reason ? "stop: " + page.stop_reason : "") })]);
       row.addEventListener("click", function () { showPage(page, detail); });
@@ -318,7 +318,7 @@
       detail.appendChild(element("h3", { text: "Request body" }));
       detail.appendChild(element("pre", { className: "json", text: page.request_body }));
     }
-    detail.appendChild(element("h3", { text: "Response " + page.status + " · " + page.body_bytes + " bytes · " + page.records + " records" }));
+    detail.appendChild(element("h3", { text: "Response " + page.status + " · " + page.body_bytes + " bytes · " + (page.records_streamed ? "records read from the file as the run takes them" : page.records + " records") }));
     detail.appendChild(headerList(page.response_headers));
     var shown = 8000;
     var body = element("pre", { className: "json", id: "page-body" });

@@ -118,10 +118,10 @@ extension APIManager {
     /// Every record of every page, paging to the end.
     func loadAll() async throws -> (records: [Value], pages: Int, stop: String?) {
         var landing = try await load()
-        var records = landing.records
+        var records = try landing.allRecords()
         var pages = 1
         while let next = try await loadNextPage() {
-            records += next.records
+            records += try next.allRecords()
             pages += 1
             landing = next
         }

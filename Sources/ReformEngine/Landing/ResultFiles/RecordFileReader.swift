@@ -1,0 +1,111 @@
+import CZlib
+public import ReformSDK
+
+extension RecordFile {
+    /// A reader of the records, from the start of the file; throws when the file cannot be read.
+    public func reader() throws(SourceError) -> RecordFileReader {
+        try RecordFileReader(self)
+    }
+}
+
+/// Reads a ``RecordFile``'s records one at a time.
+public final class RecordFileReader {
+    private let file: RecordFile
+    private var lines: NDJSONPull?
+    private var array: ArrayPull?
+    private var rows: CSVReader?
+    /// Records read so far (bad ones not counted).
+    public private(set) var count = 0
+
+    init(_ file: RecordFile) throws(SourceError) {
+        self.file = file
+        let input: InputFile
+        do { input = try RecordFileReader.open(file.file, label: file.source, chunkSize: file.chunkSize) } catch {
+            throw SourceError(manager: file.manager, message: error.description)
+        }
+        switch file.format {
+        case .ndjson: lines = NDJSONPull(NDJSONReader(file: input, limits: NDJSONReader.defaultLimits))
+        case .json: array = ArrayPull(JSONArrayReader(file: input, limits: NDJSONReader.defaultLimits))
+        case .csv, .tsv:
+            let delimiter = file.csv?.delimiter ?? UInt8(ascii: file.format == .csv ? "," : "\t")
+            rows = CSVReader(file: input, delimiter: delimiter, columns: file.csv?.columns, chunkSize: file.chunkSize)
+        case .xml:
+            throw SourceError(manager: file.manager, message: "\(file.source): an XML result file is not read from a file")
+        }
+    }
+
+    /// The next record (its value, or why it is bad), or `nil` at the end of the file; throws
+    /// when the file is damaged as a whole, or the manager's `budget.max_records` is passed.
+    public func next() throws(SourceError) -> Result<Value, RecordError>? {
+        switch try nextLanded(page: 0) {
+        case nil: return nil
+        case .record(let value, _, _)?: return .success(value)
+        case .bad(_, let error, _, _)?: return .failure(error)
+        }
+    }
+
+    /// The next record as a source lands it: a bad one with its line and text, named by the
+    /// file's source.
+    func nextLanded(page: Int) throws(SourceError) -> Landed? {
+        let landed: Landed?
+        do throws(InputError) {
+            if let lines {
+                landed = try lines.reader.next().map { record in record.landed(text: { lines.reader.currentText() }) }
+            } else if let array {
+                landed = try array.reader.next().map { record in record.landed(text: { nil }) }
+            } else if let rows, let row = try rows.next() {
+                switch row.record {
+                case .success(let value): landed = .record(value, line: row.line, page: page)
+                case .failure(let problem):
+                    landed = .bad(
+                        line: row.line, error: RecordError(code: "invalid-csv", message: "the row " + problem.description),
+                        text: row.cells.joined(separator: String(UnicodeScalar(file.csv?.delimiter ?? UInt8(ascii: ",")))))
+                }
+            } else {
+                landed = nil
+            }
+        } catch {
+            throw SourceError(
+                manager: file.manager, message: "\(file.source): \(error.message)" + (error.line.map { " (line \($0))" } ?? ""))
+        }
+        switch landed {
+        case .record(let value, let line, _)?:
+            count += 1
+            if let budget = file.budget, budget.before + count > budget.max {
+                throw SourceError(BudgetMeter.recordsExceeded(budget.before + count, max: budget.max, manager: file.manager))
+            }
+            return .record(value, line: line, page: page)
+        case .bad(let line, let error, let text, _)?:
+            return .bad(line: line, error: error, text: text, at: "\(file.source):\(line)")
+        case nil:
+            return nil
+        }
+    }
+
+    /// The file as an input: a descriptor of its own, through zlib when it is a gzip fixture.
+    private static func open(_ file: ResponseFile, label: String, chunkSize: Int) throws(InputError) -> InputFile {
+        let descriptor: Int32
+        do { descriptor = try file.reopened() } catch { throw InputError(path: label, message: error.description) }
+        guard file.isGzip else {
+            return InputFile(descriptor: descriptor, path: label, ownsDescriptor: true, chunkSize: chunkSize)
+        }
+        guard let stream = gzdopen(descriptor, "rb") else {
+            close(descriptor)
+            throw InputError(path: label, message: "cannot start reading \(file.path) as gzip")
+        }
+        gzbuffer(stream, 1 << 17)
+        return InputFile(descriptor: descriptor, path: label, ownsDescriptor: true, chunkSize: chunkSize, gzip: stream)
+    }
+}
+
+/// An NDJSON reader held by reference.
+private final class NDJSONPull {
+    var reader: NDJSONReader
+    init(_ reader: consuming NDJSONReader) { self.reader = reader }
+}
+
+/// A JSON array reader held by reference.
+private final class ArrayPull {
+    var reader: JSONArrayReader
+    init(_ reader: consuming JSONArrayReader) { self.reader = reader }
+}

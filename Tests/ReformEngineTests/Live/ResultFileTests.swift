@@ -1,0 +1,187 @@
+import Foundation
+import ReformEngine
+import ReformSDK
+import ReformTestSupport
+import Testing
+
+/// An export job's result files streamed to disk as they arrive and their records read from there
+/// a chunk at a time (issue 40): a file past the body limit lands whole through either client; a
+/// bad CSV row is dead-lettered while the rest lands; a truncated file lands nothing of itself;
+/// the files are recorded beside their exchanges and replayed; and CSV read in chunks of any size
+/// gives the rows the same text read whole does (generated inputs).
+@Suite(.timeLimit(.minutes(10))) struct ResultFileTests {
+    /// An export manager of CSV result files; `spec` is the create body's JSON.
+    static func pipeline(_ spec: String, extra: String = "", manager: String = "") -> String {
+        ExportJobTests.pipeline(spec, extra: extra).replacing("    format: ndjson\n", with: "    format: csv\n" + manager)
+    }
+
+    /// `export.yaml` in `folder`: the export of `spec` as NDJSON on standard output.
+    static func write(_ spec: String, to folder: TemporaryFolder, manager: String = "") throws -> String {
+        try folder.write(
+            "export.yaml", pipeline(spec, extra: "runs: { default: { output: { format: ndjson } } }", manager: manager))
+    }
+
+    @Test(arguments: [LiveTransport.Client.builtIn, .asyncHTTPClient])
+    func aResultFileLargerThanTheBodyLimitIsStreamed(client: LiveTransport.Client) async throws {
+        let server = try TestServer()
+        let pipeline = try server.pipeline(
+            ResultFileTests.pipeline(#"{ rows: 20000, parts: 2, polls: 0, format: csv }"#), environment: ["TOKEN": "job-token"])
+        // Each gzip file is about 200 KB, and 700 KB inflated: far past a 16 KiB limit.
+        let manager = try server.manager(
+            "export", in: pipeline, environment: ["TOKEN": "job-token"], transport: LiveTransport(maxBodyBytes: 16 << 10, client: client))
+        let first = try await manager.load()
+        #expect(first.records.isEmpty)
+        let file = try #require(first.recordFile)
+        #expect(file.file.byteCount > 300_000, "stored inflated: \(file.file.byteCount)")
+        #expect(first.response.byteCount < file.file.byteCount, "the wire bytes were compressed")
+        var records = try first.allRecords()
+        while let next = try await manager.loadNextPage() { records += try next.allRecords() }
+        #expect(records.count == 20000)
+        #expect(records.first == ["id": "1", "name": "item 1", "price": "1.25", "note": ""])
+        #expect(records[3].objectValue?["note"] == "says \"hi\", 4")
+        #expect(records[8].objectValue?["note"] == "line one\nline 9")
+        #expect(records[4].objectValue?["name"] == "商品 5")
+        #expect(records.last?.objectValue?["id"] == "20000")
+    }
+
+    @Test func aBadRowIsDeadLetteredAndTheRestLands() async throws {
+        let server = try TestServer()
+        let folder = try TemporaryFolder()
+        let pipeline = try ResultFileTests.write(#"{ rows: 50, parts: 2, polls: 0, format: csv, damage: badrow }"#, to: folder)
+        let run = try await ReformBinary.run(
+            ["run", pipeline, "--live", "--quiet", "--dead-letter", folder.path + "/dead.ndjson"],
+            environment: ["TEST_URL": server.url, "TOKEN": "job-token"])
+        #expect(run.stdout.split(separator: "\n").count == 50, "\(run.stderr)")
+        let dead = try folder.read("dead.ndjson")
+        #expect(dead.contains("invalid-csv"), "\(dead)")
+        #expect(dead.contains("the row has 2 fields in data row 26, but its header row names 4 (id, name, price, note)"), "\(dead)")
+        // Named by the file's path and line, never its query (a pre-signed URL's signature).
+        #expect(dead.contains("GET /jobs/job-1/files/0:"), "\(dead)")
+    }
+
+    @Test func aTruncatedResultFileLandsNothingOfItself() async throws {
+        let server = try TestServer()
+        let pipeline = try server.pipeline(
+            ResultFileTests.pipeline(#"{ rows: 3000, parts: 2, polls: 0, format: csv, damage: truncate }"#),
+            environment: ["TOKEN": "job-token"])
+        let manager = try server.manager("export", in: pipeline, environment: ["TOKEN": "job-token"])
+        let first = try await manager.load()
+        #expect(try first.allRecords().count == 1500)
+        do {
+            _ = try await manager.loadNextPage()
+            Issue.record("a truncated file landed")
+        } catch {
+            #expect(error.kind == .invalidBody)
+            #expect("\(error)".contains("the compressed data ends early"), "\(error)")
+            #expect("\(error)".contains("nothing of it was landed"), "\(error)")
+        }
+    }
+
+    @Test func theRecordBudgetCountsTheFilesRecords() async throws {
+        let server = try TestServer()
+        let pipeline = try server.pipeline(
+            ResultFileTests.pipeline(#"{ rows: 500, parts: 1, polls: 0, format: csv }"#, manager: "    budget: { max_records: 100 }\n"),
+            environment: ["TOKEN": "job-token"])
+        let landing = try await server.manager("export", in: pipeline, environment: ["TOKEN": "job-token"]).load()
+        do {
+            _ = try landing.allRecords()
+            Issue.record("the budget was passed")
+        } catch {
+            #expect("\(error)".contains("101 records go past its budget of 100 (budget.max_records)"), "\(error)")
+        }
+    }
+
+    @Test func aRecordedExportReplaysOfflineFromItsBodyFiles() async throws {
+        let server = try TestServer()
+        let folder = try TemporaryFolder()
+        let pipeline = try ResultFileTests.write(
+            #"{ rows: 4000, parts: 2, polls: 1, files: other, format: csv }"#, to: folder, manager: "    fixtures: fixtures/export\n")
+        let recorded = try await ReformBinary.run(
+            ["run", pipeline, "--record", "--quiet", "--max-body-bytes", "16384"],
+            environment: ["TEST_URL": server.url, "TOKEN": "job-token"])
+        #expect(recorded.status == 0, "\(recorded.stderr)")
+        #expect(recorded.stdout.split(separator: "\n").count == 4000)
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path + "/fixtures/export").sorted()
+        #expect(names.filter { $0.hasSuffix(".body.csv.gz") } == ["004.body.csv.gz", "005.body.csv.gz"], "\(names)")
+        #expect(try folder.read("fixtures/export/004.json").contains(#""body_file": "004.body.csv.gz""#))
+        let replayed = try await ReformBinary.run(
+            ["run", pipeline, "--quiet"], environment: ["TEST_URL": "http://127.0.0.1:9", "TOKEN": "job-token"])
+        #expect(replayed.status == 0, "\(replayed.stderr)")
+        #expect(replayed.stdout == recorded.stdout)
+    }
+
+    @Test func aWatchedRunShowsTheStartOfEachResultFile() async throws {
+        let server = try TestServer()
+        let folder = try TemporaryFolder()
+        let path = try ResultFileTests.write(#"{ rows: 600, parts: 2, polls: 0, format: csv }"#, to: folder)
+        let pipeline = try PipelineLoader(environment: ["TEST_URL": server.url, "TOKEN": "job-token"]).load(path: path)
+        var options = RunOptions()
+        options.mode = .live
+        options.environment = ["TEST_URL": server.url, "TOKEN": "job-token"]
+        options.outputPath = folder.path + "/out.ndjson"
+        let watch = RunWatch()
+        options.watch = watch
+        _ = try await Runner(pipeline: pipeline, options: options).run()
+        let seen = watch.snapshot()
+        #expect(seen.pages.map(\.recordsStreamed) == [true, true])
+        #expect(seen.pages.first?.body.hasPrefix("(result file, ") == true, "\(seen.pages.first?.body ?? "")")
+        #expect(seen.pages.first?.body.contains("id,name,price,note\r\n1,item 1,1.25,") == true)
+        #expect(seen.pages.first?.json.objectValue?["records_streamed"] == true)
+        #expect(seen.managers.first?.records == 600)
+    }
+
+    /// CSV texts made of the awkward parts (quotes, doubled quotes, delimiters and line breaks in
+    /// quotes, CRLF, a byte-order mark, empty lines, a last line without a break), read whole and
+    /// read from a file in chunks of 1 to 7 bytes: the same records, or the same damage.
+    @Test func csvReadInChunksGivesWhatTheWholeTextGives() throws {
+        var generator = SeededGenerator(seed: 40)
+        let folder = try TemporaryFolder()
+        var outcomes = (records: 0, refused: 0)
+        let pieces = ["a", "b c", "\"q\"", "\"x,y\"", "\"1\"\"2\"", "\"l1\nl2\"", "", "3", "é", "\"\"", "\"r\r\n\""]
+        for round in 0..<300 {
+            let columns = 1 + Int(generator.next() % 3)
+            var text = generator.next() % 5 == 0 ? "\u{FEFF}" : ""
+            let rows = Int(generator.next() % 6)
+            for row in 0...rows {
+                let cells = (0..<columns).map { column in row == 0 ? "c\(column)" : pieces[Int(generator.next() % UInt64(pieces.count))] }
+                text += cells.joined(separator: ",")
+                if generator.next() % 7 == 0 && row > 0 { text += ",extra" }
+                text += ["\n", "\r\n", "\n\n"][Int(generator.next() % 3)]
+            }
+            if generator.next() % 4 == 0 { text.removeLast() }
+            if generator.next() % 9 == 0 { text += "\"open" }
+            let path = try folder.write("t\(round).csv", text)
+            let whole = Result { try ResponseRows.records(text, format: .csv) }
+            let chunk = 1 + Int(generator.next() % 7)
+            let streamed = Result { () throws -> [Value] in
+                let reader = try RecordFile(path: path, format: .csv, chunkSize: chunk).reader()
+                var records: [Value] = []
+                while let record = try reader.next() {
+                    switch record {
+                    case .success(let value): records.append(value)
+                    // A row the whole text refuses, the file dead-letters: the same row, the same words.
+                    case .failure(let error): throw RowRefused(description: error.message.replacing("the row ", with: ""))
+                    }
+                }
+                return records
+            }
+            switch (whole, streamed) {
+            case (.success(let a), .success(let b)):
+                outcomes.records += 1
+                #expect(a == b, "round \(round), chunks of \(chunk): \(text.debugDescription)")
+            case (.failure(let a), .failure(let b)):
+                outcomes.refused += 1
+                #expect("\(b)".hasSuffix("\(a)"), "round \(round): \(a) vs \(b)")
+            default:
+                Issue.record("round \(round), chunks of \(chunk): \(whole) vs \(streamed) for \(text.debugDescription)")
+            }
+        }
+        // The inputs reach both outcomes, often.
+        #expect(outcomes.records > 100 && outcomes.refused > 50, "\(outcomes)")
+    }
+}
+
+/// A row the streamed reader dead-lettered, in the words the whole text's error uses.
+private struct RowRefused: Error, CustomStringConvertible {
+    let description: String
+}
