@@ -862,7 +862,7 @@ class Handler(BaseHTTPRequestHandler):
     def ep_job_create(self, q):
         """POST /jobs with a JSON body {"rows": 25, "parts": 2, "polls": 2, "fail": false,
         "files": "same" | "other" | "none", "format": "ndjson" | "csv", "damage": null |
-        "truncate" | "badrow"}: 202 {"id": "job-N", "status": "queued"}. Every job request needs
+        "truncate" | "badrow" | "echo" (CSV notes quote the Authorization header)}: 202 {"id": "job-N", "status": "queued"}. Every job request needs
         Authorization: Bearer job-token."""
         if not self.job_auth():
             return self.json(401, {"error": "bearer token required"})
@@ -949,6 +949,8 @@ class Handler(BaseHTTPRequestHandler):
             for item in chunk:
                 i = item["id"]
                 note = f'says "hi", {i}' if i % 4 == 0 else (f"line one\nline {i}" if i % 9 == 0 else "")
+                if job["damage"] == "echo" and i % 100 == 0:
+                    note = "sent with " + self.h.get("authorization", "")  # a secret echoed back
                 writer.writerow([i, item["name"], item["price"], note])
             if job["damage"] == "badrow" and part == 0:
                 out.write("999,only two fields\r\n")

@@ -2,7 +2,8 @@ import ReformSDK
 import ReformSystem
 
 /// Writes what a live manager lands as its fixtures (`--record`): one readable exchange file per
-/// page, secrets redacted.
+/// page, secrets redacted; an export's result file past 64 KiB goes beside its exchange,
+/// gzip-compressed (`NNN.body.csv.gz`).
 ///
 /// Files go to a hidden folder beside the fixtures (`.NAME.recording`) and move into the fixtures
 /// folder only when the run succeeds, so a failed recording leaves the old set as it was. Only
@@ -15,6 +16,9 @@ package final class Recorder {
     private let redact: @Sendable (String) -> String
     private var names: [String] = []
     private(set) var count = 0
+    /// The largest result file recorded inside its exchange (`body_text`); a larger one goes
+    /// beside it, gzip-compressed (`NNN.body.csv.gz`).
+    static let inlineBodyBytes = 64 << 10
 
     package init(folder: String, redact: @escaping @Sendable (String) -> String) throws(OutputError) {
         let trimmed = folder.hasSuffix("/") ? String(folder.dropLast()) : folder
@@ -51,12 +55,19 @@ package final class Recorder {
         let name = number + ".json"
         let path = FilePaths.resolve(name, against: staging)
         var bodyName: String?
+        var response = response
         if let file = response.bodyFile {
-            // The body beside the exchange, compressed: a result file can be large.
-            let body = number + ".body.\(format ?? "data").gz"
-            try RecordedBody.write(file, to: FilePaths.resolve(body, against: staging), redact: redact)
-            names.append(body)
-            bodyName = body
+            if !file.isGzip, file.byteCount <= Recorder.inlineBodyBytes {
+                // A small result file stays readable in its exchange, as any body.
+                response.bodyText = String(decoding: file.read(file.byteCount, at: 0), as: UTF8.self)
+                response.bodyFile = nil
+            } else {
+                // A larger one beside the exchange, compressed: a result file can be very large.
+                let body = number + ".body.\(format ?? "data").gz"
+                try RecordedBody.write(file, to: FilePaths.resolve(body, against: staging), redact: redact)
+                names.append(body)
+                bodyName = body
+            }
         }
         let exchange = ExchangeFile.value(request: request, response: response, bodyFile: bodyName, redact: redact)
         let file = try OutputFile.atomic(path: path)

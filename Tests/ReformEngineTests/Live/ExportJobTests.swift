@@ -121,12 +121,10 @@ import Testing
         let recorded = try await ReformBinary.run(
             ["run", pipeline, "--record", "--quiet"], environment: ["TEST_URL": server.url, "TOKEN": "job-token"])
         #expect(recorded.status == 0, "\(recorded.stderr)")
-        // The create, three polls and two files, in order; each file's body beside its exchange.
+        // The create, three polls and two files, in order; small files inside their exchanges.
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path + "/fixtures/export").sorted()
-        #expect(
-            names == [
-                "001.json", "002.json", "003.json", "004.json", "005.body.ndjson.gz", "005.json", "006.body.ndjson.gz", "006.json",
-            ])
+        #expect(names == ["001.json", "002.json", "003.json", "004.json", "005.json", "006.json"])
+        #expect(try folder.read("fixtures/export/005.json").contains(#""body_text": "{\"id\": 1, "#))
         #expect(try !folder.read("fixtures/export/002.json").contains("job-token"))
         let replayed = try await ReformBinary.run(
             ["run", pipeline, "--quiet"], environment: ["TEST_URL": "http://127.0.0.1:9", "TOKEN": "job-token"])

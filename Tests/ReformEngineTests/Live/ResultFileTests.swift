@@ -1,5 +1,5 @@
 import Foundation
-import ReformEngine
+@_spi(Fuzzing) import ReformEngine
 import ReformSDK
 import ReformTestSupport
 import Testing
@@ -19,6 +19,17 @@ import Testing
     static func write(_ spec: String, to folder: TemporaryFolder, manager: String = "") throws -> String {
         try folder.write(
             "export.yaml", pipeline(spec, extra: "runs: { default: { output: { format: ndjson } } }", manager: manager))
+    }
+
+    /// Runs the export of `spec` live with `--record` (fixtures in `folder`/fixtures/export),
+    /// checking it succeeded: the pipeline's path and what the run printed.
+    static func record(_ spec: String, in folder: TemporaryFolder, options: [String] = []) async throws -> (String, ReformBinary.Outcome) {
+        let server = try TestServer()
+        let pipeline = try write(spec, to: folder, manager: "    fixtures: fixtures/export\n")
+        let recorded = try await ReformBinary.run(
+            ["run", pipeline, "--record", "--quiet"] + options, environment: ["TEST_URL": server.url, "TOKEN": "job-token"])
+        #expect(recorded.status == 0, "\(recorded.stderr)")
+        return (pipeline, recorded)
     }
 
     @Test(arguments: [LiveTransport.Client.builtIn, .asyncHTTPClient])
@@ -92,15 +103,10 @@ import Testing
     }
 
     @Test func aRecordedExportReplaysOfflineFromItsBodyFiles() async throws {
-        let server = try TestServer()
         let folder = try TemporaryFolder()
-        let pipeline = try ResultFileTests.write(
-            #"{ rows: 4000, parts: 2, polls: 1, files: other, format: csv }"#, to: folder, manager: "    fixtures: fixtures/export\n")
-        let recorded = try await ReformBinary.run(
-            ["run", pipeline, "--record", "--quiet", "--max-body-bytes", "16384"],
-            environment: ["TEST_URL": server.url, "TOKEN": "job-token"])
-        #expect(recorded.status == 0, "\(recorded.stderr)")
-        #expect(recorded.stdout.split(separator: "\n").count == 4000)
+        let (pipeline, recorded) = try await ResultFileTests.record(
+            #"{ rows: 10000, parts: 2, polls: 1, files: other, format: csv }"#, in: folder, options: ["--max-body-bytes", "16384"])
+        #expect(recorded.stdout.split(separator: "\n").count == 10000)
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path + "/fixtures/export").sorted()
         #expect(names.filter { $0.hasSuffix(".body.csv.gz") } == ["004.body.csv.gz", "005.body.csv.gz"], "\(names)")
         #expect(try folder.read("fixtures/export/004.json").contains(#""body_file": "004.body.csv.gz""#))
@@ -108,6 +114,17 @@ import Testing
             ["run", pipeline, "--quiet"], environment: ["TEST_URL": "http://127.0.0.1:9", "TOKEN": "job-token"])
         #expect(replayed.status == 0, "\(replayed.stderr)")
         #expect(replayed.stdout == recorded.stdout)
+    }
+
+    @Test func aRecordedResultFileKeepsNoSecret() async throws {
+        let folder = try TemporaryFolder()
+        let (_, recorded) = try await ResultFileTests.record(#"{ rows: 5000, parts: 1, polls: 0, format: csv, damage: echo }"#, in: folder)
+        #expect(recorded.stdout.contains("sent with Bearer job-token"), "the run itself lands what came")
+        let body = try Data(contentsOf: URL(fileURLWithPath: folder.path + "/fixtures/export/003.body.csv.gz"))
+        let inflated = try ContentDecodingFuzzing.decode(Array(body), encoding: "", limit: 1 << 24).get()
+        let text = String(decoding: try #require(inflated), as: UTF8.self)
+        #expect(text.contains("sent with Bearer ***"))
+        #expect(!text.contains("job-token"))
     }
 
     @Test func aWatchedRunShowsTheStartOfEachResultFile() async throws {
