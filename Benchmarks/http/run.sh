@@ -94,12 +94,9 @@ fi
 
 # ---------------------------------------------------------------- server
 tmp="$(mktemp -d "${TMPDIR:-/tmp}/reform-http-bench.XXXXXX")"
-server_pid=""
+source "$root/Benchmarks/test-server.sh"
 cleanup() {
-    if [ -n "$server_pid" ]; then
-        kill "$server_pid" 2>/dev/null || true
-        wait "$server_pid" 2>/dev/null || true
-    fi
+    stop_test_server
     if [ "${KEEP:-0}" = 1 ]; then echo "kept $tmp" >&2; else rm -rf "$tmp"; fi
 }
 trap cleanup EXIT
@@ -120,15 +117,7 @@ if [ "${TLS:-0}" = 1 ]; then
     export REQUESTS_CA_BUNDLE="$tmp/ca.pem" SSL_CERT_FILE="$tmp/ca.pem"
 fi
 export REFORM_BENCH_SCHEME="$scheme"
-"$PYTHON" "$root/Tests/Server/reform_test_server.py" --port 0 --quiet "${server_tls[@]}" >"$tmp/server.out" 2>"$tmp/server.err" &
-server_pid=$!
-for _ in $(seq 100); do
-    [ -s "$tmp/server.out" ] && break
-    kill -0 "$server_pid" 2>/dev/null || { cat "$tmp/server.err" >&2; die "the test server did not start"; }
-    sleep 0.05
-done
-read -r word1 word2 port <"$tmp/server.out" || true
-[ "$word1 $word2" = "listening on" ] && [ -n "$port" ] || die "the test server did not report its port"
+start_test_server "$tmp" "${server_tls[@]}"
 export REFORM_BENCH_PORT="$port"
 base="$scheme://127.0.0.1:$port"
 

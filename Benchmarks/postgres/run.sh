@@ -79,12 +79,7 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 echo
 echo "PostgreSQL load: $n records per manager ($records total, $(cat "$work"/in/*.ndjson | wc -c | awk '{ printf "%.0f", $1 / 1e6 }') MB of NDJSON, $(wc -c < "$work/rows.csv" | awk '{ printf "%.0f", $1 / 1e6 }') MB of CSV), best of $runs"
 echo "$(nproc) cores; $(q -c 'SHOW server_version') on a Unix socket; tables identical ($reference)"
-printf '%-16s %9s %12s %9s %12s\n' tool seconds records/s "peak MiB" "vs psql"
-for tool in $tools; do
-    read -r s kib < <(best "$tool")
-    printf '%-16s %9.3f %12.0f %9.1f %11sx\n' "$tool" "$s" "$(awk -v n="$records" -v s="$s" 'BEGIN { print n / s }')" \
-        "$(awk -v k="$kib" 'BEGIN { print k / 1024 }')" "$(ratio "$s" "$copy_s")"
-done
+table records "$records" psql-copy
 echo
 slowdown=$(ratio "$reform_s" "$copy_s")
 [ "$n" -ge 100000 ] || echo "note: N < 100000, start-up costs weigh on these ratios; judge the target at the default size"

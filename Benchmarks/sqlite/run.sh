@@ -83,12 +83,7 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 echo
 echo "SQLite load: $n records per manager ($records total, $(cat "${files[@]}" | wc -c | awk '{ printf "%.0f", $1 / 1e6 }') MB of NDJSON), best of $runs"
 echo "$(nproc) cores; SQLite $(python3 -c 'import sqlite3; print(sqlite3.sqlite_version)'); tables identical"
-printf '%-16s %9s %12s %9s %12s\n' tool seconds records/s "peak MiB" "vs reform"
-for tool in $tools; do
-    read -r s kib < <(best "$tool")
-    printf '%-16s %9.3f %12.0f %9.1f %11sx\n' "$tool" "$s" "$(awk -v n="$records" -v s="$s" 'BEGIN { print n / s }')" \
-        "$(awk -v k="$kib" 'BEGIN { print k / 1024 }')" "$(ratio "$s" "$reform_s")"
-done
+table records "$records" reform
 echo
 read -r python_s _ < <(best python-json)
 speedup=$(ratio "$python_s" "$reform_s")
