@@ -5,6 +5,10 @@
 /// to be followed or quoted), then given the body a piece at a time and told when it is whole.
 /// It may throw from any of them to abandon the exchange (``HTTP1Failure/bodyNotStored(_:)``).
 package protocol HTTP1BodySink: AnyObject, Sendable {
+    /// The longest wait for each next piece of the body. A body going to the sink is bounded by
+    /// this, not by the exchange's deadline (which still bounds the head): a large file may take
+    /// longer than any one request should, but never stalls longer than this.
+    var idleSeconds: Double { get }
     /// Whether the body of the final response with `status` and `headers` goes to the sink; the
     /// sink starts over (a retry's response replaces what an earlier attempt wrote).
     func accepts(status: Int, headers: [HTTP1Field]) throws(HTTP1Failure) -> Bool

@@ -44,13 +44,13 @@ struct HTTP1Inbox {
     }
 
     /// The next `count` bytes, handed to `deliver` a piece at a time (what is at hand, then each
-    /// read), never copied into a buffer of their own.
+    /// read), never copied into a buffer of their own; each read waits until `deadline()`.
     mutating func take(
-        _ count: Int, from socket: HTTP1Socket, deadline: Deadline, to deliver: (ArraySlice<UInt8>) throws(HTTP1Failure) -> Void
+        _ count: Int, from socket: HTTP1Socket, deadline: () -> Deadline, to deliver: (ArraySlice<UInt8>) throws(HTTP1Failure) -> Void
     ) throws(HTTP1Failure) {
         var missing = count
         while missing > 0 {
-            if position == bytes.count { try fill(from: socket, deadline: deadline) }
+            if position == bytes.count { try fill(from: socket, deadline: deadline()) }
             let chunk = min(missing, bytes.count - position)
             try deliver(bytes[position..<(position + chunk)])
             position += chunk
@@ -61,14 +61,14 @@ struct HTTP1Inbox {
 
     /// Everything until the server closes the connection, handed to `deliver` a piece at a time.
     mutating func takeUntilClosed(
-        from socket: HTTP1Socket, deadline: Deadline, to deliver: (ArraySlice<UInt8>) throws(HTTP1Failure) -> Void
+        from socket: HTTP1Socket, deadline: () -> Deadline, to deliver: (ArraySlice<UInt8>) throws(HTTP1Failure) -> Void
     ) throws(HTTP1Failure) {
         while true {
             if position < bytes.count { try deliver(bytes[position...]) }
             position = bytes.count
             scanned = position
             compact()
-            let received = try socket.receive(into: &bytes, deadline: deadline)
+            let received = try socket.receive(into: &bytes, deadline: deadline())
             if received == 0 { return }
             receivedAny = true
         }

@@ -55,11 +55,15 @@ enum HTTP1ResponseReader {
             var body: [UInt8] = []
             let framing = try framing(status: status, method: method, headers: headers)
             let sunk = try sink?.accepts(status: status, headers: headers) == true
-            // The body goes to the sink, or into memory up to the limit.
+            // The body goes to the sink, each piece awaited at most its idle time, or into memory
+            // up to the limit, by the exchange's deadline.
+            var pieceDeadline = sunk ? Deadline.after(seconds: sink?.idleSeconds ?? 0) : deadline
+            let bodyDeadline = { pieceDeadline }
             let deliver = { (piece: ArraySlice<UInt8>) throws(HTTP1Failure) -> Void in
                 if let sink, sunk {
                     let written = piece.withUnsafeBytes { bytes in Result { () throws(HTTP1Failure) in try sink.write(bytes) } }
                     try written.get()
+                    pieceDeadline = Deadline.after(seconds: sink.idleSeconds)
                     return
                 }
                 guard body.count + piece.count <= maxBodyBytes else { throw .tooLarge }
@@ -71,12 +75,12 @@ enum HTTP1ResponseReader {
             case .length(let length):
                 guard sunk || length <= maxBodyBytes else { throw .tooLarge }
                 if !sunk { body.reserveCapacity(length) }
-                try inbox.take(length, from: socket, deadline: deadline, to: deliver)
+                try inbox.take(length, from: socket, deadline: bodyDeadline, to: deliver)
             case .chunked:
-                try readChunks(&inbox, from: socket, deadline: deadline, to: deliver)
+                try readChunks(&inbox, from: socket, deadline: bodyDeadline, to: deliver)
             case .untilClosed:
                 keepAlive = false
-                try inbox.takeUntilClosed(from: socket, deadline: deadline, to: deliver)
+                try inbox.takeUntilClosed(from: socket, deadline: bodyDeadline, to: deliver)
             }
             if let sink, sunk { try sink.finish() }
             return HTTP1Response(status: status, headers: headers, body: body, keepAlive: keepAlive)
@@ -150,11 +154,11 @@ enum HTTP1ResponseReader {
     }
 
     private static func readChunks(
-        _ inbox: inout HTTP1Inbox, from socket: HTTP1Socket, deadline: Deadline,
+        _ inbox: inout HTTP1Inbox, from socket: HTTP1Socket, deadline: () -> Deadline,
         to deliver: (ArraySlice<UInt8>) throws(HTTP1Failure) -> Void
     ) throws(HTTP1Failure) {
         while true {
-            let line = try inbox.line(from: socket, deadline: deadline, limit: lineLimit)
+            let line = try inbox.line(from: socket, deadline: deadline(), limit: lineLimit)
             let digits = trimmed(line.prefix { $0 != UInt8(ascii: ";") })
             guard !digits.isEmpty, digits.count <= 15, digits.allSatisfy(isHexDigit), let size = Int(text(digits), radix: 16) else {
                 throw .malformed("a chunk size line is '\(String(text(line).prefix(80)))', not a hexadecimal number")
@@ -164,14 +168,14 @@ enum HTTP1ResponseReader {
                 // head is (audit r2 H5: a server streamed them without end).
                 var trailers = 0
                 while true {
-                    let line = try inbox.line(from: socket, deadline: deadline, limit: lineLimit)
+                    let line = try inbox.line(from: socket, deadline: deadline(), limit: lineLimit)
                     if line.isEmpty { return }
                     trailers += line.count + 2
                     guard trailers <= headLimit else { throw .malformed("the trailer fields are larger than \(headLimit) bytes") }
                 }
             }
             try inbox.take(size, from: socket, deadline: deadline, to: deliver)
-            guard (try inbox.line(from: socket, deadline: deadline, limit: lineLimit)).isEmpty else {
+            guard (try inbox.line(from: socket, deadline: deadline(), limit: lineLimit)).isEmpty else {
                 throw .malformed("a chunk is longer than its size line says")
             }
         }

@@ -862,7 +862,8 @@ class Handler(BaseHTTPRequestHandler):
     def ep_job_create(self, q):
         """POST /jobs with a JSON body {"rows": 25, "parts": 2, "polls": 2, "fail": false,
         "files": "same" | "other" | "none", "format": "ndjson" | "csv", "damage": null |
-        "truncate" | "badrow" | "echo" (CSV notes quote the Authorization header)}: 202 {"id": "job-N", "status": "queued"}. Every job request needs
+        "truncate" | "badrow" | "echo" (CSV notes quote the Authorization header), "trickle":
+        seconds between five pieces of each file}: 202 {"id": "job-N", "status": "queued"}. Every job request needs
         Authorization: Bearer job-token."""
         if not self.job_auth():
             return self.json(401, {"error": "bearer token required"})
@@ -875,7 +876,8 @@ class Handler(BaseHTTPRequestHandler):
             job_id = f"job-{len(state.jobs) + 1}"
             state.jobs[job_id] = {"rows": rows, "parts": parts, "polls": polls, "fail": bool(spec.get("fail")),
                                   "files": spec.get("files", "same"), "polled": 0,
-                                  "format": spec.get("format", "ndjson"), "damage": spec.get("damage")}
+                                  "format": spec.get("format", "ndjson"), "damage": spec.get("damage"),
+                                  "trickle": spec.get("trickle")}
         self.json(202, {"id": job_id, "status": "queued"})
 
     def ep_job_status(self, q, job_id):
@@ -934,6 +936,16 @@ class Handler(BaseHTTPRequestHandler):
             if job["rows"] >= 100000:  # made once for a benchmark's repeated runs
                 with self.server.state.lock:
                     self.server.state.bench_cache[key] = body
+        if job["trickle"]:
+            # Five pieces, `trickle` seconds apart: a download slower in all than any one wait.
+            self.wfile.write(self.head_bytes(200, [("Content-Type", "application/gzip")], len(body)))
+            step = -(-len(body) // 5)
+            for start in range(0, len(body), step):
+                self.wfile.write(body[start:start + step])
+                self.wfile.flush()
+                if start + step < len(body):
+                    time.sleep(job["trickle"])
+            return self.done(200)
         self.send(200, body, content_type="application/gzip")
 
     def job_file(self, job, part):

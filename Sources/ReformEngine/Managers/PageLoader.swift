@@ -28,6 +28,8 @@ public struct PageLoader: Sendable {
     /// The records of the page landed last, when they are to be read from its body's file (an
     /// export's result file) rather than held: ``land(_:)`` then returned none.
     public private(set) var landedFile: RecordFile?
+    /// `budget.max_records` over the records of this paging's result files, made with the first.
+    private var fileBudget: RecordBudget?
 
     /// A loader for `manager` with `params` (run and command-line values), keeping its time budget
     /// by `clock`; throws before takeoff when a parameter is missing or fails its declared checks.
@@ -125,9 +127,10 @@ public struct PageLoader: Sendable {
         var response = response
         if let file = response.bodyFile {
             if manager.streamsResultFiles {
+                if fileBudget == nil, let max = manager.budget.maxRecords { fileBudget = RecordBudget(max: max, before: spent.records) }
                 landedFile = RecordFile(
                     file: file, format: manager.format, source: "\(sent?.method ?? "GET") \(sent?.path ?? "/")", csv: manager.csv,
-                    manager: manager.ref.name, budget: manager.budget.maxRecords.map { ($0, spent.records) })
+                    manager: manager.ref.name, budget: fileBudget)
                 try spent.land(pages: 1, records: 0, against: manager.budget, manager: manager.ref.name)
                 decideNext(after: [], body: .null, response: response)
                 return []

@@ -1,3 +1,4 @@
+import ReformConcurrency
 public import ReformSDK
 
 /// The records of a page whose body was kept in a file (an export job's result file): read from
@@ -17,8 +18,9 @@ public struct RecordFile: Sendable {
     public let source: String
     let csv: CSVOptions?
     let manager: String
-    /// The manager's `budget.max_records` and the records it landed before this page.
-    let budget: (max: Int, before: Int)?
+    /// The manager's `budget.max_records`, the records it held in pages before, and the count
+    /// its result files' records are added to as they are read (shared by its files).
+    let budget: RecordBudget?
 
     /// The read size (tests use tiny ones, to cut rows and lines across reads).
     var chunkSize = 1 << 20
@@ -36,7 +38,7 @@ public struct RecordFile: Sendable {
     }
 
     init(
-        file: ResponseFile, format: ResponseFormat, source: String, csv: CSVOptions?, manager: String, budget: (max: Int, before: Int)?
+        file: ResponseFile, format: ResponseFormat, source: String, csv: CSVOptions?, manager: String, budget: RecordBudget?
     ) {
         self.file = file
         self.format = format
@@ -46,4 +48,32 @@ public struct RecordFile: Sendable {
         self.budget = budget
     }
 
+}
+
+/// A manager's `budget.max_records` kept over records read from its result files: they are
+/// counted as they are read, after their pages landed, so the count is shared by every file of
+/// one paging (and read on the run's thread while the next file downloads).
+final class RecordBudget: Sendable {
+    /// The most records the manager may land.
+    let max: Int
+    /// Records landed in pages held in memory before the files.
+    let before: Int
+    private let read = Guarded(0)
+
+    /// A budget of `max` records, `before` of them spent.
+    init(max: Int, before: Int) {
+        self.max = max
+        self.before = before
+    }
+
+    /// Counts one record read from a file; throws once the budget is passed.
+    func spend(manager: String) throws(ManagerError) {
+        let total =
+            before
+            + read.withLock { count in
+                count += 1
+                return count
+            }
+        if total > max { throw BudgetMeter.recordsExceeded(total, max: max, manager: manager) }
+    }
 }

@@ -29,6 +29,7 @@ extension LiveTransport {
         let prepared = outgoing
         let transport = self
         let client = try HTTPClients.client(for: request.tls, proxy: proxy, manager: manager, request: shown)
+        let sink = request.responseFile.map { ResponseFileSink(file: $0, idleSeconds: seconds) }
         do {
             // AsyncHTTPClient's deadline covers the response head only; a body that stalls or
             // trickles is bounded by racing the whole exchange against the same deadline. The
@@ -37,11 +38,10 @@ extension LiveTransport {
                 group.addTask {
                     let response = try await client.execute(prepared, timeout: timeout)
                     let headers = response.headers.map { QueryItem(name: $0.name, value: $0.value) }
-                    if let file = request.responseFile {
-                        let sink = ResponseFileSink(file: file)
-                        if let stored = try await LiveTransport.store(response, headers: headers, in: sink, for: manager, shown: shown) {
-                            return stored
-                        }
+                    if let sink,
+                        let stored = try await LiveTransport.store(response, headers: headers, in: sink, for: manager, shown: shown)
+                    {
+                        return stored
                     }
                     let buffer = try await response.body.collect(upTo: limit)
                     return try transport.response(
@@ -50,6 +50,10 @@ extension LiveTransport {
                 }
                 group.addTask {
                     try await Task.sleep(for: .seconds(saturating: seconds))
+                    // A body going to a file: each piece within `seconds` of the last instead.
+                    while let sink, sink.isStoring, sink.idleFor < seconds {
+                        try await Task.sleep(for: .seconds(saturating: seconds - sink.idleFor))
+                    }
                     return nil
                 }
                 defer { group.cancelAll() }

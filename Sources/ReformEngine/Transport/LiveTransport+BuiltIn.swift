@@ -15,7 +15,7 @@ extension LiveTransport {
     {
         let deadline = Deadline.after(seconds: request.timeout ?? seconds)
         let answer: HTTP1Response
-        let sink = request.responseFile.map(ResponseFileSink.init)
+        let sink = request.responseFile.map { ResponseFileSink(file: $0, idleSeconds: request.timeout ?? seconds) }
         do { answer = try await exchange(request, to: target, deadline: deadline, sink: sink) } catch {
             if case .bodyNotStored = error, let sink, let failure = sink.failure {
                 throw TransportError(failure.kind, manager: manager.name, request: shown, message: failure.message)

@@ -128,7 +128,7 @@ public struct ReplayTransport: Transport {
         let body = req["body"].map { $0.stringValue ?? JSON.compactString($0) }.map { Array($0.utf8) }
         var bodyFile: String?
         if let name = res["body_file"] {
-            guard let name = name.stringValue, !name.isEmpty, !name.contains("/") else {
+            guard let name = name.stringValue, !name.isEmpty, !name.contains("/"), !name.hasPrefix(".") else {
                 throw fail("'response.body_file' must name a file beside the exchange, like 004.body.csv.gz")
             }
             bodyFile = FilePaths.resolve(name, against: FilePaths.folder(of: file))

@@ -22,13 +22,28 @@ final class ResponseFileSink: HTTP1BodySink, @unchecked Sendable {
     /// Why the body could not be stored, when it could not: the failure a manager sees.
     private(set) var failure: (kind: TransportError.Kind, message: String)?
 
-    init(file: ResponseFile) {
+    /// The longest wait for each next piece of the body.
+    let idleSeconds: Double
+    /// When the last piece came (or the response started), on the monotonic clock.
+    private var lastPiece = MonotonicClock.now()
+
+    /// A sink writing to `file`, waiting at most `idleSeconds` for each piece.
+    init(file: ResponseFile, idleSeconds: Double) {
         self.file = file
+        self.idleSeconds = idleSeconds
     }
+
+    /// Seconds since the last piece came (or the response started).
+    var idleFor: Double { lock.withLock { MonotonicClock.now() - lastPiece } }
+    /// Whether a response's body is going to the file (its status was accepted).
+    var isStoring: Bool { lock.withLock { storing } }
+    private var storing = false
 
     func accepts(status: Int, headers: [HTTP1Field]) throws(HTTP1Failure) -> Bool {
         try lock.withLock { () throws(HTTP1Failure) -> Bool in
             guard (200..<300).contains(status) else { return false }
+            storing = true
+            lastPiece = MonotonicClock.now()
             written = 0
             wireBytes = 0
             inflater = nil
@@ -47,6 +62,7 @@ final class ResponseFileSink: HTTP1BodySink, @unchecked Sendable {
     func write(_ bytes: UnsafeRawBufferPointer) throws(HTTP1Failure) {
         try lock.withLock { () throws(HTTP1Failure) in
             wireBytes += bytes.count
+            lastPiece = MonotonicClock.now()
             guard undecided?.isHolding == true else { return try take(bytes) }
             guard let start = undecided?.take(bytes) else { return }
             try takeStart(start)

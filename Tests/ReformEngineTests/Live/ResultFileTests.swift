@@ -55,6 +55,30 @@ import Testing
         #expect(records.last?.objectValue?["id"] == "20000")
     }
 
+    /// The service's `timeout` bounds each wait for the next piece of a result file, not the
+    /// whole file: five pieces 0.4 s apart take 1.6 s against a timeout of 1 s.
+    @Test(arguments: [LiveTransport.Client.builtIn, .asyncHTTPClient])
+    func aResultFileMayTakeLongerThanTheTimeoutWhileItKeepsComing(client: LiveTransport.Client) async throws {
+        let server = try TestServer()
+        let yaml = ResultFileTests.pipeline(#"{ rows: 2000, parts: 1, polls: 0, format: csv, trickle: 0.4 }"#)
+            .replacing("timeout: 5s", with: "timeout: 1s")
+        let pipeline = try server.pipeline(yaml, environment: ["TOKEN": "job-token"])
+        let manager = try server.manager(
+            "export", in: pipeline, environment: ["TOKEN": "job-token"], transport: LiveTransport(client: client))
+        let (records, _, _) = try await manager.loadAll()
+        #expect(records.count == 2000)
+        // A file that stops coming for longer than the timeout still fails.
+        let stalled = try server.pipeline(yaml.replacing("trickle: 0.4", with: "trickle: 2.5"), environment: ["TOKEN": "job-token"])
+        let stalling = try server.manager(
+            "export", in: stalled, environment: ["TOKEN": "job-token"], transport: LiveTransport(client: client))
+        do {
+            _ = try await stalling.load()
+            Issue.record("a stalled file landed")
+        } catch {
+            #expect(error.kind == .timeout, "\(error)")
+        }
+    }
+
     @Test func aBadRowIsDeadLetteredAndTheRestLands() async throws {
         let server = try TestServer()
         let folder = try TemporaryFolder()
@@ -88,17 +112,18 @@ import Testing
         }
     }
 
-    @Test func theRecordBudgetCountsTheFilesRecords() async throws {
+    @Test func theRecordBudgetCountsEveryFilesRecords() async throws {
         let server = try TestServer()
         let pipeline = try server.pipeline(
-            ResultFileTests.pipeline(#"{ rows: 500, parts: 1, polls: 0, format: csv }"#, manager: "    budget: { max_records: 100 }\n"),
+            ResultFileTests.pipeline(#"{ rows: 500, parts: 2, polls: 0, format: csv }"#, manager: "    budget: { max_records: 300 }\n"),
             environment: ["TOKEN": "job-token"])
-        let landing = try await server.manager("export", in: pipeline, environment: ["TOKEN": "job-token"]).load()
+        let manager = try server.manager("export", in: pipeline, environment: ["TOKEN": "job-token"])
+        #expect(try await manager.load().allRecords().count == 250)
         do {
-            _ = try landing.allRecords()
+            _ = try await manager.loadNextPage()?.allRecords()
             Issue.record("the budget was passed")
         } catch {
-            #expect("\(error)".contains("101 records go past its budget of 100 (budget.max_records)"), "\(error)")
+            #expect("\(error)".contains("301 records go past its budget of 300 (budget.max_records)"), "\(error)")
         }
     }
 

@@ -71,9 +71,7 @@ public final class RecordFileReader {
         switch landed {
         case .record(let value, let line, _)?:
             count += 1
-            if let budget = file.budget, budget.before + count > budget.max {
-                throw SourceError(BudgetMeter.recordsExceeded(budget.before + count, max: budget.max, manager: file.manager))
-            }
+            do throws(ManagerError) { try file.budget?.spend(manager: file.manager) } catch { throw SourceError(error) }
             return .record(value, line: line, page: page)
         case .bad(let line, let error, let text, _)?:
             return .bad(line: line, error: error, text: text, at: "\(file.source):\(line)")
