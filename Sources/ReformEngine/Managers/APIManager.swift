@@ -33,6 +33,11 @@ public final class APIManager: Sendable {
     /// Where `load()` starts instead of the first page: a request and the pages landed before it
     /// (a run resuming from a checkpoint).
     public let resumeAt: (request: HTTPRequest, pagesDone: Int)?
+    /// Whether bodies the plan streams (``ManagerPlan/streamsBodies``: an export's result files, a
+    /// download that does not page) go to disk, their pages landing a ``Landing/recordFile`` to
+    /// read instead of ``Landing/records``. Off unless asked for: every page then holds its records
+    /// (each body within the transport's limit), as a caller reading `records` expects.
+    public let streamsBodies: Bool
 
     private struct Flight {
         let task: Task<Landing, any Error>
@@ -47,12 +52,14 @@ public final class APIManager: Sendable {
     }
 
     /// A manager for `plan` sending through `client` with `params`; `interceptors` run after the
-    /// plan's declared ones; `cache` is used when the plan declares one (`nil`: no caching).
+    /// plan's declared ones; `cache` is used when the plan declares one (`nil`: no caching);
+    /// `streamsBodies` sends the bodies the plan streams to disk (see ``streamsBodies``).
     public init(
         plan: ManagerPlan, client: ServiceClient, params: [String: Value] = [:], interceptors: [any Interceptor] = [],
-        cache: ResponseCache? = nil, resumeAt: (request: HTTPRequest, pagesDone: Int)? = nil
+        cache: ResponseCache? = nil, resumeAt: (request: HTTPRequest, pagesDone: Int)? = nil, streamsBodies: Bool = false
     ) {
         self.resumeAt = resumeAt
+        self.streamsBodies = streamsBodies
         self.plan = plan
         self.client = client
         self.params = params
@@ -156,11 +163,11 @@ public final class APIManager: Sendable {
             let generation = s.generation
             // On a blocking executor (a live source fetching ahead) the flight runs there too.
             let task = Task(executorPreference: BlockingExecutor.current) {
-                [weak self, client, interceptors, cache, redactor] () throws -> Landing in
+                [weak self, client, interceptors, cache, redactor, streamsBodies] () throws -> Landing in
                 var loader = loader
                 do {
                     let landing = try await APIManager.fetch(
-                        &loader, client: client, interceptors: interceptors, secrets: redactor, cache: cache)
+                        &loader, client: client, interceptors: interceptors, secrets: redactor, cache: cache, streamsBodies: streamsBodies)
                     try Task.checkCancellation()
                     guard let self else { throw CancellationError() }
                     self.landed(id: id, generation: generation, loader: loader)
@@ -205,10 +212,11 @@ public final class APIManager: Sendable {
     /// failure comes back with the service's secrets redacted.
     static func fetch(
         _ loader: inout PageLoader, client: ServiceClient, interceptors: [any Interceptor], secrets: Redactor? = nil,
-        cache: ResponseCache?
+        cache: ResponseCache?, streamsBodies: Bool = false
     ) async throws(ManagerError) -> Landing {
         do throws(ManagerError) {
-            return try await fetchUnredacted(&loader, client: client, interceptors: interceptors, secrets: secrets, cache: cache)
+            return try await fetchUnredacted(
+                &loader, client: client, interceptors: interceptors, secrets: secrets, cache: cache, streamsBodies: streamsBodies)
         } catch {
             // Errors carry request lines, messages and body excerpts, where a secret can appear.
             throw error.redacted(client.redact)
@@ -236,7 +244,7 @@ public final class APIManager: Sendable {
 
     private static func fetchUnredacted(
         _ loader: inout PageLoader, client: ServiceClient, interceptors: [any Interceptor], secrets: Redactor?,
-        cache: ResponseCache?
+        cache: ResponseCache?, streamsBodies: Bool
     ) async throws(ManagerError) -> Landing {
         // An export job: its create request and polls come first, landing no records.
         var steps: [JobStep] = []
@@ -276,8 +284,8 @@ public final class APIManager: Sendable {
         } else {
             let sent = MonotonicClock.now()
             var outgoing = request
-            if loader.isResultFile, loader.manager.streamsResultFiles {
-                // A result file goes to disk as it arrives, whatever its size.
+            if streamsBodies, loader.manager.streamsBodies {
+                // A result file or a download goes to disk as it arrives, whatever its size.
                 do { outgoing.responseFile = try ResponseFile.temporary() } catch {
                     throw ManagerError(
                         .configuration, manager: loader.manager.ref.name, request: request.matchKey, message: error.description)

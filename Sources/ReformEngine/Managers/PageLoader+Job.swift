@@ -105,12 +105,6 @@ extension PageLoader {
         }
     }
 
-    /// Whether the next request is for one of the job's result files.
-    var isResultFile: Bool {
-        guard !finished, case .results? = job?.phase else { return false }
-        return true
-    }
-
     /// The request that cancels the job, while it is running and the `job:` declares one.
     public var jobCancelRequest: HTTPRequest? {
         guard let cancel = manager.job?.cancel, case .poll(let id)? = job?.phase, !finished else { return nil }

@@ -126,7 +126,7 @@ public struct PageLoader: Sendable {
         landedFile = nil
         var response = response
         if let file = response.bodyFile {
-            if manager.streamsResultFiles {
+            if manager.streamsBodies {
                 if fileBudget == nil, let max = manager.budget.maxRecords { fileBudget = RecordBudget(max: max, before: spent.records) }
                 landedFile = RecordFile(
                     file: file, format: manager.format, source: "\(sent?.method ?? "GET") \(sent?.path ?? "/")", csv: manager.csv,

@@ -1,8 +1,9 @@
 import ReformConcurrency
 public import ReformSDK
 
-/// The records of a page whose body was kept in a file (an export job's result file): read from
-/// it a chunk at a time when the page is taken, never all held at once. The page's
+/// The records of a page whose body was kept in a file (an export job's result file, a download
+/// that does not page; ``ManagerPlan/streamsBodies``): read from it a chunk at a time when the
+/// page is taken, never all held at once. The page's
 /// ``Landing/records`` is then empty.
 ///
 /// NDJSON, CSV and TSV files and JSON arrays are read this way. A bad line or row is a bad record

@@ -76,14 +76,19 @@ public struct CSVOptions: Sendable, Equatable {
 }
 
 extension ManagerPlan {
-    /// Whether an export job's result files are streamed to disk and their records read from
-    /// there as the page is taken (NDJSON, CSV, TSV, and JSON arrays), rather than held whole.
-    public var streamsResultFiles: Bool {
-        guard job != nil else { return false }
+    /// Whether the manager's bodies are written to disk as they arrive and their records read
+    /// from there as the page is taken, rather than held whole (under `--max-body-bytes`): an
+    /// export job's result files in NDJSON, CSV, TSV or as a JSON array, and the one response of
+    /// a manager that does not page (a download: an open-data portal's CSV) in NDJSON, CSV or TSV.
+    /// A paged manager's pages are held: its paging decides on their records. A cached one's too.
+    public var streamsBodies: Bool {
         switch format {
-        case .ndjson, .csv, .tsv: return true
-        case .json: return records == nil
-        case .xml: return false
+        case .ndjson, .csv, .tsv:
+            return job != nil || (paging.policy == .none && cache == nil)
+        case .json:
+            return job != nil && records == nil
+        case .xml:
+            return false
         }
     }
 }

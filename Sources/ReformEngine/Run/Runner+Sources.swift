@@ -204,7 +204,7 @@ extension Runner {
                 ? FilePaths.resolve(".reform-cache/\(manager.ref.name)", against: FilePaths.folder(of: pipeline.file)) : nil
             cache = ResponseCache(folder: folder)
         }
-        let api = APIManager(plan: manager, client: client, params: params, cache: cache, resumeAt: resumeAt)
+        let api = APIManager(plan: manager, client: client, params: params, cache: cache, resumeAt: resumeAt, streamsBodies: true)
         return LiveSource(manager: api, recorder: recorder, ahead: ahead, stop: options.stop)
     }
 

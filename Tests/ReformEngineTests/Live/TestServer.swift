@@ -93,11 +93,12 @@ final class TestServer: @unchecked Sendable {
         return try PipelineLoader(environment: environment.merging(["TEST_URL": url]) { a, _ in a }).load(path: path)
     }
 
-    /// An ``APIManager`` for `manager` of `pipeline`, sending through a fresh service client.
+    /// An ``APIManager`` for `manager` of `pipeline`, sending through a fresh service client
+    /// (bodies the plan streams go to disk with `streamsBodies`).
     func manager(
         _ name: String, in pipeline: Pipeline, params: [String: Value] = [:], environment: [String: String] = [:],
         interceptors: [any Interceptor] = [], events: EventHub = EventHub(), cache: ResponseCache? = nil,
-        transport: LiveTransport = LiveTransport()
+        transport: LiveTransport = LiveTransport(), streamsBodies: Bool = false
     ) throws -> APIManager {
         guard let plan = pipeline.managers.first(where: { $0.ref.name == name }),
             let service = pipeline.services.first(where: { $0.name == plan.service })
@@ -105,7 +106,8 @@ final class TestServer: @unchecked Sendable {
         let client = try ServiceClient(
             service: service, environment: environment.merging(["TEST_URL": url]) { a, _ in a }, transport: transport,
             events: events)
-        return APIManager(plan: plan, client: client, params: params, interceptors: interceptors, cache: cache)
+        return APIManager(
+            plan: plan, client: client, params: params, interceptors: interceptors, cache: cache, streamsBodies: streamsBodies)
     }
 }
 
