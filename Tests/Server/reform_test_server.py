@@ -862,7 +862,7 @@ class Handler(BaseHTTPRequestHandler):
     def ep_job_create(self, q):
         """POST /jobs with a JSON body {"rows": 25, "parts": 2, "polls": 2, "fail": false,
         "files": "same" | "other" | "none", "format": "ndjson" | "csv", "damage": null |
-        "truncate" | "badrow" | "echo" (CSV notes quote the Authorization header), "trickle":
+        "truncate" | "badrow" | "empty" | "echo" (CSV notes quote the Authorization header), "trickle":
         seconds between five pieces of each file}: 202 {"id": "job-N", "status": "queued"}. Every job request needs
         Authorization: Bearer job-token."""
         if not self.job_auth():
@@ -972,6 +972,8 @@ class Handler(BaseHTTPRequestHandler):
         body = gzip.compress(lines.encode("utf-8"))
         if job["damage"] == "truncate" and part == job["parts"] - 1:
             body = body[:len(body) // 2]
+        if job["damage"] == "empty":
+            body = b""  # an empty file, still labelled gzip
         return body
 
     # ---- XML: an RSS feed, a SOAP envelope, a broken document and an entity bomb

@@ -73,6 +73,8 @@ final class ResponseFileSink: HTTP1BodySink, @unchecked Sendable {
         try lock.withLock { () throws(HTTP1Failure) in
             // A body of one byte: too short to be compressed.
             if let start = undecided?.end(), !start.isEmpty { try takeStart(start) }
+            // An empty body is no compressed data cut short: it is empty, as one held in memory.
+            guard wireBytes > 0 else { return }
             do throws(ContentDecoding.Problem) { try inflater?.finish() } catch {
                 throw fail(.undecodable, error.reason + "; nothing of it was landed")
             }

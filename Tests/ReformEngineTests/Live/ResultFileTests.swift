@@ -159,6 +159,18 @@ import Testing
         }
     }
 
+    /// An empty result file labelled gzip (a part with nothing in it) lands nothing, as an empty
+    /// body held in memory does, rather than failing as gzip cut short.
+    @Test func anEmptyResultFileLandsNothing() async throws {
+        let server = try TestServer()
+        let pipeline = try server.pipeline(
+            ResultFileTests.pipeline(#"{ rows: 10, parts: 1, polls: 0, format: csv, damage: empty }"#), environment: ["TOKEN": "job-token"])
+        for streams in [true, false] {
+            let manager = try server.manager("export", in: pipeline, environment: ["TOKEN": "job-token"], streamsBodies: streams)
+            #expect(try await manager.loadAll().records.isEmpty)
+        }
+    }
+
     @Test func theRecordBudgetCountsEveryFilesRecords() async throws {
         let server = try TestServer()
         let pipeline = try server.pipeline(
