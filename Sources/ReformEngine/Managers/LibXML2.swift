@@ -7,8 +7,15 @@ import ReformSystem
 struct LibXML2: @unchecked Sendable {
     typealias Reader = OpaquePointer
     typealias ErrorHandler = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, Int32, UnsafeMutableRawPointer?) -> Void
+    /// `xmlInputReadCallback`: fills a buffer from the context, returning the bytes read (0 at the
+    /// end, -1 on an error).
+    typealias InputRead = @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<CChar>?, Int32) -> Int32
+    /// `xmlInputCloseCallback`.
+    typealias InputClose = @convention(c) (UnsafeMutableRawPointer?) -> Int32
 
     let readerForMemory: @convention(c) (UnsafePointer<CChar>?, Int32, UnsafePointer<CChar>?, UnsafePointer<CChar>?, Int32) -> Reader?
+    let readerForIO:
+        @convention(c) (InputRead?, InputClose?, UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, Int32) -> Reader?
     let read: @convention(c) (Reader?) -> Int32
     let nodeType: @convention(c) (Reader?) -> Int32
     let localName: @convention(c) (Reader?) -> UnsafePointer<UInt8>?
@@ -60,7 +67,7 @@ struct LibXML2: @unchecked Sendable {
                         + "install it (apt-get install libxml2)"))
         }
         let names = [
-            "xmlReaderForMemory", "xmlTextReaderRead", "xmlTextReaderNodeType", "xmlTextReaderConstLocalName",
+            "xmlReaderForMemory", "xmlReaderForIO", "xmlTextReaderRead", "xmlTextReaderNodeType", "xmlTextReaderConstLocalName",
             "xmlTextReaderConstPrefix", "xmlTextReaderConstValue", "xmlTextReaderIsEmptyElement", "xmlTextReaderMoveToNextAttribute",
             "xmlTextReaderMoveToElement", "xmlFreeTextReader", "xmlTextReaderSetErrorHandler", "xmlTextReaderLocatorLineNumber",
         ]
@@ -79,6 +86,11 @@ struct LibXML2: @unchecked Sendable {
                     "xmlReaderForMemory",
                     as: (@convention(c) (UnsafePointer<CChar>?, Int32, UnsafePointer<CChar>?, UnsafePointer<CChar>?, Int32) -> Reader?)
                         .self),
+                readerForIO: symbol(
+                    "xmlReaderForIO",
+                    as: (@convention(c) (
+                        InputRead?, InputClose?, UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, Int32
+                    ) -> Reader?).self),
                 read: symbol("xmlTextReaderRead", as: Status.self),
                 nodeType: symbol("xmlTextReaderNodeType", as: Status.self),
                 localName: symbol("xmlTextReaderConstLocalName", as: Text.self),

@@ -130,17 +130,19 @@ public struct PageLoader: Sendable {
                 if fileBudget == nil, let max = manager.budget.maxRecords { fileBudget = RecordBudget(max: max, before: spent.records) }
                 landedFile = RecordFile(
                     file: file, format: manager.format, source: "\(sent?.method ?? "GET") \(sent?.path ?? "/")", csv: manager.csv,
+                    records: manager.records,
                     manager: manager.ref.name, budget: fileBudget)
                 try spent.land(pages: 1, records: 0, against: manager.budget, manager: manager.ref.name)
                 decideNext(after: [], body: .null, response: response)
                 return []
             }
-            // A format read whole (XML, JSON under a `records:` path): the file's bytes as a body.
+            // A recorded body file for a manager that holds its bodies (JSON under a `records:`
+            // path, a paged manager): the file's bytes as a body.
             guard file.byteCount <= LiveTransport.defaultMaxBodyBytes else {
                 throw fail(
                     .invalidBody,
-                    "the \(manager.format.rawValue) result file is \(file.byteCount) bytes, and a \(manager.format.rawValue) file is read "
-                        + "whole, up to \(LiveTransport.defaultMaxBodyBytes); NDJSON, CSV and JSON arrays are read as they come")
+                    "the recorded body is \(file.byteCount) bytes, and a body this manager holds is read whole, up to "
+                        + "\(LiveTransport.defaultMaxBodyBytes) (JSON under a 'records:' path, or a page of a paged manager)")
             }
             var bytes = file.read(file.byteCount, at: 0)
             if file.isGzip {

@@ -18,6 +18,8 @@ public struct RecordFile: Sendable {
     /// pre-signed URL's signature stays out of them).
     public let source: String
     let csv: CSVOptions?
+    /// The manager's `records:` (XML's record elements).
+    let recordsPath: ValuePath?
     let manager: String
     /// The manager's `budget.max_records`, the records it held in pages before, and the count
     /// its result files' records are added to as they are read (shared by its files).
@@ -28,10 +30,13 @@ public struct RecordFile: Sendable {
 
     /// The records of the file at `path` in `format` (gzip when its name ends in `.gz`), read in
     /// chunks of `chunkSize` bytes: what tests compare with a body read whole.
-    package init(path: String, format: ResponseFormat, csv: CSVOptions? = nil, chunkSize: Int) throws(SourceError) {
+    package init(path: String, format: ResponseFormat, csv: CSVOptions? = nil, records: ValuePath? = nil, chunkSize: Int)
+        throws(SourceError)
+    {
         do { file = try ResponseFile.fixture(path) } catch { throw SourceError(manager: "-", message: error.description) }
         self.format = format
         self.csv = csv
+        recordsPath = records
         source = path
         manager = "-"
         budget = nil
@@ -39,8 +44,10 @@ public struct RecordFile: Sendable {
     }
 
     init(
-        file: ResponseFile, format: ResponseFormat, source: String, csv: CSVOptions?, manager: String, budget: RecordBudget?
+        file: ResponseFile, format: ResponseFormat, source: String, csv: CSVOptions?, records: ValuePath?, manager: String,
+        budget: RecordBudget?
     ) {
+        recordsPath = records
         self.file = file
         self.format = format
         self.source = source

@@ -11,7 +11,7 @@ import ReformSDK
 /// text, as in CSV: convert it in a reformer. Entities are not expanded beyond XML's own five.
 package enum XMLRecords {
     /// An element being read: its name, attributes, children and text.
-    private struct Element {
+    struct Element {
         var name: String
         var attributes: [(String, String)] = []
         var children: [(String, Value)] = []
@@ -41,93 +41,10 @@ package enum XMLRecords {
     /// The records of `text`; `path` names the record elements from the root (nil: the root's
     /// children).
     static func records(_ text: String, path: ValuePath?) throws(ResponseRows.Problem) -> [Value] {
-        let library: LibXML2
-        switch LibXML2.shared {
-        case .success(let loaded): library = loaded
-        case .failure(let problem): throw problem
-        }
-        let names: [String]? = path.map { $0.components.map { if case .key(let name) = $0 { name } else { "*" } } }
-        let problem = ProblemBox()
-        let parsed = library.withReader(over: text) { reader -> Result<[Value], ResponseRows.Problem> in
-            let handler: LibXML2.ErrorHandler = { argument, message, severity, locator in
-                guard let argument, let message else { return }
-                let box = Unmanaged<ProblemBox>.fromOpaque(argument).takeUnretainedValue()
-                // Severity 1 and 2 are warnings (XML_PARSER_SEVERITY_VALIDITY_WARNING, _WARNING).
-                guard severity > 2, box.message == nil else { return }
-                box.message = XMLRecords.trimmed(String(cString: message))
-                box.line = Int(LibXML2.shared.map { $0.locatorLine(locator) }.get(or: 0))
-            }
-            library.setErrorHandler(reader, handler, Unmanaged.passUnretained(problem).toOpaque())
-            return withExtendedLifetime(problem) { read(reader, library, names: names, problem: problem) }
-        }
-        guard let parsed else { throw ResponseRows.Problem(description: "is not XML libxml2 can start reading") }
-        return try parsed.get()
-    }
-
-    private final class ProblemBox: @unchecked Sendable {
-        var message: String?
-        var line = 0
-    }
-
-    private static func read(_ reader: LibXML2.Reader, _ library: LibXML2, names: [String]?, problem: ProblemBox)
-        -> Result<[Value], ResponseRows.Problem>
-    {
-        func string(_ pointer: UnsafePointer<UInt8>?) -> String { pointer.map { String(cString: $0) } ?? "" }
+        let reader = try XMLRecordReader(text: text, path: path)
         var records: [Value] = []
-        var path: [String] = []
-        var open: [Element] = []  // the record being read and the elements open inside it
-        var recordDepth: Int?
-        func isRecord(_ path: [String]) -> Bool {
-            guard let names else { return path.count == 2 }
-            return path.count == names.count && zip(path, names).allSatisfy { $1 == "*" || $0 == $1 }
-        }
-        func close() {
-            guard let element = open.popLast() else { return }
-            if open.isEmpty {
-                records.append(element.value)
-                recordDepth = nil
-            } else {
-                open[open.count - 1].children.append((element.name, element.value))
-            }
-        }
-        while true {
-            let status = library.read(reader)
-            if status == 0 { break }
-            guard status == 1 else {
-                let line = problem.line > 0 ? " at line \(problem.line)" : ""
-                let reason = problem.message ?? "libxml2 stopped reading"
-                return .failure(ResponseRows.Problem(description: "is not well-formed XML\(line): \(reason)"))
-            }
-            switch LibXML2.NodeType(rawValue: library.nodeType(reader)) {
-            case .element:
-                let name = string(library.localName(reader))
-                let empty = library.isEmptyElement(reader) == 1
-                path.append(name)
-                if recordDepth == nil, isRecord(path) { recordDepth = path.count }
-                if recordDepth != nil {
-                    var element = Element(name: name)
-                    while library.moveToNextAttribute(reader) == 1 {
-                        let attribute = string(library.localName(reader))
-                        if attribute == "xmlns" || string(library.prefix(reader)) == "xmlns" { continue }
-                        element.attributes.append((attribute, string(library.value(reader))))
-                    }
-                    _ = library.moveToElement(reader)
-                    open.append(element)
-                }
-                if empty {
-                    if recordDepth != nil { close() }
-                    path.removeLast()
-                }
-            case .endElement:
-                if recordDepth != nil { close() }
-                path.removeLast()
-            case .text, .cdata, .significantWhitespace:
-                if !open.isEmpty { open[open.count - 1].text += string(library.value(reader)) }
-            case nil:
-                break
-            }
-        }
-        return .success(records)
+        while let record = try reader.next() { records.append(record) }
+        return records
     }
 
     /// The element names from the root to the elements a body most likely lists as its records:
@@ -172,9 +89,4 @@ package enum XMLRecords {
         while let last = slice.last, last.isWhitespace { slice = slice.dropLast() }
         return String(slice)
     }
-}
-
-extension Result {
-    /// The success value, or `fallback`.
-    fileprivate func get(or fallback: Success) -> Success { (try? get()) ?? fallback }
 }

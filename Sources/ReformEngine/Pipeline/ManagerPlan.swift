@@ -78,17 +78,16 @@ public struct CSVOptions: Sendable, Equatable {
 extension ManagerPlan {
     /// Whether the manager's bodies are written to disk as they arrive and their records read
     /// from there as the page is taken, rather than held whole (under `--max-body-bytes`): an
-    /// export job's result files in NDJSON, CSV, TSV or as a JSON array, and the one response of
-    /// a manager that does not page (a download: an open-data portal's CSV) in NDJSON, CSV or TSV.
+    /// export job's result files in NDJSON, CSV, TSV, XML or as a JSON array, and the one response
+    /// of a manager that does not page (a download: an open-data portal's CSV) in NDJSON, CSV,
+    /// TSV or XML.
     /// A paged manager's pages are held: its paging decides on their records. A cached one's too.
     public var streamsBodies: Bool {
         switch format {
-        case .ndjson, .csv, .tsv:
+        case .ndjson, .csv, .tsv, .xml:
             return job != nil || (paging.policy == .none && cache == nil)
         case .json:
             return job != nil && records == nil
-        case .xml:
-            return false
         }
     }
 }

@@ -112,17 +112,35 @@ import Testing
         await #expect(throws: ManagerError.self) { try await paged.load() }
     }
 
-    @Test func aRunStreamsADownloadPastTheBodyLimit() async throws {
+    /// Runs a pipeline of the one manager `m` (`fields`, after its service) live against the test
+    /// server with a 16 KiB body limit and `mode` (`--live`, `--record`), checking it succeeded.
+    static func runDownload(_ fields: String, mode: String, in folder: TemporaryFolder) async throws -> (String, ReformBinary.Outcome) {
         let server = try TestServer()
-        let folder = try TemporaryFolder()
         let pipeline = try folder.write(
             "download.yaml",
-            service() + "\nmanagers:\n  m: { service: api, path: /csv, format: csv, params: { per_page: 10000, total: 10000 } }\n"
-                + "runs: { default: { output: { format: ndjson } } }\n")
+            service() + "\nmanagers:\n  m: { service: api, \(fields) }\nruns: { default: { output: { format: ndjson } } }\n")
         let run = try await ReformBinary.run(
-            ["run", pipeline, "--live", "--quiet", "--max-body-bytes", "16384"], environment: ["TEST_URL": server.url])
+            ["run", pipeline, mode, "--quiet", "--max-body-bytes", "16384"], environment: ["TEST_URL": server.url])
         #expect(run.status == 0, "\(run.stderr)")
+        return (pipeline, run)
+    }
+
+    @Test func aRunStreamsADownloadPastTheBodyLimit() async throws {
+        let (_, run) = try await ResultFileTests.runDownload(
+            "path: /csv, format: csv, params: { per_page: 10000, total: 10000 }", mode: "--live", in: TemporaryFolder())
         #expect(run.stdout.split(separator: "\n").count == 10000)
+    }
+
+    @Test func anXMLDownloadIsRecordedBesideItsExchangeAndReplayed() async throws {
+        let folder = try TemporaryFolder()
+        let (pipeline, recorded) = try await ResultFileTests.runDownload(
+            "path: /xml/rss, format: xml, records: rss.channel.item, params: { per_page: 3000, total: 3000 }, fixtures: fixtures/feed",
+            mode: "--record", in: folder)
+        #expect(recorded.stdout.split(separator: "\n").count == 3000)
+        #expect(FileManager.default.fileExists(atPath: folder.path + "/fixtures/feed/001.body.xml.gz"))
+        let replayed = try await ReformBinary.run(["run", pipeline, "--quiet"], environment: ["TEST_URL": "http://127.0.0.1:9"])
+        #expect(replayed.status == 0, "\(replayed.stderr)")
+        #expect(replayed.stdout == recorded.stdout)
     }
 
     @Test func aBadRowIsDeadLetteredAndTheRestLands() async throws {

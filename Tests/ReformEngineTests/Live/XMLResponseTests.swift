@@ -40,6 +40,33 @@ import Testing
             ])
     }
 
+    /// A download that does not page is streamed (read from disk as the run takes it): the same
+    /// records as held, for every document here, however small the body limit.
+    @Test(arguments: [
+        ("/xml/rss?per_page=3000&total=3000", ", records: rss.channel.item"),
+        ("/xml/soap", ", records: Envelope.Body.GetOrdersResponse.Order"),
+    ])
+    func aStreamedDocumentGivesTheRecordsAHeldOneGives(_ path: String, _ extra: String) async throws {
+        let server = try TestServer()
+        let pipeline = try server.pipeline(manager(path, extra))
+        let held = try await server.manager("m", in: pipeline).load()
+        let streamed = try await server.manager("m", in: pipeline, transport: LiveTransport(maxBodyBytes: 1024), streamsBodies: true).load()
+        #expect(held.recordFile == nil && streamed.recordFile != nil)
+        #expect(try streamed.allRecords() == held.records)
+        #expect(!held.records.isEmpty)
+    }
+
+    @Test(arguments: [
+        ("/xml/bad", "the file is not well-formed XML at line 4: Opening and ending tag mismatch"),
+        ("/xml/bomb", "the file is not well-formed XML: Detected an entity reference loop"),
+    ])
+    func aStreamedDocumentThatDoesNotReadSaysWhy(_ path: String, _ message: String) async throws {
+        let server = try TestServer()
+        let landing = try await server.manager("m", in: server.pipeline(manager(path, "")), streamsBodies: true).load()
+        #expect(throws: SourceError.self) { try landing.allRecords() }
+        do { _ = try landing.allRecords() } catch { #expect("\(error)".contains(message), "\(error)") }
+    }
+
     @Test(arguments: [
         ("/xml/bad", "the xml body is not well-formed XML at line 4: Opening and ending tag mismatch"),
         ("/xml/bomb", "the xml body is not well-formed XML: Detected an entity reference loop"),

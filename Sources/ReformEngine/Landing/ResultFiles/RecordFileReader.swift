@@ -14,6 +14,9 @@ public final class RecordFileReader {
     private var lines: NDJSONPull?
     private var array: ArrayPull?
     private var rows: CSVReader?
+    private var elements: XMLRecordReader?
+    /// The XML file's bytes, and why they could not be read when they could not.
+    private var xmlInput: InputPull?
     /// Records read so far (bad ones not counted).
     public private(set) var count = 0
 
@@ -30,7 +33,13 @@ public final class RecordFileReader {
             let delimiter = file.csv?.delimiter ?? UInt8(ascii: file.format == .csv ? "," : "\t")
             rows = CSVReader(file: input, delimiter: delimiter, columns: file.csv?.columns, chunkSize: file.chunkSize)
         case .xml:
-            throw SourceError(manager: file.manager, message: "\(file.source): an XML result file is not read from a file")
+            let bytes = InputPull(input)
+            xmlInput = bytes
+            do {
+                elements = try XMLRecordReader(reading: { buffer in bytes.read(into: buffer) }, path: file.recordsPath)
+            } catch {
+                throw SourceError(manager: file.manager, message: "\(file.source): the file \(error.description)")
+            }
         }
     }
 
@@ -53,6 +62,13 @@ public final class RecordFileReader {
                 landed = try lines.reader.next().map { record in record.landed(text: { lines.reader.currentText() }) }
             } else if let array {
                 landed = try array.reader.next().map { record in record.landed(text: { nil }) }
+            } else if let elements {
+                do throws(ResponseRows.Problem) {
+                    landed = try elements.next().map { .record($0, line: 0, page: page) }
+                } catch {
+                    if let failure = xmlInput?.failure { throw failure }
+                    throw InputError(path: file.source, message: "the file " + error.description)
+                }
             } else if let rows, let row = try rows.next() {
                 switch row.record {
                 case .success(let value): landed = .record(value, line: row.line, page: page)
@@ -106,4 +122,22 @@ private final class NDJSONPull {
 private final class ArrayPull {
     var reader: JSONArrayReader
     init(_ reader: consuming JSONArrayReader) { self.reader = reader }
+}
+
+/// An input file held by reference, read into buffers others own (libxml2's).
+private final class InputPull {
+    private var file: InputFile
+    /// Why the file could not be read, when it could not.
+    private(set) var failure: InputError?
+
+    init(_ file: consuming InputFile) { self.file = file }
+
+    /// Fills `buffer`: the bytes read, 0 at the end, -1 on a failure (kept in ``failure``).
+    func read(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
+        do throws(InputError) { return try file.read(into: base.assumingMemoryBound(to: UInt8.self), count: buffer.count) } catch {
+            failure = error
+            return -1
+        }
+    }
 }
