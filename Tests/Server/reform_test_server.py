@@ -861,8 +861,9 @@ class Handler(BaseHTTPRequestHandler):
 
     def ep_job_create(self, q):
         """POST /jobs with a JSON body {"rows": 25, "parts": 2, "polls": 2, "fail": false,
-        "files": "same" | "other" | "none", "format": "ndjson" | "csv", "damage": null |
-        "truncate" | "badrow" | "empty" | "echo" (CSV notes quote the Authorization header), "trickle":
+        "files": "same" | "other" | "redirect" | "none", "format": "ndjson" | "csv", "damage": null |
+        "truncate" | "badrow" | "empty" | "echo" (CSV notes quote the Authorization header) |
+        "longline" (one 1.1 MB NDJSON line quoting it across byte 1,048,576), "trickle":
         seconds between five pieces of each file}: 202 {"id": "job-N", "status": "queued"}. Every job request needs
         Authorization: Bearer job-token."""
         if not self.job_auth():
@@ -910,9 +911,18 @@ class Handler(BaseHTTPRequestHandler):
         elif job["files"] == "other":
             files = [{"url": f"{self.server.scheme}://localhost:{port}/jobs/{job_id}/files/{n}?signature=s{n}"}
                      for n in range(job["parts"])]
+        elif job["files"] == "redirect":
+            files = [{"url": f"/jobs/{job_id}/redirect/{n}"} for n in range(job["parts"])]
         else:
             files = [{"url": f"/jobs/{job_id}/files/{n}"} for n in range(job["parts"])]
         self.json(200, {"id": job_id, "status": "completed", "files": files})
+
+    def ep_job_redirect(self, q, job_id, part):
+        """GET /jobs/ID/redirect/N: 302 to the file's pre-signed URL on another origin (as an
+        export API hands its file over to storage)."""
+        port = self.host().rsplit(":", 1)[-1]
+        url = f"{self.server.scheme}://localhost:{port}/jobs/{job_id}/files/{part}?signature=s{part}"
+        self.send(302, b"", content_type=None, headers=[("Location", url)])
 
     def ep_job_file(self, q, job_id, part):
         """GET /jobs/ID/files/N: part N of the job's rows as a gzip file of NDJSON
@@ -967,6 +977,13 @@ class Handler(BaseHTTPRequestHandler):
             if job["damage"] == "badrow" and part == 0:
                 out.write("999,only two fields\r\n")
             lines = out.getvalue()
+        elif job["damage"] == "longline":
+            # One NDJSON line of about 1.1 MB that echoes the Authorization header so that the
+            # token spans byte 1,048,576 (where a 1 MiB block ends), with no break around it.
+            head = '{"id": 1, "note": "'
+            sent = self.h.get("authorization", "")
+            filler = "x" * (1048576 - 6 - len(head) - (len(sent) - len(self.JOB_TOKEN)))
+            lines = head + filler + sent + " " + "y" * 50000 + '"}\n'
         else:
             lines = "".join(json.dumps(item, ensure_ascii=False) + "\n" for item in chunk)
         body = gzip.compress(lines.encode("utf-8"))
@@ -1596,6 +1613,7 @@ ROUTES = {
 PATTERN_ROUTES = [
     ("/xml/", re.compile(r"/xml/([a-z]+)"), (GET, Handler.ep_xml)),
     ("/jobs/", re.compile(r"/jobs/([^/]+)/files/(\d+)"), (GET, Handler.ep_job_file)),
+    ("/jobs/", re.compile(r"/jobs/([^/]+)/redirect/(\d+)"), (GET, Handler.ep_job_redirect)),
     ("/jobs/", re.compile(r"/jobs/([^/]+)"), (("GET", "DELETE"), Handler.ep_job_status)),
     ("/gh/orgs/", re.compile(r"/gh/orgs/([^/]+)/repos"), (GET, Handler.ep_gh_org_repos)),
     ("/gh/repos/", re.compile(r"/gh/repos/([^/]+)/([^/]+)/issues"), (GET, Handler.ep_gh_repo_issues)),

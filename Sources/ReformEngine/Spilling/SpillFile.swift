@@ -2,8 +2,8 @@ import ReformSystem
 
 /// The unnamed temporary file a sort's runs spill to.
 ///
-/// Made with `mkstemp` in `TMPDIR` (or `/tmp`) and unlinked at once: the bytes live only as long as
-/// the descriptor, so nothing is left behind however the process ends, even on `SIGKILL`. Runs are
+/// An ``UnnamedFile``: the bytes live only as long as the descriptor, so nothing is left behind
+/// however the process ends, even on `SIGKILL`. Runs are
 /// appended one after another; each reader reads its own run with `pread`.
 final class SpillFile {
     /// The folder the file was made in (for messages).
@@ -17,15 +17,13 @@ final class SpillFile {
     /// A new, already unlinked, file in `TMPDIR` or `/tmp`, for `purpose` (said in messages).
     init(purpose: String = SpillError.sorting) throws(SpillError) {
         self.purpose = purpose
-        let folder = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        var template = Array(((folder.hasSuffix("/") ? folder : folder + "/") + "reform-sort-XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { buffer in
-            buffer.baseAddress.map { mkstemp($0) } ?? -1
+        let file: UnnamedFile
+        switch UnnamedFile.make(prefix: "reform-sort-") {
+        case .success(let made): file = made
+        case .failure(let failure): throw SpillError("creating it", folder: failure.folder, errno: failure.code, purpose: purpose)
         }
-        guard fd >= 0 else { throw SpillError("creating it", folder: folder, errno: errno, purpose: purpose) }
-        template.withUnsafeBufferPointer { buffer in
-            if let path = buffer.baseAddress { _ = unlink(path) }
-        }
+        let folder = file.folder
+        let fd = file.descriptor
         self.folder = folder
         descriptor = fd
     }

@@ -20,6 +20,35 @@ import ReformHTTP1
         }
     }
 
+    /// What streaming `body` to a result file gives (``ResponseFileSink``, as a download is
+    /// stored), fed in pieces of the sizes in `pieces` (taken in turn): the bytes stored, or the
+    /// reason it was refused. Held against ``decode(_:encoding:limit:)`` by generated inputs.
+    public static func decodeStreamed(_ body: [UInt8], encoding: String, pieces: [Int]) -> Result<[UInt8], DecodingRefusal> {
+        let headers =
+            encoding.isEmpty
+            ? [HTTP1Field(name: "Content-Type", value: "application/gzip")] : [HTTP1Field(name: "Content-Encoding", value: encoding)]
+        let file: ResponseFile
+        do { file = try ResponseFile.temporary() } catch { return .failure(DecodingRefusal(tooLarge: false, reason: error.description)) }
+        let sink = ResponseFileSink(file: file, idleSeconds: 60)
+        do throws(HTTP1Failure) {
+            _ = try sink.accepts(status: 200, headers: headers)
+            var offset = 0
+            var turn = 0
+            while offset < body.count {
+                let size = max(1, pieces.isEmpty ? body.count : pieces[turn % pieces.count])
+                let end = min(body.count, offset + size)
+                let written = body[offset..<end].withUnsafeBytes { piece in Result { () throws(HTTP1Failure) in try sink.write(piece) } }
+                try written.get()
+                offset = end
+                turn += 1
+            }
+            try sink.finish()
+        } catch {
+            return .failure(DecodingRefusal(tooLarge: false, reason: sink.failure?.message ?? "\(error)"))
+        }
+        return .success(file.read(file.byteCount, at: 0))
+    }
+
     /// `bytes` deflated by zlib with `windowBits` (31: gzip, 15: zlib, -15: raw deflate), as a
     /// server compresses a body: what the fuzz targets check inflating against.
     public static func compressed(_ bytes: [UInt8], windowBits: Int32) -> [UInt8] {

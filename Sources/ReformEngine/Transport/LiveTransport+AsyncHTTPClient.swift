@@ -29,7 +29,7 @@ extension LiveTransport {
         let prepared = outgoing
         let transport = self
         let client = try HTTPClients.client(for: request.tls, proxy: proxy, manager: manager, request: shown)
-        let sink = request.responseFile.map { ResponseFileSink(file: $0, idleSeconds: seconds) }
+        let sink = request.responseFile.map { ResponseFileSink(file: $0, idleSeconds: configured) }
         do {
             // AsyncHTTPClient's deadline covers the response head only; a body that stalls or
             // trickles is bounded by racing the whole exchange against the same deadline. The
@@ -51,8 +51,8 @@ extension LiveTransport {
                 group.addTask {
                     try await Task.sleep(for: .seconds(saturating: seconds))
                     // A body going to a file: each piece within `seconds` of the last instead.
-                    while let sink, sink.isStoring, sink.idleFor < seconds {
-                        try await Task.sleep(for: .seconds(saturating: seconds - sink.idleFor))
+                    while let sink, sink.isStoring, sink.idleFor < sink.idleSeconds {
+                        try await Task.sleep(for: .seconds(saturating: sink.idleSeconds - sink.idleFor))
                     }
                     return nil
                 }
@@ -60,6 +60,7 @@ extension LiveTransport {
                 return try await group.next() ?? nil
             }
             guard let answer else {
+                if let sink, sink.isStoring { throw sink.stalled(manager: manager.name, request: shown) }
                 throw TransportError(
                     .timeout, manager: manager.name, request: shown,
                     message: "no complete answer within \(configured) s; raise the 'timeout' or retry on timeout")

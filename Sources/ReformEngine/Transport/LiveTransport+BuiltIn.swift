@@ -15,11 +15,14 @@ extension LiveTransport {
     {
         let deadline = Deadline.after(seconds: request.timeout ?? seconds)
         let answer: HTTP1Response
-        let sink = request.responseFile.map { ResponseFileSink(file: $0, idleSeconds: request.timeout ?? seconds) }
+        // Each piece of a body going to a file within the configured timeout: after a redirect,
+        // `request.timeout` is only what is left of the first hop's.
+        let sink = request.responseFile.map { ResponseFileSink(file: $0, idleSeconds: seconds) }
         do { answer = try await exchange(request, to: target, deadline: deadline, sink: sink) } catch {
             if case .bodyNotStored = error, let sink, let failure = sink.failure {
                 throw TransportError(failure.kind, manager: manager.name, request: shown, message: failure.message)
             }
+            if error == .timeout, let sink, sink.isStoring { throw sink.stalled(manager: manager.name, request: shown) }
             throw error.transportError(
                 manager: manager.name, request: shown, host: target.host, port: target.port, seconds: seconds,
                 maxBodyBytes: maxBodyBytes)

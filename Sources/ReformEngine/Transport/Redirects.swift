@@ -26,7 +26,14 @@ enum Redirects {
             next.headers.removeAll { $0.name.lowercased() == "content-type" }
         }
         next.credentialHeaders = request.credentialHeaders
-        if origin.lowercased() != self.origin(of: url)?.lowercased() {
+        // A body going to a file still does (a result file's URL often redirects to storage),
+        // and the service's proxy still carries the request.
+        next.responseFile = request.responseFile
+        next.proxy = request.proxy
+        let sameOrigin = origin.lowercased() == self.origin(of: url)?.lowercased()
+        // The service's TLS (its CA, its client certificate) stays with the service's origin.
+        if sameOrigin { next.tls = request.tls }
+        if !sameOrigin {
             next.headers.removeAll {
                 let name = $0.name.lowercased()
                 return credentialHeaders.contains(name) || request.credentialHeaders.contains(name)

@@ -3,9 +3,8 @@ import ReformSystem
 /// A response body kept in a file instead of memory: an export job's result file, which can be
 /// far larger than the body limit. Its records are read from it a chunk at a time.
 ///
-/// A downloaded body goes to a file made in `TMPDIR` (or `/tmp`) and unlinked at once: it lives
-/// only as long as this object, and nothing is left behind however the process ends, even on
-/// `SIGKILL`. A replayed one is the recorded fixture file, opened for reading.
+/// A downloaded body goes to a file with no name in `TMPDIR` (or `/tmp`): it lives only as long as
+/// this object, and nothing is left behind however the process ends, even on `SIGKILL`. A replayed one is the recorded fixture file, opened for reading.
 public final class ResponseFile: Sendable, Hashable {
     /// Where the bytes are, for messages: the fixture's path, or `TMPDIR/reform-result-…` (gone
     /// from the folder: the file has no name once made).
@@ -24,17 +23,12 @@ public final class ResponseFile: Sendable, Hashable {
 
     /// A new, empty, already unlinked file for a downloaded body.
     static func temporary() throws(ResponseFileError) -> ResponseFile {
-        let folder = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        var template = Array(((folder.hasSuffix("/") ? folder : folder + "/") + "reform-result-XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.map { mkstemp($0) } ?? -1 }
-        guard fd >= 0 else { throw ResponseFileError.system("cannot make a file in \(folder) for the body", errno: errno, folder: folder) }
-        let path = template.withUnsafeBufferPointer { buffer in
-            buffer.baseAddress.map { pointer in
-                _ = unlink(pointer)
-                return String(cString: pointer)
-            } ?? folder
+        switch UnnamedFile.make(prefix: "reform-result-") {
+        case .success(let file): return ResponseFile(path: file.path, descriptor: file.descriptor, isGzip: false)
+        case .failure(let failure):
+            throw ResponseFileError.system(
+                "cannot make a file in \(failure.folder) for the body", errno: failure.code, folder: failure.folder)
         }
-        return ResponseFile(path: path, descriptor: fd, isGzip: false)
     }
 
     /// The recorded body at `path` (gzip when its name ends in `.gz`), opened for reading.

@@ -43,6 +43,7 @@ final class ResponseFileSink: HTTP1BodySink, @unchecked Sendable {
         try lock.withLock { () throws(HTTP1Failure) -> Bool in
             guard (200..<300).contains(status) else { return false }
             storing = true
+            failure = nil
             lastPiece = MonotonicClock.now()
             written = 0
             wireBytes = 0
@@ -76,6 +77,8 @@ final class ResponseFileSink: HTTP1BodySink, @unchecked Sendable {
             // An empty body is no compressed data cut short: it is empty, as one held in memory.
             guard wireBytes > 0 else { return }
             do throws(ContentDecoding.Problem) { try inflater?.finish() } catch {
+                // zlib data cut short that is raw deflate read whole.
+                if retryAsRawDeflate(), (try? inflater?.finish()) != nil { return }
                 throw fail(.undecodable, error.reason + "; nothing of it was landed")
             }
         }
@@ -84,8 +87,35 @@ final class ResponseFileSink: HTTP1BodySink, @unchecked Sendable {
     /// Takes the body's first bytes, which decide its inflater.
     private func takeStart(_ start: [UInt8]) throws(HTTP1Failure) {
         inflater = try self.start(with: start)
+        // Raw deflate data can start with two bytes that read as a zlib header: until the zlib
+        // reading has written something, the bytes are kept to read again as raw deflate.
+        zlibGuess = coding == .deflate && ContentDecoding.Coding.hasZlibHeader(start) ? [] : nil
         let fed = start.withUnsafeBytes { start in Result { () throws(HTTP1Failure) in try take(start) } }
         try fed.get()
+    }
+
+    /// The wire bytes of a `deflate` body read as zlib data, kept while nothing was written (and
+    /// at most 1 MiB of them) in case it is raw deflate after all, as a body in memory is retried.
+    private var zlibGuess: [UInt8]?
+
+    /// Reads the kept bytes again as raw deflate, when the zlib reading of them failed before
+    /// writing anything; `false` when there is nothing to go back to.
+    private func retryAsRawDeflate() -> Bool {
+        guard let kept = zlibGuess, written == 0, let raw = try? Inflater(raw: true) else { return false }
+        zlibGuess = nil
+        inflater = raw
+        let fed = kept.withUnsafeBytes { kept in Result { () throws(HTTP1Failure) in try take(kept) } }
+        if case .failure = fed { return false }
+        return true
+    }
+
+    /// The failure of a download that stopped coming: no byte for ``idleSeconds``.
+    func stalled(manager: String, request: String) -> TransportError {
+        let received = lock.withLock { wireBytes }
+        return TransportError(
+            .timeout, manager: manager, request: request,
+            message: "the download stopped: no data for \(idleSeconds.clean) s after \(received) bytes (the 'timeout' bounds each "
+                + "wait for the next piece of a file, not the whole file); nothing of it was landed")
     }
 
     /// The inflater for a body starting with `start`.
@@ -96,12 +126,18 @@ final class ResponseFileSink: HTTP1BodySink, @unchecked Sendable {
     /// Takes wire bytes: inflated into the file, or stored as they are.
     private func take(_ bytes: UnsafeRawBufferPointer) throws(HTTP1Failure) {
         guard let inflater else { return try store(bytes) }
+        if var kept = zlibGuess {
+            kept.append(contentsOf: bytes)
+            zlibGuess = kept.count <= 1 << 20 ? kept : nil
+        }
         do throws(ContentDecoding.Problem) {
             try inflater.feed(bytes) { piece throws(ContentDecoding.Problem) in
                 do throws(HTTP1Failure) { try store(piece) } catch { throw .undecodable("") }
             }
+            if written > 0 { zlibGuess = nil }
         } catch {
             if failure != nil { throw .bodyNotStored(failure?.message ?? "") }
+            if case .undecodable = error, retryAsRawDeflate() { return }
             throw fail(.undecodable, error.reason + "; nothing of it was landed")
         }
     }

@@ -118,7 +118,8 @@ public struct WatchedPage: Sendable {
         let text: String
         if let file = landing.response.bodyFile {
             // The start of the file as it was stored (inflated), never read whole for this.
-            let head = file.isGzip ? [] : file.read(bodyLimit + 1, at: 0)
+            // Read past the cut, so that a secret that crosses it is redacted whole first.
+            let head = file.isGzip ? [] : file.read(bodyLimit + 4096, at: 0)
             text =
                 "(result file, \(file.byteCount) bytes stored\(file.isGzip ? " gzip-compressed" : ""); its records are read as the run "
                 + "takes them)\n" + String(decoding: head, as: UTF8.self)

@@ -1,5 +1,6 @@
 @_spi(Fuzzing) import ReformEngine
 import ReformSDK
+import ReformTestSupport
 import Testing
 
 /// Bodies compressed in transit (`Content-Encoding: gzip`/`deflate`, asked for on every request)
@@ -58,6 +59,47 @@ import Testing
                 #expect("\(error)".contains(message) && "\(error)".contains("nothing of it was landed"), "\(error)")
             }
         }
+    }
+
+    /// A body streamed to a file in pieces of 1 to 17 bytes (as a download is stored) gives what
+    /// the same body inflated whole gives — the bytes, or a refusal — for generated bodies: gzip
+    /// (one or two members, zero padding), zlib and raw deflate, a gzip file, each cut short or
+    /// with a byte changed now and then, raw deflate that looks like zlib, and noise.
+    @Test func aBodyStreamedInPiecesInflatesAsOneHeldWhole() throws {
+        var generator = SeededGenerator(seed: 4040)
+        var outcomes = (inflated: 0, refused: 0)
+        for round in 0..<400 {
+            let size = Int(generator.next() % 3000)
+            let repetitive = generator.next() % 2 == 0
+            let content = (0..<size).map { index in
+                repetitive ? UInt8(ascii: "a") + UInt8(index % 7) : UInt8(truncatingIfNeeded: generator.next())
+            }
+            let (encoding, windowBits): (String, Int32) = [("gzip", 31), ("deflate", 15), ("deflate", -15), ("", 31)][
+                Int(generator.next() % 4)]
+            var body = ContentDecodingFuzzing.compressed(content, windowBits: windowBits)
+            switch generator.next() % 8 {
+            case 0 where windowBits == 31: body += ContentDecodingFuzzing.compressed(content.reversed(), windowBits: 31)
+            case 1 where windowBits == 31: body += [0, 0, 0]
+            case 2: body = Array(body.prefix(Int(generator.next() % UInt64(body.count + 1))))
+            case 3 where !body.isEmpty: body[Int(generator.next() % UInt64(body.count))] ^= 0x5A
+            case 4: body = [0x78, 0x01, 0x00, 0xFE, 0xFF, UInt8(ascii: "a"), 0x03, 0x00]
+            case 5: body = (0..<Int(generator.next() % 64)).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+            default: break
+            }
+            let pieces = (0..<3).map { _ in 1 + Int(generator.next() % 17) }
+            let whole = ContentDecodingFuzzing.decode(body, encoding: encoding, limit: 1 << 24).map { $0 ?? body }
+            let streamed = ContentDecodingFuzzing.decodeStreamed(body, encoding: encoding, pieces: pieces)
+            switch (whole, streamed) {
+            case (.success(let a), .success(let b)):
+                outcomes.inflated += 1
+                #expect(a == b, "round \(round) (\(encoding), pieces \(pieces)): other bytes")
+            case (.failure, .failure):
+                outcomes.refused += 1
+            default:
+                Issue.record("round \(round) (\(encoding) \(windowBits), pieces \(pieces)): whole \(whole), streamed \(streamed)")
+            }
+        }
+        #expect(outcomes.inflated > 150 && outcomes.refused > 50, "\(outcomes)")
     }
 
     /// Raw deflate data can start with two bytes that pass as a zlib header (found writing

@@ -77,6 +77,7 @@ import Testing
             Issue.record("a stalled file landed")
         } catch {
             #expect(error.kind == .timeout, "\(error)")
+            #expect("\(error)".contains("the download stopped: no data for 1 s after "), "\(error)")
         }
     }
 
@@ -141,6 +142,23 @@ import Testing
         let replayed = try await ReformBinary.run(["run", pipeline, "--quiet"], environment: ["TEST_URL": "http://127.0.0.1:9"])
         #expect(replayed.status == 0, "\(replayed.stderr)")
         #expect(replayed.stdout == recorded.stdout)
+    }
+
+    /// A result file's URL that redirects to storage (another origin) is still streamed, and the
+    /// service's credentials do not follow the redirect.
+    @Test(arguments: [LiveTransport.Client.builtIn, .asyncHTTPClient])
+    func aResultFileBehindARedirectIsStreamed(client: LiveTransport.Client) async throws {
+        let server = try TestServer()
+        let pipeline = try server.pipeline(
+            ResultFileTests.pipeline(#"{ rows: 6000, parts: 2, polls: 0, files: redirect, format: csv }"#),
+            environment: ["TOKEN": "job-token"])
+        let manager = try server.manager(
+            "export", in: pipeline, environment: ["TOKEN": "job-token"], transport: LiveTransport(maxBodyBytes: 16 << 10, client: client),
+            streamsBodies: true)
+        let first = try await manager.load()
+        #expect(first.recordFile != nil)
+        let (records, _, _) = try await manager.loadAll()
+        #expect(records.count == 6000)
     }
 
     @Test func aBadRowIsDeadLetteredAndTheRestLands() async throws {
@@ -227,6 +245,26 @@ import Testing
         let text = String(decoding: try #require(inflated), as: UTF8.self)
         #expect(text.contains("sent with Bearer ***"))
         #expect(!text.contains("job-token"))
+    }
+
+    /// A line longer than the block the recorder redacts at once is cut where no secret can be:
+    /// the token the file echoes across byte 1,048,576 is still hidden.
+    @Test func aSecretAcrossTheRecordersBlockIsStillRedacted() async throws {
+        let folder = try TemporaryFolder()
+        let yaml = ExportJobTests.pipeline(#"{ rows: 1, parts: 1, polls: 0, damage: longline }"#)
+            .replacing("    format: ndjson\n", with: "    format: ndjson\n    fixtures: fixtures/export\n")
+        let pipeline = try folder.write("export.yaml", yaml + "runs: { default: { output: { format: ndjson } } }\n")
+        let server = try TestServer()
+        let recorded = try await ReformBinary.run(
+            ["run", pipeline, "--record", "--quiet"], environment: ["TEST_URL": server.url, "TOKEN": "job-token"])
+        #expect(recorded.status == 0, "\(recorded.stderr)")
+        let body = try Data(contentsOf: URL(fileURLWithPath: folder.path + "/fixtures/export/003.body.ndjson.gz"))
+        let inflated = try ContentDecodingFuzzing.decode(Array(body), encoding: "", limit: 1 << 24).get()
+        let text = String(decoding: try #require(inflated), as: UTF8.self)
+        // As booleans: a failure should not print the megabyte.
+        let redacted = text.contains("Bearer ***")
+        let leaked = text.contains("job-token") || text.contains("job-")
+        #expect(redacted && !leaked, "no part of the token is left")
     }
 
     @Test func aWatchedRunShowsTheStartOfEachResultFile() async throws {

@@ -17,6 +17,8 @@ final class CSVReader {
 
     private var file: InputFile
     private var tokenizer: CSVTokenizer
+    /// The byte between fields.
+    var delimiter: UInt8 { tokenizer.delimiter }
     private var table: CSVTable
     private var ready: [ReadRow] = []
     private var index = 0

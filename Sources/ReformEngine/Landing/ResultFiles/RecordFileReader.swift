@@ -75,7 +75,7 @@ public final class RecordFileReader {
                 case .failure(let problem):
                     landed = .bad(
                         line: row.line, error: RecordError(code: "invalid-csv", message: "the row " + problem.description),
-                        text: row.cells.joined(separator: String(UnicodeScalar(file.csv?.delimiter ?? UInt8(ascii: ",")))))
+                        text: row.cells.joined(separator: String(UnicodeScalar(rows.delimiter))))
                 }
             } else {
                 landed = nil

@@ -30,10 +30,14 @@ enum RecordedBody {
         }
         while let chunk = try reader.next() {
             carried.append(contentsOf: chunk)
-            if let newline = carried.lastIndex(of: 0x0A) {
-                try put(carried[...newline])
-                carried.removeFirst(newline + 1)
-            } else if carried.count >= block {
+            // Redacted a block of whole lines at a time, so that no secret is cut in two; a line
+            // past the block is cut after a byte no secret holds (a space, a quote, a delimiter),
+            // which is also where no UTF-8 character is cut.
+            if let cut = carried.lastIndex(of: 0x0A) ?? (carried.count >= block ? carried.lastIndex(where: RecordedBody.isBreak) : nil) {
+                try put(carried[...cut])
+                carried.removeFirst(cut + 1)
+            } else if carried.count >= 16 * block {
+                // Not one break in 16 MiB: no longer a line of text a secret is written in.
                 try put(carried[...])
                 carried.removeAll(keepingCapacity: true)
             }
@@ -42,6 +46,18 @@ enum RecordedBody {
         closed = true
         guard gzclose(output) == Z_OK else {
             throw OutputError(path: path, message: "cannot finish the recorded body: \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// Whether `byte` ends a token rather than sits in one: white space, quotes and the
+    /// delimiters of CSV and JSON.
+    static func isBreak(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x09, 0x0D, 0x20, UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "}"),
+            UInt8(ascii: "]"), UInt8(ascii: "<"), UInt8(ascii: ">"):
+            return true
+        default:
+            return false
         }
     }
 
