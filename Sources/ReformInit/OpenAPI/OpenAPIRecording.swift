@@ -52,12 +52,12 @@ package struct OpenAPIRecording {
         // Recorded with every paged manager kept to `pages` pages.
         var capped = draft
         for manager in draft.managerNames { capped.setMaxPages(pages, of: manager, comment: nil) }
-        let recordingPath = FilePaths.resolve(".\(name).recording.yaml", against: folder)
-        defer { _ = unlink(recordingPath) }
+        // Loaded from memory, anchored at the pipeline's folder (where its fixtures go): no file
+        // beside it that a killed init would leave behind.
         let pipeline: Pipeline
         do {
-            try TextFiles.write(capped.yaml(), to: recordingPath)
-            pipeline = try PipelineLoader(environment: environment).load(path: recordingPath)
+            pipeline = try PipelineLoader(environment: environment).load(
+                bytes: Array(capped.yaml().utf8), file: pipelinePath, folder: folder)
         } catch {
             throw InitError("the pipeline reform init wrote does not load (a defect of reform init): \(error)")
         }

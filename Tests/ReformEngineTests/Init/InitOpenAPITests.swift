@@ -98,6 +98,9 @@ import Testing
         let yaml = try String(contentsOfFile: folder + "/reform-test-server.yaml", encoding: .utf8)
         #expect(yaml.components(separatedBy: "remove max_pages to read them all").count - 1 == 6, "\(yaml)")
         #expect(!FileManager.default.fileExists(atPath: folder + "/out"), "the recording runs' outputs are not left beside the pipeline")
+        // The pipeline recorded with is loaded from memory: no hidden file beside it at any time.
+        let hidden = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix(".") }
+        #expect(hidden.isEmpty, "\(hidden)")
         let validated = try await ReformBinary.run(
             ["validate", "reform-test-server.yaml", "reform-test-server.test.yaml"], environment: [:], in: folder)
         #expect(validated.status == 0 && !validated.stderr.contains("warning"), "\(validated.stderr)")
