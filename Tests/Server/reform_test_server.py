@@ -861,7 +861,7 @@ class Handler(BaseHTTPRequestHandler):
 
     def ep_job_create(self, q):
         """POST /jobs with a JSON body {"rows": 25, "parts": 2, "polls": 2, "fail": false,
-        "files": "same" | "other" | "redirect" | "none", "format": "ndjson" | "csv", "damage": null |
+        "files": "same" | "other" | "redirect" | "none", "format": "ndjson" | "csv" | "json" (one document, rows under data.items), "damage": null |
         "truncate" | "badrow" | "empty" | "echo" (CSV notes quote the Authorization header) |
         "longline" (one 1.1 MB NDJSON line quoting it across byte 1,048,576), "trickle":
         seconds between five pieces of each file}: 202 {"id": "job-N", "status": "queued"}. Every job request needs
@@ -977,6 +977,10 @@ class Handler(BaseHTTPRequestHandler):
             if job["damage"] == "badrow" and part == 0:
                 out.write("999,only two fields\r\n")
             lines = out.getvalue()
+        elif job["format"] == "json":
+            # One JSON document holding the rows under data.items, between other members.
+            lines = json.dumps({"meta": {"part": part, "note": "a } ] in a string"},
+                                "data": {"count": len(chunk), "items": chunk}, "next": None}, ensure_ascii=False)
         elif job["damage"] == "longline":
             # One NDJSON line of about 1.1 MB that echoes the Authorization header so that the
             # token spans byte 1,048,576 (where a 1 MiB block ends), with no break around it.

@@ -20,8 +20,20 @@ public struct JSONArrayReader: RecordReader, ~Copyable {
         case single
         /// After the closing `]` (or the single value): only whitespace may follow.
         case trailing(afterArray: Bool)
+        /// Inside the objects on the way to the records (`records:`): the key `path[level]` is
+        /// sought among the members of the object at that level.
+        case descend(level: Int)
+        /// After the records: `levels` objects around them are still open, their other members
+        /// skipped up to their closing braces.
+        case ascend(levels: Int)
         case done
     }
+
+    /// The keys from the top-level object down to the records (a `records:` path), empty when
+    /// the top-level value holds them.
+    private var path: [String] = []
+    /// The state once the records' array has closed.
+    private var afterArray: State { path.isEmpty ? .trailing(afterArray: true) : .ascend(levels: path.count) }
 
     private var file: InputFile
     /// What asks the run reading it to stop; it is checked once a chunk (by default, the process's token).
@@ -54,6 +66,13 @@ public struct JSONArrayReader: RecordReader, ~Copyable {
         self.init(file: InputFile(descriptor: descriptor, path: path, chunkSize: chunkSize), limits: limits)
     }
 
+    /// Reads `file` (a result file opened by ``RecordFileReader``): the records are the array
+    /// (or the value) at `path`, keys from the top-level object down (empty: the top-level value).
+    init(file: consuming InputFile, limits: JSONLimits, path: [String]) {
+        self.init(file: file, limits: limits)
+        self.path = path
+    }
+
     /// Reads `file` (a result file opened by ``RecordFileReader``).
     init(file: consuming InputFile, limits: JSONLimits) {
         maximumCapacity = max(file.capacity, limits.maximumDocumentSize + 1)
@@ -84,12 +103,24 @@ public struct JSONArrayReader: RecordReader, ~Copyable {
                     throw damage(
                         "the file is empty; a .json input holds one JSON document (an array of records, or one record)", at: file.start)
                 }
-                if file.base[file.start] == UInt8(ascii: "[") {
+                if !path.isEmpty {
+                    guard file.base[file.start] == UInt8(ascii: "{") else {
+                        state = .done
+                        throw damage(
+                            "expected an object holding '\(path.joined(separator: "."))' (the manager's 'records:')", at: file.start)
+                    }
+                    advance(to: file.start + 1)
+                    state = .descend(level: 0)
+                } else if file.base[file.start] == UInt8(ascii: "[") {
                     advance(to: file.start + 1)
                     state = .beforeElement(afterComma: false)
                 } else {
                     state = .single
                 }
+            case .descend(let level):
+                if let record = try descend(level) { return record }
+            case .ascend(let levels):
+                try ascend(levels)
             case .single:
                 state = .done
                 return try readElement(single: true)
@@ -100,7 +131,7 @@ public struct JSONArrayReader: RecordReader, ~Copyable {
                 }
                 if !afterComma && file.base[file.start] == UInt8(ascii: "]") {
                     advance(to: file.start + 1)
-                    state = .trailing(afterArray: true)
+                    state = afterArray
                     continue
                 }
                 return try readElement(single: false)
@@ -111,6 +142,190 @@ public struct JSONArrayReader: RecordReader, ~Copyable {
                     "text after the JSON \(afterArray ? "array" : "value"); a .json input holds one JSON document: "
                         + "put several, one a line, in a .ndjson or .jsonl file", at: file.start)
             }
+        }
+    }
+
+    // MARK: Down to the records and back (`records:`)
+
+    /// Seeks `path[level]` among the members of the object just opened; at the last key, starts
+    /// on its value: an array's elements, or the value as the one record (`null`: none).
+    private mutating func descend(_ level: Int) throws(InputError) -> InputRecord? {
+        let wanted = path[level]
+        var first = true
+        while true {
+            guard try skipWhitespace() else { throw damage("the object never closes (is the file cut short?)", at: file.start) }
+            let byte = file.base[file.start]
+            if byte == UInt8(ascii: "}") {
+                state = .done
+                throw damage("the file has no '\(path.joined(separator: "."))' (the manager's 'records:')", at: file.start)
+            }
+            if !first {
+                guard byte == UInt8(ascii: ",") else { throw damage("expected ',' or '}' after an object member", at: file.start) }
+                advance(to: file.start + 1)
+                guard try skipWhitespace() else { throw damage("the object never closes (is the file cut short?)", at: file.start) }
+            }
+            first = false
+            let key = try readKey()
+            try expect(UInt8(ascii: ":"), "':' after an object key")
+            guard key == wanted else {
+                try skipValue()
+                continue
+            }
+            guard try skipWhitespace() else { throw damage("expected a value after '\(key)':", at: file.start) }
+            let start = file.base[file.start]
+            if level + 1 < path.count {
+                guard start == UInt8(ascii: "{") else {
+                    state = .done
+                    throw damage("the file has no '\(path.joined(separator: "."))' (the manager's 'records:')", at: file.start)
+                }
+                advance(to: file.start + 1)
+                state = .descend(level: level + 1)
+                return nil
+            }
+            if start == UInt8(ascii: "[") {
+                advance(to: file.start + 1)
+                state = .beforeElement(afterComma: false)
+                return nil
+            }
+            // Not an array: the value is the one record (`null`: no record).
+            let isNull = start == UInt8(ascii: "n")
+            let record = try readValue()
+            state = .ascend(levels: path.count)
+            if isNull, case .success(.null) = record.payload { return nil }
+            return record
+        }
+    }
+
+    /// Skips the other members of the `levels` objects still open around the records, up to the
+    /// top-level object's closing brace.
+    private mutating func ascend(_ levels: Int) throws(InputError) {
+        guard levels > 0 else {
+            state = .trailing(afterArray: false)
+            return
+        }
+        guard try skipWhitespace() else { throw damage("the object never closes (is the file cut short?)", at: file.start) }
+        let byte = file.base[file.start]
+        if byte == UInt8(ascii: "}") {
+            advance(to: file.start + 1)
+            state = .ascend(levels: levels - 1)
+            return
+        }
+        guard byte == UInt8(ascii: ",") else { throw damage("expected ',' or '}' after an object member", at: file.start) }
+        advance(to: file.start + 1)
+        guard try skipWhitespace() else { throw damage("the object never closes (is the file cut short?)", at: file.start) }
+        _ = try readKey()
+        try expect(UInt8(ascii: ":"), "':' after an object key")
+        try skipValue()
+    }
+
+    /// Skips white space and the byte `byte`, which must be next.
+    private mutating func expect(_ byte: UInt8, _ what: String) throws(InputError) {
+        guard try skipWhitespace(), file.base[file.start] == byte else {
+            state = .done
+            throw damage("expected \(what)", at: file.start)
+        }
+        advance(to: file.start + 1)
+    }
+
+    /// The object key (a JSON string) at `file.start`, read past.
+    private mutating func readKey() throws(InputError) -> String {
+        guard file.base[file.start] == UInt8(ascii: "\"") else {
+            state = .done
+            throw damage("expected an object key (a string in double quotes)", at: file.start)
+        }
+        let record = try readValue()
+        guard case .success(.string(let key)) = record.payload else {
+            state = .done
+            throw damage("an object key does not read as a string", at: file.start)
+        }
+        return key
+    }
+
+    /// Skips the value at the next non-blank byte, without holding it: a string to its closing
+    /// quote, an array or object to its closing bracket, anything else to the `,`, `}` or `]` after.
+    private mutating func skipValue() throws(InputError) {
+        guard try skipWhitespace() else { throw damage("expected a value, found end of input", at: file.start) }
+        _ = try scanValue(keeping: false)
+    }
+
+    /// The value at `file.start`, parsed, as a record (its failure located), read past.
+    private mutating func readValue() throws(InputError) -> InputRecord {
+        let startOffset = file.inputOffset(file.start)
+        let startLine = line
+        let startColumn = startOffset - lineStartOffset + 1
+        let position = RecordPosition(path: file.path, line: startLine, offset: startOffset, index: recordIndex)
+        guard let end = try scanValue(keeping: true) else {
+            let error = JSONError(
+                code: .tooLarge, message: "value is larger than the limit of \(parser.limits.maximumDocumentSize) bytes", line: startLine,
+                column: startColumn, offset: startOffset)
+            return InputRecord(position: position, payload: .failure(error))
+        }
+        let bytes = UnsafeRawBufferPointer(start: file.base + file.start, count: end - file.start)
+        defer { advance(to: end) }
+        do { return InputRecord(position: position, payload: .success(try parser.parse(bytes))) } catch {
+            let located = error.relocated(documentLine: startLine, documentColumn: startColumn, documentOffset: startOffset)
+            return InputRecord(position: position, payload: .failure(located))
+        }
+    }
+
+    /// Finds the end of the value starting at `file.start` (a buffer index one past it). Keeping,
+    /// the value's bytes stay from `file.start` (`nil`: larger than a record may be, read past);
+    /// skipping, they are let go as the scan goes, and the value is read past.
+    private mutating func scanValue(keeping: Bool) throws(InputError) -> Int? {
+        let opener = file.base[file.start]
+        let container = opener == UInt8(ascii: "{") || opener == UInt8(ascii: "[")
+        let string = opener == UInt8(ascii: "\"")
+        var depth = 0
+        var strings = JSONStringScan()
+        var i = file.start
+        var dropped = false
+        while true {
+            let base = file.base
+            while i < file.filled {
+                let c = base[i]
+                let step = strings.take(c)
+                if step == .closedString && string { return finish(i + 1) }
+                guard step == .outside else {
+                    i += 1
+                    continue
+                }
+                if c == UInt8(ascii: "[") || c == UInt8(ascii: "{") {
+                    depth += 1
+                } else if c == UInt8(ascii: "]") || c == UInt8(ascii: "}") {
+                    if !container { return finish(i) }
+                    depth -= 1
+                    if depth == 0 { return finish(i + 1) }
+                } else if !container && (c == UInt8(ascii: ",") || c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09) {
+                    return finish(i)
+                }
+                i += 1
+            }
+            if !keeping {
+                // Nothing of a skipped value is kept: let the buffer go as the scan goes.
+                advance(to: i)
+            }
+            let shift = file.start
+            let progressed = try refill()
+            i -= shift
+            if !progressed {
+                if file.atEnd {
+                    if !container && !string { return finish(i) }
+                    state = .done
+                    throw damage("a value never closes (is the file cut short?)", at: i)
+                }
+                // Too large to keep: read on to its end, holding nothing.
+                dropped = true
+                countLines(upTo: i)
+                file.discardAll()
+                i = file.start
+            }
+        }
+        func finish(_ end: Int) -> Int? {
+            if !keeping || dropped {
+                advance(to: end)
+                return dropped && keeping ? nil : end
+            }
+            return end
         }
     }
 
@@ -173,8 +388,7 @@ public struct JSONArrayReader: RecordReader, ~Copyable {
         let position = RecordPosition(path: file.path, line: startLine, offset: startOffset, index: recordIndex)
         recordIndex += 1
         var depth = 0
-        var inString = false
-        var escaped = false
+        var strings = JSONStringScan()
         var oversized = false
         var i = file.start
         var end: Int? = nil
@@ -183,21 +397,16 @@ public struct JSONArrayReader: RecordReader, ~Copyable {
             let base = file.base
             while i < file.filled {
                 let c = base[i]
-                if inString {
-                    if escaped {
-                        escaped = false
-                    } else if c == UInt8(ascii: "\\") {
-                        escaped = true
-                    } else if c == UInt8(ascii: "\"") {
-                        inString = false
-                        if single && depth == 0 {
-                            end = i + 1
-                            break scan
-                        }
-                    }
-                } else if c == UInt8(ascii: "\"") {
-                    inString = true
-                } else if c == UInt8(ascii: "[") || c == UInt8(ascii: "{") {
+                let step = strings.take(c)
+                if step == .closedString && single && depth == 0 {
+                    end = i + 1
+                    break scan
+                }
+                guard step == .outside else {
+                    i += 1
+                    continue
+                }
+                if c == UInt8(ascii: "[") || c == UInt8(ascii: "{") {
                     depth += 1
                 } else if c == UInt8(ascii: "]") || c == UInt8(ascii: "}") {
                     if depth == 0 && !single {
@@ -238,7 +447,7 @@ public struct JSONArrayReader: RecordReader, ~Copyable {
                 state = .trailing(afterArray: false)
             } else if let end {
                 advance(to: end + 1)
-                state = closesArray ? .trailing(afterArray: true) : .beforeElement(afterComma: true)
+                state = closesArray ? afterArray : .beforeElement(afterComma: true)
             } else {
                 advance(to: file.filled)
                 state = .done
@@ -283,5 +492,42 @@ public struct JSONArrayReader: RecordReader, ~Copyable {
     private mutating func damage(_ message: String, at index: Int) -> InputError {
         let error = locatedError(message, at: index)
         return InputError(path: file.path, message: message, line: error.line, column: error.column)
+    }
+}
+
+/// Where a byte-at-a-time scan of JSON text stands with strings: inside one (after a backslash,
+/// or not) or outside, where brackets and separators mean structure.
+private struct JSONStringScan {
+    private var inString = false
+    private var escaped = false
+
+    /// What a byte was to the scan.
+    enum Step {
+        /// Inside a string (its opening quote included): no structure.
+        case inString
+        /// The quote that closes a string.
+        case closedString
+        /// Outside any string: structure to look at.
+        case outside
+    }
+
+    /// Takes the next byte.
+    mutating func take(_ c: UInt8) -> Step {
+        if inString {
+            if escaped {
+                escaped = false
+            } else if c == UInt8(ascii: "\\") {
+                escaped = true
+            } else if c == UInt8(ascii: "\"") {
+                inString = false
+                return .closedString
+            }
+            return .inString
+        }
+        if c == UInt8(ascii: "\"") {
+            inString = true
+            return .inString
+        }
+        return .outside
     }
 }

@@ -78,7 +78,8 @@ public struct CSVOptions: Sendable, Equatable {
 extension ManagerPlan {
     /// Whether the manager's bodies are written to disk as they arrive and their records read
     /// from there as the page is taken, rather than held whole (under `--max-body-bytes`): an
-    /// export job's result files in NDJSON, CSV, TSV, XML or as a JSON array, and the one response
+    /// export job's result files in NDJSON, CSV, TSV, XML or as a JSON array (at the top or under a
+    /// `records:` path of keys), and the one response
     /// of a manager that does not page (a download: an open-data portal's CSV) in NDJSON, CSV,
     /// TSV or XML.
     /// A paged manager's pages are held: its paging decides on their records. A cached one's too.
@@ -87,8 +88,20 @@ extension ManagerPlan {
         case .ndjson, .csv, .tsv, .xml:
             return job != nil || (paging.policy == .none && cache == nil)
         case .json:
-            return job != nil && records == nil
+            // An array at the top, or under a path of keys (`data.items`), read element by element.
+            return job != nil && expect.require.isEmpty && recordKeys != nil
         }
+    }
+
+    /// The keys of `records:` from the top-level object down (empty: the top-level value), when
+    /// it names keys only.
+    var recordKeys: [String]? {
+        guard let records else { return [] }
+        let keys = records.components.compactMap { component -> String? in
+            if case .key(let name) = component { return name }
+            return nil
+        }
+        return keys.count == records.components.count ? keys : nil
     }
 }
 

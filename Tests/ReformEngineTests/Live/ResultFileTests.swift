@@ -81,6 +81,23 @@ import Testing
         }
     }
 
+    /// A JSON result file whose records sit under a path of keys (`data.items`) is read element
+    /// by element past the body limit, as a top-level array is.
+    @Test func aJSONResultFileUnderARecordsPathIsStreamed() async throws {
+        let server = try TestServer()
+        let yaml = ExportJobTests.pipeline(#"{ rows: 5000, parts: 2, polls: 0, format: json }"#)
+            .replacing("    format: ndjson\n", with: "    format: json\n    records: data.items\n")
+        let pipeline = try server.pipeline(yaml, environment: ["TOKEN": "job-token"])
+        let manager = try server.manager(
+            "export", in: pipeline, environment: ["TOKEN": "job-token"], transport: LiveTransport(maxBodyBytes: 16 << 10),
+            streamsBodies: true)
+        let first = try await manager.load()
+        #expect(first.recordFile != nil)
+        let (records, _, _) = try await manager.loadAll()
+        #expect(records.count == 5000)
+        #expect(records[4] == ["id": 5, "name": "商品 5", "price": 6.25, "tags": ["t2"]])
+    }
+
     /// A manager that does not page (a download: an open-data portal's CSV) is streamed alike;
     /// a paged one holds its pages, whose records its paging decides on.
     @Test func aDownloadThatDoesNotPageIsStreamed() async throws {
@@ -335,6 +352,74 @@ import Testing
         }
         // The inputs reach both outcomes, often.
         #expect(outcomes.records > 100 && outcomes.refused > 50, "\(outcomes)")
+    }
+}
+
+extension ResultFileTests {
+    /// JSON documents holding their records under a path of keys (`data.items`), with other
+    /// members before and after (strings with braces, quotes and escapes, nested values, numbers
+    /// that end at a brace), read from a file in chunks of 1 to 9 bytes: the records `records:`
+    /// finds in the document parsed whole — the array's elements, one value, or none for null.
+    @Test func jsonUnderAPathReadInChunksGivesWhatTheWholeDocumentGives() throws {
+        var generator = SeededGenerator(seed: 4041)
+        let folder = try TemporaryFolder()
+        var outcomes = (records: 0, refused: 0)
+        let noise: [String] = [
+            #""a {b} [c]""#, #""q \"x\" \\""#, "12", "-3.5e2", "true", "null", #"{"k": [1, {"z": "}"}]}"#, "[]", "{}", #""é\u00e9""#,
+        ]
+        let records: [String] = [#"{"id": 1}"#, #"{"id": 2, "tags": ["a", "b"]}"#, "3", #""four""#, "[5, 6]", #"{"s": "]}{["}"#]
+        for round in 0..<300 {
+            let depth = 1 + Int(generator.next() % 3)
+            let keys = (0..<depth).map { "k\($0)" }
+            func members() -> String {
+                (0..<Int(generator.next() % 3)).map { index in "\"x\(index)\": " + noise[Int(generator.next() % UInt64(noise.count))] }
+                    .joined(separator: ", ")
+            }
+            var value: String
+            switch generator.next() % 6 {
+            case 0: value = "null"
+            case 1: value = records[Int(generator.next() % UInt64(records.count))]
+            default:
+                value =
+                    "["
+                    + (0..<Int(generator.next() % 5)).map { _ in records[Int(generator.next() % UInt64(records.count))] }
+                    .joined(separator: ", ") + "]"
+            }
+            // Wrap the value in its keys, the other members around each level, from the inside out.
+            for key in keys.reversed() {
+                let before = members()
+                let after = members()
+                let inner = [before, "\"\(key)\": \(value)", after].filter { !$0.isEmpty }.joined(separator: ",\n ")
+                value = "{" + inner + "}"
+            }
+            var text = value
+            let broken = generator.next() % 10 == 0
+            if broken { text.removeLast(1 + Int(generator.next() % 3)) }
+            let path = try folder.write("d\(round).json", text)
+            let recordsPath = try ValuePath(parsing: keys.joined(separator: "."))
+            let whole = Result { () throws -> [Value] in
+                let body = try JSON.parse(Array(text.utf8))
+                guard let found = body[path: recordsPath] else { throw RowRefused(description: "no records") }
+                return found.arrayValue ?? (found.isNull ? [] : [found])
+            }
+            let chunk = 1 + Int(generator.next() % 9)
+            let streamed = Result { () throws -> [Value] in
+                let reader = try RecordFile(path: path, format: .json, records: recordsPath, chunkSize: chunk).reader()
+                var found: [Value] = []
+                while let record = try reader.next() { found.append(try record.get()) }
+                return found
+            }
+            switch (whole, streamed) {
+            case (.success(let a), .success(let b)):
+                outcomes.records += 1
+                #expect(a == b, "round \(round), chunks of \(chunk): \(text)")
+            case (.failure, .failure):
+                outcomes.refused += 1
+            default:
+                Issue.record("round \(round), chunks of \(chunk): whole \(whole), streamed \(streamed) for \(text)")
+            }
+        }
+        #expect(outcomes.records > 200 && outcomes.refused > 15, "\(outcomes)")
     }
 }
 

@@ -28,7 +28,12 @@ public final class RecordFileReader {
         }
         switch file.format {
         case .ndjson: lines = NDJSONPull(NDJSONReader(file: input, limits: NDJSONReader.defaultLimits))
-        case .json: array = ArrayPull(JSONArrayReader(file: input, limits: NDJSONReader.defaultLimits))
+        case .json:
+            let keys = (file.recordsPath?.components ?? []).compactMap { component -> String? in
+                if case .key(let name) = component { return name }
+                return nil
+            }
+            array = ArrayPull(JSONArrayReader(file: input, limits: NDJSONReader.defaultLimits, path: keys))
         case .csv, .tsv:
             let delimiter = file.csv?.delimiter ?? UInt8(ascii: file.format == .csv ? "," : "\t")
             rows = CSVReader(file: input, delimiter: delimiter, columns: file.csv?.columns, chunkSize: file.chunkSize)
