@@ -6,9 +6,10 @@ public import ReformSDK
 /// page is taken, never all held at once. The page's
 /// ``Landing/records`` is then empty.
 ///
-/// NDJSON, CSV and TSV files and JSON arrays are read this way. A bad line or row is a bad record
+/// NDJSON, CSV, TSV, XML and JSON arrays are read this way. A bad line or row is a bad record
 /// (its line and reason go to the dead-letter file) and reading carries on; a file damaged as a
-/// whole (a JSON array or a quoted CSV field that never closes) fails the manager.
+/// whole (a JSON array or a quoted CSV field that never closes, XML that is not well-formed)
+/// fails the manager.
 public struct RecordFile: Sendable {
     /// The file.
     public let file: ResponseFile
@@ -33,13 +34,9 @@ public struct RecordFile: Sendable {
     package init(path: String, format: ResponseFormat, csv: CSVOptions? = nil, records: ValuePath? = nil, chunkSize: Int)
         throws(SourceError)
     {
+        let file: ResponseFile
         do { file = try ResponseFile.fixture(path) } catch { throw SourceError(manager: "-", message: error.description) }
-        self.format = format
-        self.csv = csv
-        recordsPath = records
-        source = path
-        manager = "-"
-        budget = nil
+        self.init(file: file, format: format, source: path, csv: csv, records: records, manager: "-", budget: nil)
         self.chunkSize = chunkSize
     }
 
@@ -55,7 +52,6 @@ public struct RecordFile: Sendable {
         self.manager = manager
         self.budget = budget
     }
-
 }
 
 /// A manager's `budget.max_records` kept over records read from its result files: they are

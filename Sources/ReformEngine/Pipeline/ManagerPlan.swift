@@ -89,19 +89,20 @@ extension ManagerPlan {
             return job != nil || (paging.policy == .none && cache == nil)
         case .json:
             // An array at the top, or under a path of keys (`data.items`), read element by element.
-            return job != nil && expect.require.isEmpty && recordKeys != nil
+            return job != nil && expect.require.isEmpty && (records == nil || records?.keys != nil)
         }
     }
+}
 
-    /// The keys of `records:` from the top-level object down (empty: the top-level value), when
-    /// it names keys only.
-    var recordKeys: [String]? {
-        guard let records else { return [] }
-        let keys = records.components.compactMap { component -> String? in
+extension ValuePath {
+    /// The path's keys from the top-level object down, when it names keys only (`data.items`;
+    /// `nil` for `items[0]`).
+    var keys: [String]? {
+        let keys = components.compactMap { component -> String? in
             if case .key(let name) = component { return name }
             return nil
         }
-        return keys.count == records.components.count ? keys : nil
+        return keys.count == components.count ? keys : nil
     }
 }
 

@@ -9,10 +9,7 @@ import ReformHTTP1
     /// as an `application/gzip` file) gives at most `limit` bytes: the bytes, `nil` when it was
     /// not compressed, or the reason it was refused.
     public static func decode(_ body: [UInt8], encoding: String, limit: Int) -> Result<[UInt8]?, DecodingRefusal> {
-        let headers =
-            encoding.isEmpty
-            ? [QueryItem(name: "Content-Type", value: "application/gzip")] : [QueryItem(name: "Content-Encoding", value: encoding)]
-        do { return .success(try ContentDecoding.decoded(body, headers: headers, limit: limit)) } catch {
+        do { return .success(try ContentDecoding.decoded(body, headers: headers(encoding), limit: limit)) } catch {
             switch error {
             case .tooLarge: return .failure(DecodingRefusal(tooLarge: true, reason: "too large"))
             case .undecodable(let reason): return .failure(DecodingRefusal(tooLarge: false, reason: reason))
@@ -24,9 +21,7 @@ import ReformHTTP1
     /// stored), fed in pieces of the sizes in `pieces` (taken in turn): the bytes stored, or the
     /// reason it was refused. Held against ``decode(_:encoding:limit:)`` by generated inputs.
     public static func decodeStreamed(_ body: [UInt8], encoding: String, pieces: [Int]) -> Result<[UInt8], DecodingRefusal> {
-        let headers =
-            encoding.isEmpty
-            ? [HTTP1Field(name: "Content-Type", value: "application/gzip")] : [HTTP1Field(name: "Content-Encoding", value: encoding)]
+        let headers = headers(encoding).map { HTTP1Field(name: $0.name, value: $0.value) }
         let file: ResponseFile
         do { file = try ResponseFile.temporary() } catch { return .failure(DecodingRefusal(tooLarge: false, reason: error.description)) }
         let sink = ResponseFileSink(file: file, idleSeconds: 60)
@@ -47,6 +42,13 @@ import ReformHTTP1
             return .failure(DecodingRefusal(tooLarge: false, reason: sink.failure?.message ?? "\(error)"))
         }
         return .success(file.read(file.byteCount, at: 0))
+    }
+
+    /// The headers a body is sent with: `Content-Encoding: encoding`, or when `encoding` is
+    /// empty, a gzip file's content type.
+    private static func headers(_ encoding: String) -> [QueryItem] {
+        encoding.isEmpty
+            ? [QueryItem(name: "Content-Type", value: "application/gzip")] : [QueryItem(name: "Content-Encoding", value: encoding)]
     }
 
     /// `bytes` deflated by zlib with `windowBits` (31: gzip, 15: zlib, -15: raw deflate), as a

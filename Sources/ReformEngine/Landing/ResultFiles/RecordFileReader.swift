@@ -1,4 +1,3 @@
-import CZlib
 public import ReformSDK
 
 extension RecordFile {
@@ -23,17 +22,13 @@ public final class RecordFileReader {
     init(_ file: RecordFile) throws(SourceError) {
         self.file = file
         let input: InputFile
-        do { input = try RecordFileReader.open(file.file, label: file.source, chunkSize: file.chunkSize) } catch {
+        do { input = try file.file.input(label: file.source, chunkSize: file.chunkSize) } catch {
             throw SourceError(manager: file.manager, message: error.description)
         }
         switch file.format {
         case .ndjson: lines = NDJSONPull(NDJSONReader(file: input, limits: NDJSONReader.defaultLimits))
         case .json:
-            let keys = (file.recordsPath?.components ?? []).compactMap { component -> String? in
-                if case .key(let name) = component { return name }
-                return nil
-            }
-            array = ArrayPull(JSONArrayReader(file: input, limits: NDJSONReader.defaultLimits, path: keys))
+            array = ArrayPull(JSONArrayReader(file: input, limits: NDJSONReader.defaultLimits, path: file.recordsPath?.keys ?? []))
         case .csv, .tsv:
             let delimiter = file.csv?.delimiter ?? UInt8(ascii: file.format == .csv ? "," : "\t")
             rows = CSVReader(file: input, delimiter: delimiter, columns: file.csv?.columns, chunkSize: file.chunkSize)
@@ -99,21 +94,6 @@ public final class RecordFileReader {
         case nil:
             return nil
         }
-    }
-
-    /// The file as an input: a descriptor of its own, through zlib when it is a gzip fixture.
-    private static func open(_ file: ResponseFile, label: String, chunkSize: Int) throws(InputError) -> InputFile {
-        let descriptor: Int32
-        do { descriptor = try file.reopened() } catch { throw InputError(path: label, message: error.description) }
-        guard file.isGzip else {
-            return InputFile(descriptor: descriptor, path: label, ownsDescriptor: true, chunkSize: chunkSize)
-        }
-        guard let stream = gzdopen(descriptor, "rb") else {
-            close(descriptor)
-            throw InputError(path: label, message: "cannot start reading \(file.path) as gzip")
-        }
-        gzbuffer(stream, 1 << 17)
-        return InputFile(descriptor: descriptor, path: label, ownsDescriptor: true, chunkSize: chunkSize, gzip: stream)
     }
 }
 

@@ -15,7 +15,9 @@ enum RecordedBody {
         }
         var closed = false
         defer { if !closed { gzclose(output) } }
-        let reader = try Reader(file, label: path)
+        var input: InputFile
+        do { input = try file.input(label: path, chunkSize: block) } catch { throw OutputError(path: path, message: error.message) }
+        var chunk = [UInt8](repeating: 0, count: block)
         var carried: [UInt8] = []
         func put(_ bytes: ArraySlice<UInt8>) throws(OutputError) {
             guard !bytes.isEmpty else { return }
@@ -28,8 +30,18 @@ enum RecordedBody {
                 throw OutputError(path: path, message: "cannot write the recorded body (zlib error \(written))")
             }
         }
-        while let chunk = try reader.next() {
-            carried.append(contentsOf: chunk)
+        while true {
+            let count: Int
+            do {
+                count = try chunk.withUnsafeMutableBufferPointer { buffer throws(InputError) -> Int in
+                    guard let base = buffer.baseAddress else { return 0 }
+                    return try input.read(into: base, count: buffer.count)
+                }
+            } catch {
+                throw OutputError(path: path, message: "cannot read the body to record it: \(error.message)")
+            }
+            guard count > 0 else { break }
+            carried.append(contentsOf: chunk[..<count])
             // Redacted a block of whole lines at a time, so that no secret is cut in two; a line
             // past the block is cut after a byte no secret holds (a space, a quote, a delimiter),
             // which is also where no UTF-8 character is cut.
@@ -58,41 +70,6 @@ enum RecordedBody {
             return true
         default:
             return false
-        }
-    }
-
-    /// A response file's bytes in blocks (inflated, for a gzip fixture).
-    private final class Reader {
-        private let descriptor: Int32
-        private let gzip: gzFile?
-        private var offset = 0
-        private let label: String
-
-        init(_ file: ResponseFile, label: String) throws(OutputError) {
-            self.label = label
-            do { descriptor = try file.reopened() } catch { throw OutputError(path: label, message: error.description) }
-            gzip = file.isGzip ? gzdopen(descriptor, "rb") : nil
-        }
-
-        deinit {
-            if let gzip { gzclose(gzip) } else { close(descriptor) }
-        }
-
-        func next() throws(OutputError) -> [UInt8]? {
-            var bytes = [UInt8](repeating: 0, count: RecordedBody.block)
-            while true {
-                let count = bytes.withUnsafeMutableBytes { buffer in
-                    if let gzip { return Int(gzread(gzip, buffer.baseAddress, UInt32(buffer.count))) }
-                    return read(descriptor, buffer.baseAddress, buffer.count)
-                }
-                if count < 0 && errno == EINTR && gzip == nil { continue }
-                guard count >= 0 else {
-                    throw OutputError(path: label, message: "cannot read the body to record it: \(String(cString: strerror(errno)))")
-                }
-                guard count > 0 else { return nil }
-                offset += count
-                return Array(bytes.prefix(count))
-            }
         }
     }
 }
