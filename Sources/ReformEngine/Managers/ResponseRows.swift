@@ -23,12 +23,15 @@ package enum ResponseRows {
         }
     }
 
+    /// Lines end at a line feed, one carriage return before it dropped (as ``NDJSONReader`` reads
+    /// a file: split as bytes, since Swift reads `\r\n` as one character); blank lines (spaces,
+    /// tabs, carriage returns) are skipped.
     private static func lines(_ text: String) throws(Problem) -> [Value] {
         var records: [Value] = []
-        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let bytes = Array(line.utf8.filter { $0 != UInt8(ascii: "\r") })
-            guard bytes.contains(where: { $0 != 0x20 && $0 != 0x09 }) else { continue }
-            do { records.append(try JSON.parse(bytes)) } catch {
+        for (index, line) in text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {
+            let bytes = line.last == 0x0D ? line.dropLast() : line[...]
+            guard bytes.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) else { continue }
+            do { records.append(try JSON.parse(Array(bytes))) } catch {
                 throw Problem(description: "has a line that is not JSON at line \(index + 1), column \(error.column): \(error.message)")
             }
         }

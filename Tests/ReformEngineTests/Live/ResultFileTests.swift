@@ -304,6 +304,57 @@ import Testing
         #expect(seen.managers.first?.records == 600)
     }
 
+    /// One generated case of a body read held and read streamed: the same records, or both
+    /// refusing it; counted in `outcomes`.
+    static func compare(
+        _ whole: Result<[Value], any Error>, _ streamed: Result<[Value], any Error>, _ what: String,
+        into outcomes: inout (records: Int, refused: Int)
+    ) {
+        switch (whole, streamed) {
+        case (.success(let a), .success(let b)):
+            outcomes.records += 1
+            #expect(a == b, "\(what)")
+        case (.failure, .failure):
+            outcomes.refused += 1
+        default:
+            Issue.record("\(what): whole \(whole), streamed \(streamed)")
+        }
+    }
+
+    /// NDJSON texts (objects, arrays, strings with escapes, numbers, blank and white-space lines,
+    /// CRLF, a last line without a break, now and then a line that is not JSON) read whole as a
+    /// page's body and read from a file in chunks of 1 to 7 bytes: the same records, or both
+    /// refusing the bad line.
+    @Test func ndjsonReadInChunksGivesWhatTheWholeTextGives() throws {
+        var generator = SeededGenerator(seed: 4042)
+        let folder = try TemporaryFolder()
+        var outcomes = (records: 0, refused: 0)
+        let lines = [
+            #"{"id": 1, "name": "a \"b\" \\ c"}"#, "[1, 2, {\"x\": null}]", #""text\n\u00e9""#, "-12.5e3", "true", "", "   ", "\t",
+            #"{"nested": {"deep": [[], {}]}}"#, #"{"s": "}{]["}"#,
+        ]
+        for round in 0..<300 {
+            var text = ""
+            for _ in 0..<Int(generator.next() % 8) {
+                text += lines[Int(generator.next() % UInt64(lines.count))]
+                if generator.next() % 25 == 0 { text += "{oops" }
+                text += generator.next() % 3 == 0 ? "\r\n" : "\n"
+            }
+            if generator.next() % 4 == 0, !text.isEmpty { text.removeLast() }
+            let path = try folder.write("n\(round).ndjson", text)
+            let whole = Result { try ResponseRows.records(text, format: .ndjson) }
+            let chunk = 1 + Int(generator.next() % 7)
+            let streamed = Result { () throws -> [Value] in
+                let reader = try RecordFile(path: path, format: .ndjson, chunkSize: chunk).reader()
+                var records: [Value] = []
+                while let record = try reader.next() { records.append(try record.get()) }
+                return records
+            }
+            ResultFileTests.compare(whole, streamed, "round \(round), chunks of \(chunk): \(text.debugDescription)", into: &outcomes)
+        }
+        #expect(outcomes.records > 150 && outcomes.refused > 20, "\(outcomes)")
+    }
+
     /// CSV texts made of the awkward parts (quotes, doubled quotes, delimiters and line breaks in
     /// quotes, CRLF, a byte-order mark, empty lines, a last line without a break), read whole and
     /// read from a file in chunks of 1 to 7 bytes: the same records, or the same damage.
@@ -409,15 +460,7 @@ extension ResultFileTests {
                 while let record = try reader.next() { found.append(try record.get()) }
                 return found
             }
-            switch (whole, streamed) {
-            case (.success(let a), .success(let b)):
-                outcomes.records += 1
-                #expect(a == b, "round \(round), chunks of \(chunk): \(text)")
-            case (.failure, .failure):
-                outcomes.refused += 1
-            default:
-                Issue.record("round \(round), chunks of \(chunk): whole \(whole), streamed \(streamed) for \(text)")
-            }
+            ResultFileTests.compare(whole, streamed, "round \(round), chunks of \(chunk): \(text)", into: &outcomes)
         }
         #expect(outcomes.records > 200 && outcomes.refused > 15, "\(outcomes)")
     }
